@@ -1,0 +1,98 @@
+package lab
+
+// Policy names a way of protecting the resource, spelled as in the spec.
+type Policy string
+
+// The eight policies of the spec.
+const (
+	Unfenced         Policy = "unfenced"
+	ClientCheck      Policy = "client-check"
+	Fenced           Policy = "fenced"
+	FencedStrict     Policy = "fenced-strict"
+	FencedIdempotent Policy = "fenced-idempotent"
+	FencedRegister   Policy = "fenced-register"
+	Authoritative    Policy = "authoritative"
+	FencedRacy       Policy = "fenced-racy"
+)
+
+// Policies lists every policy in the spec's order; traces use this order.
+var Policies = []Policy{Unfenced, ClientCheck, Fenced, FencedStrict, FencedIdempotent, FencedRegister, Authoritative, FencedRacy}
+
+// Decision is the outcome word of one step under one policy.
+type Decision string
+
+// The outcome words of the spec.
+const (
+	Granted    Decision = "granted"
+	Refused    Decision = "refused"
+	Sent       Decision = "sent"
+	Aborted    Decision = "aborted"
+	Accepted   Decision = "accepted"
+	Rejected   Decision = "rejected"
+	Suppressed Decision = "suppressed"
+	Dropped    Decision = "dropped"
+	Checked    Decision = "checked"
+	Applied    Decision = "applied"
+	OK         Decision = "ok"
+	Skipped    Decision = "skipped"
+)
+
+// Invariant names a safety property a policy may violate.
+type Invariant string
+
+// The five invariants of the spec, in the spec's order.
+const (
+	StaleOverwrite     Invariant = "stale-overwrite"
+	SupersededWrite    Invariant = "superseded-write"
+	DuplicateApplied   Invariant = "duplicate-applied"
+	ValidWriteRejected Invariant = "valid-write-rejected"
+	UnownedWrite       Invariant = "unowned-write"
+)
+
+// Invariants lists the invariants in the spec's order.
+var Invariants = []Invariant{StaleOverwrite, SupersededWrite, DuplicateApplied, ValidWriteRejected, UnownedWrite}
+
+// Trace is the result of replaying a scenario under every policy.
+type Trace struct {
+	Policies []Policy           `json:"policies"`
+	Steps    []Step             `json:"steps"`
+	Summary  map[Policy]Summary `json:"summary"`
+	Warnings []Warning          `json:"warnings"`
+}
+
+// Step is one event of the timeline with its outcome under each policy.
+type Step struct {
+	Index    int      `json:"index"`
+	Event    Event    `json:"event"`
+	Token    *int64   `json:"token"`
+	Warning  string   `json:"warning"`
+	Outcomes Outcomes `json:"outcomes"`
+}
+
+// Outcome is what one policy decided at one step, and the resources after it.
+// Values and Tokens are shared between steps while they do not change: treat
+// them as read-only.
+type Outcome struct {
+	Decision Decision           `json:"decision"`
+	Reason   string             `json:"reason"`
+	Values   map[string]*string `json:"values"`
+	Tokens   map[string]*int64  `json:"tokens"`
+}
+
+// Summary is a policy's verdict over the whole run.
+type Summary struct {
+	Final      map[string]*string `json:"final"`
+	Violations []Violation        `json:"violations"`
+}
+
+// Violation is one invariant broken at one step.
+type Violation struct {
+	Kind Invariant `json:"kind"`
+	Step int       `json:"step"`
+}
+
+// Warning explains why a step was skipped.
+type Warning struct {
+	Step    int    `json:"step"`
+	Message string `json:"message"`
+}
