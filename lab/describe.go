@@ -1,0 +1,51 @@
+package lab
+
+import (
+	"strconv"
+	"strings"
+)
+
+// DescribeEvent renders an event's kind and fields in one short line, as
+// in `write result "old-result" token=41`. The actor and note are left to
+// the caller.
+func DescribeEvent(e Event) string {
+	parts := []string{string(e.Kind)}
+	add := func(s string) {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	switch e.Kind {
+	case Send:
+		add(e.ID + " →")
+	case Deliver, Commit:
+		add(e.Request)
+	}
+	add(e.Scope)
+	add(e.Resource)
+	if e.Value != nil {
+		add(strconv.Quote(*e.Value))
+	}
+	if e.Op != "" {
+		add("op=" + e.Op)
+	}
+	switch {
+	case e.Token != nil:
+		add("token=" + strconv.FormatInt(*e.Token, 10))
+	case e.TokenNull:
+		add("token=none")
+	}
+	return strings.Join(parts, " ")
+}
+
+// ReasonWithDecision is the outcome as one line that starts with its
+// decision word: "rejected: 41 < 42 already accepted", "ok: A pauses; ...".
+func ReasonWithDecision(o Outcome) string {
+	if strings.HasPrefix(o.Reason, string(o.Decision)+":") {
+		return o.Reason
+	}
+	return string(o.Decision) + ": " + o.Reason
+}
+
+// SortedNames returns the keys of a values or tokens map in order.
+func SortedNames[V any](m map[string]V) []string { return sortedKeys(m) }

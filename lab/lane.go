@@ -1,0 +1,185 @@
+package lab
+
+// numPolicies is len(Policies); Outcomes and the replayer's lanes are arrays of it.
+const numPolicies = 8
+
+// lane is one policy's own copy of what the policies disagree on: the
+// receivers, and which requests were aborted or are waiting for a commit.
+type lane struct {
+	policy     Policy
+	res        []receiver
+	aborted    []bool // client-check: sends the worker aborted
+	pending    []bool // fenced-racy: requests checked at deliver, applied at a commit
+	values     map[string]*string
+	tokens     map[string]*int64
+	violations []Violation
+}
+
+// receiver is a protected resource as one policy sees it. The applied
+// history (ops, highest token per scope) is the observer's record for the
+// invariants; rem is what the receiver itself remembers.
+type receiver struct {
+	value   *string
+	token   *int64
+	hasRem  bool
+	rem     int64
+	remHow  string
+	ops     map[string]int // op key -> step it was first applied at
+	applied map[int]int64  // scope -> highest token applied
+}
+
+func newLane(p Policy, pr *program, values map[string]*string, tokens map[string]*int64) lane {
+	l := lane{policy: p, res: make([]receiver, len(pr.resources)), values: values, tokens: tokens, violations: []Violation{}}
+	switch p {
+	case ClientCheck:
+		l.aborted = make([]bool, pr.requests)
+	case FencedRacy:
+		l.pending = make([]bool, pr.requests)
+	}
+	return l
+}
+
+func emptySnapshot(resources []string) (map[string]*string, map[string]*int64) {
+	values := make(map[string]*string, len(resources))
+	tokens := make(map[string]*int64, len(resources))
+	for _, name := range resources {
+		values[name] = nil
+		tokens[name] = nil
+	}
+	return values, tokens
+}
+
+// usesTokens reports whether the receiver keeps a token under this policy.
+func (l *lane) usesTokens() bool {
+	switch l.policy {
+	case Fenced, FencedStrict, FencedIdempotent, FencedRegister, FencedRacy:
+		return true
+	}
+	return false
+}
+
+// decide delivers request q at its resource under this lane's policy.
+func (l *lane) decide(r *replayer, q, i int) (Decision, string) {
+	rq := &r.requests[q]
+	name := r.pr.resources[rq.resource]
+	if !r.pr.fencing[rq.resource] && l.policy != Unfenced && l.policy != ClientCheck {
+		l.apply(r, q, i)
+		return Accepted, "accepted: " + name + " takes no token, so nothing is checked"
+	}
+	switch l.policy {
+	case Unfenced:
+		l.apply(r, q, i)
+		return Accepted, "accepted: nothing checks the token"
+	case ClientCheck:
+		l.apply(r, q, i)
+		return Accepted, "accepted: the worker checked; " + name + " does not"
+	case Authoritative:
+		return l.authoritative(r, q, i)
+	}
+	return l.fenced(r, q, i)
+}
+
+// fenced is the atomic check of the fenced family at the receiver.
+func (l *lane) fenced(r *replayer, q, i int) (Decision, string) {
+	rq := &r.requests[q]
+	res := &l.res[rq.resource]
+	if l.policy == FencedIdempotent && rq.key != "" {
+		if at, ok := res.ops[rq.key]; ok {
+			return Suppressed, "suppressed: op " + rq.key + " was already applied at " + stepRef(at)
+		}
+	}
+	if !rq.hasToken {
+		l.checkRejected(r, q, i)
+		return Rejected, "rejected: the write carries no token"
+	}
+	t := itoa(rq.token)
+	switch {
+	case res.hasRem && l.policy == FencedStrict && rq.token <= res.rem:
+		l.checkRejected(r, q, i)
+		return Rejected, "rejected: " + t + " is not greater than " + itoa(res.rem) + " " + res.remHow
+	case res.hasRem && rq.token < res.rem:
+		l.checkRejected(r, q, i)
+		return Rejected, "rejected: " + t + " < " + itoa(res.rem) + " " + res.remHow
+	}
+	why := t + " is the first token " + r.pr.resources[rq.resource] + " sees"
+	if res.hasRem {
+		op := " >= "
+		if l.policy == FencedStrict {
+			op = " > "
+		}
+		why = t + op + itoa(res.rem) + " " + res.remHow
+	}
+	if l.policy == FencedRacy && r.pr.lastCommit[q] > i {
+		l.pending[q] = true
+		return Checked, "checked: " + why + "; written only at its commit"
+	}
+	l.apply(r, q, i)
+	l.remember(rq.resource, rq.token, "already accepted")
+	return Accepted, "accepted: " + why
+}
+
+// authoritative asks the lease service, atomically with the write, whether
+// the token is the scope's current valid lease.
+func (l *lane) authoritative(r *replayer, q, i int) (Decision, string) {
+	rq := &r.requests[q]
+	switch {
+	case !rq.hasToken:
+		l.checkRejected(r, q, i)
+		return Rejected, "rejected: the write carries no token"
+	case rq.scope < 0:
+		return Rejected, "rejected: the write belongs to no scope"
+	}
+	ls := r.leases[rq.scope]
+	scope, t := r.pr.scopes[rq.scope], itoa(rq.token)
+	switch {
+	case ls.valid && ls.token == rq.token:
+		l.apply(r, q, i)
+		return Accepted, "accepted: " + t + " is the current valid lease on " + scope
+	case ls.valid:
+		return Rejected, "rejected: " + t + " is not the current lease on " + scope + "; " + r.pr.actors[ls.holder] + " holds " + itoa(ls.token)
+	case ls.granted:
+		return Rejected, "rejected: no valid lease on " + scope + "; the latest, " + itoa(ls.token) + ", " + ls.ended
+	}
+	return Rejected, "rejected: no lease on " + scope + " was ever granted"
+}
+
+// remember sets the token the receiver remembers, with how it learnt it.
+func (l *lane) remember(resource int, t int64, how string) {
+	res := &l.res[resource]
+	res.hasRem, res.rem, res.remHow = true, t, how
+}
+
+// register is fenced-register's grant: the new token is registered at each
+// fencing receiver, which from then on remembers at least that token.
+func (l *lane) register(pr *program, t int64) string {
+	s := ""
+	for ri := range l.res {
+		res := &l.res[ri]
+		if !pr.fencing[ri] {
+			continue
+		}
+		if !res.hasRem || t > res.rem {
+			res.hasRem, res.rem, res.remHow = true, t, "registered at a grant"
+		}
+		if s != "" {
+			s += ", "
+		}
+		s += pr.resources[ri]
+	}
+	if s == "" {
+		return ""
+	}
+	return "; registered at " + s
+}
+
+// describe shows a receiver's value with the token that wrote it.
+func (l *lane) describe(ri int) string {
+	res := l.res[ri]
+	if res.value == nil {
+		return "(nothing written yet)"
+	}
+	if res.token == nil {
+		return *res.value + " (no token)"
+	}
+	return *res.value + " (token " + itoa(*res.token) + ")"
+}

@@ -1,0 +1,103 @@
+package lab
+
+import "strconv"
+
+func (r *replayer) acquire(i int, e op) {
+	l := &r.leases[e.scope]
+	name, scope := r.actor(e), r.pr.scopes[e.scope]
+	if l.valid {
+		who := r.pr.actors[l.holder] + " holds it"
+		if l.holder == e.actor {
+			who = name + " already holds it"
+		}
+		r.all(i, Refused, "refused: "+scope+" is taken, "+who+" with token "+itoa(l.token))
+		return
+	}
+	t := l.next
+	if e.token != nil {
+		t = *e.token
+	}
+	l.next = t + 1
+	l.holder, l.token, l.valid, l.ended = e.actor, t, true, ""
+	if !l.granted || t > l.maxGranted {
+		l.maxGranted = t
+	}
+	l.granted = true
+	w := &r.workers[e.actor]
+	w.hasGrant, w.scope, w.token, w.answer = true, e.scope, t, 0
+	r.steps[i].Token = ptr(t)
+	reason := name + " holds " + scope + " with token " + itoa(t)
+	for li := range r.lanes {
+		if r.lanes[li].policy == FencedRegister {
+			r.set(i, li, Granted, reason+r.lanes[li].register(r.pr, t))
+			continue
+		}
+		r.set(i, li, Granted, reason)
+	}
+}
+
+// end is an expire or a release of a lease the actor validly holds.
+func (r *replayer) end(i int, e op) {
+	l := &r.leases[e.scope]
+	l.valid = false
+	what := r.actor(e) + "'s lease on " + r.pr.scopes[e.scope] + " (token " + itoa(l.token) + ")"
+	if e.kind == Expire {
+		l.ended = "expired"
+		r.all(i, OK, what+" expires at the lease service")
+		return
+	}
+	l.ended = "was released"
+	r.all(i, OK, r.actor(e)+" releases "+r.pr.scopes[e.scope]+" (token "+itoa(l.token)+")")
+}
+
+func (r *replayer) renew(i int, e op) {
+	w := &r.workers[e.actor]
+	w.answerStep = i + 1
+	scope := r.pr.scopes[e.scope]
+	if r.holds(e.actor, e.scope) {
+		w.answer, w.answerWhy = 1, "its renewal at step "+strconv.Itoa(i+1)+" succeeded"
+		r.all(i, Granted, r.actor(e)+" renews its lease on "+scope+" (token "+itoa(r.leases[e.scope].token)+")")
+		return
+	}
+	why := r.actor(e) + " does not hold " + scope
+	if l := r.leases[e.scope]; l.holder == e.actor {
+		why = r.actor(e) + "'s lease on " + scope + " (token " + itoa(l.token) + ") " + l.ended
+	}
+	w.answer, w.answerWhy = -1, "its renewal at step "+strconv.Itoa(i+1)+" was refused"
+	r.all(i, Refused, "refused: "+why)
+}
+
+func (r *replayer) check(i int, e op) {
+	w := &r.workers[e.actor]
+	ok, why := r.leaseState(e.actor)
+	w.answer, w.answerStep = -1, i+1
+	w.answerWhy = "its check at step " + strconv.Itoa(i+1) + " said: " + why
+	if ok {
+		w.answer = 1
+	}
+	r.all(i, OK, r.actor(e)+" checks: "+why)
+}
+
+// leaseState asks the lease service about the actor's latest grant.
+func (r *replayer) leaseState(actor int) (bool, string) {
+	w := r.workers[actor]
+	name := r.pr.actors[actor]
+	if !w.hasGrant {
+		return false, name + " holds no lease"
+	}
+	l := r.leases[w.scope]
+	lease := name + "'s lease on " + r.pr.scopes[w.scope] + " (token " + itoa(w.token) + ")"
+	switch {
+	case l.valid && l.holder == actor && l.token == w.token:
+		return true, lease + " is valid"
+	case l.holder == actor && l.token == w.token:
+		return false, lease + " " + l.ended
+	case l.valid:
+		return false, lease + " ended; " + r.pr.actors[l.holder] + " holds token " + itoa(l.token)
+	}
+	return false, lease + " ended"
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func itoa(t int64) string { return strconv.FormatInt(t, 10) }

@@ -1,0 +1,208 @@
+package lab
+
+import "strconv"
+
+// Replay runs a validated scenario (from Parse) under every policy and
+// returns the trace. It never fails: events that cannot happen are skipped
+// with a warning, and refusals and rejections are outcomes.
+func Replay(s *Scenario) *Trace {
+	r := newReplayer(s)
+	for i := range r.pr.events {
+		r.step(i)
+	}
+	return r.trace()
+}
+
+// lease is one scope at the lease service. The lease service and the
+// workers behave the same under every policy, so they are kept once.
+type lease struct {
+	next       int64
+	holder     int // actor index, -1 before any grant
+	token      int64
+	valid      bool
+	ended      string // "expired" or "released" once the lease is no longer valid
+	granted    bool
+	maxGranted int64
+}
+
+// worker is one actor.
+type worker struct {
+	paused, crashed bool
+	hasGrant        bool
+	scope           int
+	token           int64
+	answer          int8 // 0: no check since the latest grant; 1 valid; -1 not valid
+	answerStep      int
+	answerWhy       string
+}
+
+// request is one write or send, as the worker sent it.
+type request struct {
+	sent, delivered, committed bool
+	deliveredAt, committedAt   int
+	actor, scope, resource     int
+	hasToken                   bool
+	token                      int64
+	value                      *string
+	key                        string
+}
+
+type replayer struct {
+	s        *Scenario
+	pr       *program
+	leases   []lease
+	workers  []worker
+	requests []request
+	lanes    [numPolicies]lane
+	steps    []Step
+	warnings []Warning
+}
+
+func newReplayer(s *Scenario) *replayer {
+	pr := compile(s)
+	r := &replayer{s: s, pr: pr,
+		leases:   make([]lease, len(pr.scopes)),
+		workers:  make([]worker, len(pr.actors)),
+		requests: make([]request, pr.requests),
+		steps:    make([]Step, len(pr.events)),
+		warnings: []Warning{},
+	}
+	for i := range r.leases {
+		r.leases[i] = lease{next: pr.firstToken[i], holder: -1}
+	}
+	values, tokens := emptySnapshot(pr.resources)
+	for i, p := range Policies {
+		r.lanes[i] = newLane(p, pr, values, tokens)
+	}
+	return r
+}
+
+func (r *replayer) step(i int) {
+	e := r.pr.events[i]
+	st := &r.steps[i]
+	st.Index = i + 1
+	st.Event = r.s.Events[i]
+	if msg := r.skipReason(e); msg != "" {
+		st.Warning = msg
+		r.warnings = append(r.warnings, Warning{Step: i + 1, Message: msg})
+		r.all(i, Skipped, "skipped: "+msg)
+		return
+	}
+	switch e.kind {
+	case Acquire:
+		r.acquire(i, e)
+	case Read:
+		r.read(i, e)
+	case Pause:
+		r.pause(i, e)
+	case Resume:
+		r.workers[e.actor].paused = false
+		r.all(i, OK, r.actor(e)+" resumes, unaware of the time that passed")
+	case Crash:
+		r.workers[e.actor].crashed = true
+		r.all(i, OK, r.actor(e)+" crashes and never comes back")
+	case Expire, Release:
+		r.end(i, e)
+	case Renew:
+		r.renew(i, e)
+	case Check:
+		r.check(i, e)
+	case Write, Send:
+		r.send(i, e)
+	case Deliver:
+		r.deliver(i, e)
+	case Commit:
+		r.commit(i, e)
+	case Restart:
+		r.restart(i, e)
+	}
+}
+
+func (r *replayer) pause(i int, e op) {
+	w := &r.workers[e.actor]
+	w.paused = true
+	if w.hasGrant && r.holds(e.actor, w.scope) {
+		r.all(i, OK, r.actor(e)+" pauses; its lease on "+r.pr.scopes[w.scope]+" keeps running")
+		return
+	}
+	r.all(i, OK, r.actor(e)+" pauses")
+}
+
+// skipReason says why an event cannot happen at its place, or "".
+func (r *replayer) skipReason(e op) string {
+	if e.actor >= 0 {
+		w := r.workers[e.actor]
+		name := r.actor(e)
+		switch {
+		case w.crashed && e.kind == Crash:
+			return name + " has already crashed"
+		case w.crashed && e.kind != Expire:
+			return name + " has crashed and does nothing more"
+		case w.paused && e.kind == Pause:
+			return name + " is already paused"
+		case w.paused && e.kind != Resume && e.kind != Expire && e.kind != Crash:
+			return name + " is paused and cannot " + string(e.kind) + " until it resumes"
+		case !w.paused && e.kind == Resume:
+			return name + " is not paused"
+		}
+	}
+	switch e.kind {
+	case Expire, Release:
+		if !r.holds(e.actor, e.scope) {
+			return r.actor(e) + " does not validly hold " + r.pr.scopes[e.scope] + ", so it cannot " + string(e.kind)
+		}
+	case Deliver, Commit:
+		return r.requestSkip(e)
+	}
+	return ""
+}
+
+func (r *replayer) requestSkip(e op) string {
+	q := r.requests[e.request]
+	id := "request " + r.pr.requestIDs[e.request]
+	switch {
+	case e.kind == Deliver && !q.sent:
+		return id + " has not been sent yet"
+	case e.kind == Deliver && q.delivered:
+		return id + " was already delivered at step " + strconv.Itoa(q.deliveredAt+1)
+	case e.kind == Commit && !q.delivered:
+		return id + " has not been delivered yet"
+	case e.kind == Commit && q.committed:
+		return id + " was already committed at step " + strconv.Itoa(q.committedAt+1)
+	}
+	return ""
+}
+
+// holds reports whether actor validly holds scope at this moment.
+func (r *replayer) holds(actor, scope int) bool {
+	if actor < 0 || scope < 0 {
+		return false
+	}
+	l := r.leases[scope]
+	return l.valid && l.holder == actor
+}
+
+func (r *replayer) actor(e op) string { return r.pr.actors[e.actor] }
+
+// all gives every policy the same outcome at step i.
+func (r *replayer) all(i int, d Decision, reason string) {
+	for li := range r.lanes {
+		r.set(i, li, d, reason)
+	}
+}
+
+// set records policy li's outcome at step i with its resources as they are now.
+func (r *replayer) set(i, li int, d Decision, reason string) {
+	l := &r.lanes[li]
+	r.steps[i].Outcomes[li] = Outcome{Decision: d, Reason: reason, Values: l.values, Tokens: l.tokens}
+}
+
+func (r *replayer) trace() *Trace {
+	t := &Trace{Policies: append([]Policy(nil), Policies...), Steps: r.steps, Warnings: r.warnings,
+		Summary: make(map[Policy]Summary, numPolicies)}
+	for li := range r.lanes {
+		l := &r.lanes[li]
+		t.Summary[l.policy] = Summary{Final: l.values, Violations: l.violations}
+	}
+	return t
+}

@@ -1,0 +1,155 @@
+package lab
+
+import "strconv"
+
+// send handles a write or a send: the worker builds the request, and under
+// client-check first consults its lease. A write is then delivered at once.
+func (r *replayer) send(i int, e op) {
+	q := &r.requests[e.request]
+	w := r.workers[e.actor]
+	*q = request{sent: true, actor: e.actor, scope: -1, resource: e.resource, value: e.value, key: e.key}
+	if w.hasGrant {
+		q.scope = w.scope
+	} else if len(r.pr.scopes) == 1 {
+		q.scope = 0
+	}
+	switch {
+	case e.token != nil:
+		q.hasToken, q.token = true, *e.token
+	case !e.tokenNull && w.hasGrant:
+		q.hasToken, q.token = true, w.token
+	}
+	r.fillRequest(i, e, q)
+	passed, why := r.clientCheck(e.actor)
+	for li := range r.lanes {
+		l := &r.lanes[li]
+		switch {
+		case l.policy == ClientCheck && !passed:
+			l.aborted[e.request] = true
+			l.checkRejected(r, e.request, i)
+			r.set(i, li, Aborted, "aborted: "+why)
+		case e.kind == Send:
+			r.set(i, li, Sent, "sent: request "+r.pr.requestIDs[e.request]+" is in flight"+withToken(q))
+		default:
+			d, reason := l.decide(r, e.request, i)
+			if l.policy == ClientCheck && d == Accepted && r.pr.fencing[q.resource] {
+				reason = "accepted: " + why
+			}
+			r.set(i, li, d, reason)
+		}
+	}
+	if e.kind == Write {
+		q.delivered, q.deliveredAt = true, i
+	}
+}
+
+// fillRequest completes the step's event with the defaults the replay
+// chose: scope, token and, for a write, the id of its request.
+func (r *replayer) fillRequest(i int, e op, q *request) {
+	ev := &r.steps[i].Event
+	if q.scope >= 0 {
+		ev.Scope = r.pr.scopes[q.scope]
+	}
+	ev.Token, ev.TokenNull = nil, !q.hasToken
+	if q.hasToken {
+		ev.Token = ptr(q.token)
+		r.steps[i].Token = ev.Token
+	}
+	if e.kind == Write {
+		ev.ID = r.pr.requestIDs[e.request]
+	}
+}
+
+// clientCheck is what the worker knows before sending: the answer of its
+// latest check or renew since its latest grant, or else a check made now.
+func (r *replayer) clientCheck(actor int) (bool, string) {
+	w := r.workers[actor]
+	if w.answer != 0 {
+		return w.answer > 0, w.answerWhy
+	}
+	ok, why := r.leaseState(actor)
+	return ok, "checked before sending: " + why
+}
+
+func (r *replayer) deliver(i int, e op) {
+	q := &r.requests[e.request]
+	q.delivered, q.deliveredAt = true, i
+	r.steps[i].Token = tokenOf(q)
+	for li := range r.lanes {
+		l := &r.lanes[li]
+		if l.policy == ClientCheck && l.aborted[e.request] {
+			r.set(i, li, Dropped, "dropped: the send was aborted, nothing was in flight")
+			continue
+		}
+		d, reason := l.decide(r, e.request, i)
+		r.set(i, li, d, reason)
+	}
+}
+
+func (r *replayer) commit(i int, e op) {
+	q := &r.requests[e.request]
+	q.committed, q.committedAt = true, i
+	r.steps[i].Token = tokenOf(q)
+	id := r.pr.requestIDs[e.request]
+	for li := range r.lanes {
+		l := &r.lanes[li]
+		switch {
+		case l.policy != FencedRacy:
+			r.set(i, li, OK, "nothing to do: "+string(l.policy)+" decided request "+id+" at its deliver")
+		case l.pending[e.request]:
+			l.pending[e.request] = false
+			l.apply(r, e.request, i)
+			l.remember(q.resource, q.token, "applied at a commit")
+			r.set(i, li, Applied, "applied without checking again; "+r.pr.resources[q.resource]+" now remembers "+itoa(q.token))
+		default:
+			r.set(i, li, OK, "nothing to commit: request "+id+" was decided at its deliver")
+		}
+	}
+}
+
+func (r *replayer) restart(i int, e op) {
+	name := r.pr.resources[e.resource]
+	for li := range r.lanes {
+		l := &r.lanes[li]
+		res := &l.res[e.resource]
+		switch {
+		case !l.usesTokens() || !r.pr.fencing[e.resource] || !res.hasRem:
+			r.set(i, li, OK, name+" restarts")
+		case r.pr.memory[e.resource]:
+			res.hasRem = false
+			r.set(i, li, OK, name+" restarts and forgets token "+itoa(res.rem)+": it kept it in memory only")
+		default:
+			r.set(i, li, OK, name+" restarts and still remembers token "+itoa(res.rem)+" (durable)")
+		}
+	}
+}
+
+func (r *replayer) read(i int, e op) {
+	for li := range r.lanes {
+		l := &r.lanes[li]
+		s := r.actor(e) + " reads"
+		for ri, name := range r.pr.resources {
+			if ri > 0 {
+				s += ";"
+			}
+			s += " " + name + " = " + l.describe(ri)
+		}
+		r.set(i, li, OK, s)
+	}
+}
+
+func tokenOf(q *request) *int64 {
+	if !q.hasToken {
+		return nil
+	}
+	return ptr(q.token)
+}
+
+func withToken(q *request) string {
+	if !q.hasToken {
+		return " without a token"
+	}
+	return " with token " + itoa(q.token)
+}
+
+func stepRef(i int) string { return "step " + strconv.Itoa(i+1) }
