@@ -1,0 +1,91 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Run is a saved run: the scenario as submitted, the trace the engine
+// produced for it, and the engine version that produced it.
+type Run struct {
+	ID            string
+	Title         string
+	Scenario      []byte // canonical scenario JSON
+	Trace         []byte // trace JSON
+	EngineVersion string
+	CreatedAt     time.Time // stored in UTC to the second
+}
+
+// ErrNotFound is returned, wrapped, when no run has the requested ID.
+var ErrNotFound = errors.New("run not found")
+
+// SaveRun stores r unless a run with its ID exists, and returns the stored
+// row: the existing one in that case, since a saved run is a permanent link
+// and never changes. A zero CreatedAt is set to the current time.
+func (db *DB) SaveRun(ctx context.Context, r Run) (Run, error) {
+	if r.CreatedAt.IsZero() {
+		r.CreatedAt = time.Now()
+	}
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return Run{}, fmt.Errorf("save run %q: %w", r.ID, err)
+	}
+	defer tx.Rollback()
+
+	// STRICT TEXT columns refuse BLOBs, and the driver binds []byte as a
+	// BLOB: hence the string conversions.
+	_, err = tx.ExecContext(ctx, `
+		INSERT INTO runs (id, title, scenario, trace, engine_version, created_at)
+		VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO NOTHING`,
+		r.ID, r.Title, string(r.Scenario), string(r.Trace), r.EngineVersion,
+		r.CreatedAt.UTC().Format(time.RFC3339))
+	if err != nil {
+		return Run{}, fmt.Errorf("save run %q: %w", r.ID, err)
+	}
+	stored, err := queryRun(ctx, tx, r.ID)
+	if err == nil {
+		err = tx.Commit()
+	}
+	if err != nil {
+		return Run{}, fmt.Errorf("save run %q: %w", r.ID, err)
+	}
+	return stored, nil
+}
+
+// Run returns the run with the given ID, or an error wrapping ErrNotFound.
+func (db *DB) Run(ctx context.Context, id string) (Run, error) {
+	r, err := queryRun(ctx, db.read, id)
+	if err != nil {
+		return Run{}, fmt.Errorf("read run %q: %w", id, err)
+	}
+	return r, nil
+}
+
+// queryer is what *sql.DB and *sql.Tx share, so one query serves the read
+// pool and the writer's transaction.
+type queryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func queryRun(ctx context.Context, q queryer, id string) (Run, error) {
+	var r Run
+	var created string
+	err := q.QueryRowContext(ctx, `
+		SELECT id, title, scenario, trace, engine_version, created_at
+		FROM runs WHERE id = ?`, id).
+		Scan(&r.ID, &r.Title, &r.Scenario, &r.Trace, &r.EngineVersion, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Run{}, ErrNotFound
+	}
+	if err != nil {
+		return Run{}, err
+	}
+	if r.CreatedAt, err = time.Parse(time.RFC3339, created); err != nil {
+		return Run{}, fmt.Errorf("parse created_at: %w", err)
+	}
+	return r, nil
+}

@@ -1,0 +1,141 @@
+// Package sqlite stores saved runs and server settings in a SQLite file.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+
+	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// writeParams go in every writer DSN so each pooled connection gets them:
+// FULL keeps a returned link durable across power loss, and immediate
+// transactions take the write lock up front instead of failing mid-way.
+const writeParams = "_journal_mode=WAL&_synchronous=FULL&_busy_timeout=5000&_foreign_keys=1&_txlock=immediate"
+
+// readParams omit the journal mode and transaction lock: a read-only
+// connection may not change them and never writes.
+const readParams = "mode=ro&_busy_timeout=5000&_foreign_keys=1"
+
+// DB is a SQLite store with one writer connection, so writes queue instead
+// of failing with "database is locked", and a small read-only pool that
+// reads alongside it thanks to WAL.
+type DB struct {
+	write *sql.DB
+	read  *sql.DB
+}
+
+// Open opens or creates the database file at path and applies any
+// migrations not yet applied.
+func Open(path string) (*DB, error) {
+	if path == "" {
+		return nil, errors.New("open database: empty path")
+	}
+	write, err := sql.Open("sqlite3", dsn(path, writeParams))
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	write.SetMaxOpenConns(1)
+	write.SetMaxIdleConns(1)
+	if err := migrate(context.Background(), write); err != nil {
+		write.Close()
+		return nil, fmt.Errorf("migrate %s: %w", path, err)
+	}
+	if err := checkWritable(context.Background(), write); err != nil {
+		write.Close()
+		return nil, fmt.Errorf("open %s for writing: %w", path, err)
+	}
+	// Opened only now: a read-only connection cannot switch the file to WAL.
+	read, err := sql.Open("sqlite3", dsn(path, readParams))
+	if err == nil {
+		read.SetMaxOpenConns(4)
+		read.SetMaxIdleConns(4)
+		err = read.Ping()
+	}
+	if err != nil {
+		write.Close()
+		return nil, fmt.Errorf("open %s read-only: %w", path, err)
+	}
+	return &DB{write: write, read: read}, nil
+}
+
+// dsn builds a URI filename, escaping the characters that SQLite's URI
+// parser would otherwise take as the start of the query or fragment.
+func dsn(path, params string) string {
+	escape := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
+	return "file:" + escape.Replace(path) + "?" + params
+}
+
+// Close closes both connection pools.
+func (db *DB) Close() error {
+	return errors.Join(db.read.Close(), db.write.Close())
+}
+
+// checkWritable fails when SQLite opened the file read-only, which it does
+// silently when the process may not write it: better to refuse to start
+// than to fail every save. The write transaction is rolled back unused.
+func checkWritable(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	_, err = tx.ExecContext(ctx, `DELETE FROM migrations WHERE name IS NULL`)
+	return err
+}
+
+// migrate applies the embedded migrations in name order, each in its own
+// transaction, recording each name so it runs once. A shipped migration is
+// never edited: a change is a new numbered file.
+func migrate(ctx context.Context, db *sql.DB) error {
+	const create = `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY) STRICT`
+	if _, err := db.ExecContext(ctx, create); err != nil {
+		return fmt.Errorf("create migrations table: %w", err)
+	}
+	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+	if err != nil {
+		return fmt.Errorf("list migrations: %w", err)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if err := migrateFile(ctx, db, name); err != nil {
+			return fmt.Errorf("migration %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// migrateFile applies one migration unless it is already recorded.
+func migrateFile(ctx context.Context, db *sql.DB, name string) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+
+	var n int
+	err = tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM migrations WHERE name = ?`, name).Scan(&n)
+	if err != nil || n > 0 {
+		return err
+	}
+	body, err := fs.ReadFile(migrationFS, name)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO migrations (name) VALUES (?)`, name); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
