@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -24,9 +25,6 @@ func Parse(r io.Reader) (*Scenario, error) {
 	}
 	var p problems
 	s := parseScenario(top, &p)
-	if err := p.err(); err != nil {
-		return nil, err
-	}
 	validate(s, &p)
 	if err := p.err(); err != nil {
 		return nil, err
@@ -79,6 +77,9 @@ func parseScenario(top map[string]json.RawMessage, p *problems) *Scenario {
 		p.add(0, "title", "missing: a title of 1 to %d characters", MaxTitle)
 	} else {
 		s.Title = textField(raw, 0, "title", MaxTitle, p)
+		if strings.TrimSpace(s.Title) == "" && bytes.HasPrefix(bytes.TrimSpace(raw), []byte(`"`)) {
+			p.add(0, "title", "is empty: give the scenario a title of 1 to %d characters", MaxTitle)
+		}
 	}
 	if raw, ok := top["description"]; ok {
 		s.Description = textField(raw, 0, "description", MaxDescription, p)

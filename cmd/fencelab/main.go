@@ -1,0 +1,78 @@
+// Command fencelab replays lease-and-fencing scenarios and serves the lab.
+//
+//	fencelab [serve] [--addr :8080] [--db ./fencelab.db]
+//	fencelab replay [FILE | - | --scenario NAME] [--policies a,b] [--json]
+//	fencelab explore [FILE | - | --scenario NAME] [--json] [--budget N] [--deadline D]
+//	fencelab scenarios
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	os.Exit(exitCode(err, os.Stderr))
+}
+
+// usageError is a bad command line: exit code 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// invalidError is an invalid scenario whose errors were already printed: exit code 1.
+type invalidError struct{}
+
+func (invalidError) Error() string { return "invalid scenario" }
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return serve(nil, stdout, stderr)
+	}
+	switch args[0] {
+	case "serve":
+		return serve(args[1:], stdout, stderr)
+	case "replay":
+		return replay(args[1:], stdin, stdout, stderr)
+	case "explore":
+		return explore(args[1:], stdin, stdout, stderr)
+	case "scenarios":
+		return listScenarios(args[1:], stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	if len(args[0]) > 0 && args[0][0] == '-' {
+		return serve(args, stdout, stderr)
+	}
+	return &usageError{fmt.Sprintf("unknown command %q", args[0])}
+}
+
+const usage = `usage:
+  fencelab [serve] [--addr :8080] [--db ./fencelab.db]   serve the lab
+  fencelab replay                                          print the seed's four lines
+  fencelab replay FILE|- [--policies p,q] [--json]         replay a scenario file (- for stdin)
+  fencelab replay --scenario NAME [--policies p,q] [--json]
+  fencelab explore FILE|- | --scenario NAME [--json] [--budget N] [--deadline D]
+                                                           try every ordering the workers allow
+  fencelab scenarios                                       list the built-in scenarios
+`
+
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(stderr, "fencelab: %s\n%s", ue.msg, usage)
+		return 2
+	}
+	if errors.As(err, &invalidError{}) {
+		return 1
+	}
+	fmt.Fprintf(stderr, "fencelab: %v\n", err)
+	return 1
+}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"fencelab/lab"
+)
+
+// writeTable prints the per-step table with aligned columns, then each
+// policy's final values and violations.
+func writeTable(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Policy) error {
+	fmt.Fprintf(w, "%s\n\n", s.Title)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := []string{"#", "actor", "event", "token"}
+	for _, p := range policies {
+		head = append(head, string(p), "after")
+	}
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	for _, st := range t.Steps {
+		row := []string{fmt.Sprint(st.Index), st.Event.Actor, lab.DescribeEvent(st.Event), tokenText(st.Token)}
+		for _, p := range policies {
+			o := st.Outcomes.Of(p)
+			row = append(row, lab.ReasonWithDecision(o), valuesText(o.Values, o.Tokens))
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	for _, p := range policies {
+		fmt.Fprintf(w, "%s: %s\n", p, verdict(t.Summary[p]))
+	}
+	for _, wn := range t.Warnings {
+		fmt.Fprintf(w, "warning: step %d skipped: %s\n", wn.Step, wn.Message)
+	}
+	return nil
+}
+
+func verdict(s lab.Summary) string {
+	final := "final " + valuesText(s.Final, nil)
+	if len(s.Violations) == 0 {
+		return final + "; no violations"
+	}
+	var vs []string
+	for _, v := range s.Violations {
+		vs = append(vs, fmt.Sprintf("%s at step %d", v.Kind, v.Step))
+	}
+	return final + "; violations: " + strings.Join(vs, ", ")
+}
+
+func tokenText(t *int64) string {
+	if t == nil {
+		return "-"
+	}
+	return fmt.Sprint(*t)
+}
+
+// valuesText shows each resource's value, with the token that wrote it when known.
+func valuesText(values map[string]*string, tokens map[string]*int64) string {
+	var parts []string
+	for _, name := range lab.SortedNames(values) {
+		v := values[name]
+		s := name + "=-"
+		if v != nil {
+			s = name + "=" + *v
+			if t := tokens[name]; t != nil {
+				s += fmt.Sprintf("@%d", *t)
+			}
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,106 @@
+// Package lab is fencelab's engine: it parses a scenario (an ordered list
+// of lease, pause, write and delivery events), replays it under each of
+// eight policies and reports, step by step, what each policy decided and
+// which invariants broke.
+//
+// # The contract
+//
+// The replay model is specified in shared/spec/model.md (version 1). In
+// short: workers take leases from a lease service, and each grant carries a
+// fencing token from the scope's monotonic issuer. Workers pause, lose
+// leases, resume and send writes that carry their token. A protected
+// resource decides each write. The same timeline is replayed once per
+// policy; event order is the only input, so the same scenario always gives
+// byte-identical trace JSON.
+//
+// Parse reads a scenario strictly: unknown fields, unknown kinds, missing
+// fields, undeclared scopes or resources, duplicate send ids and the limits
+// (500 events, 16 actors, 8 scopes, 8 resources, text lengths) are
+// validation errors that name the event index and the field, all reported
+// together. Replay never fails on a valid scenario: an event that cannot
+// happen at its place is skipped with a warning; refusals and rejections
+// are outcomes, not errors.
+//
+// # How the replay is organised
+//
+// The lease service and the workers behave the same under every policy
+// (nothing a receiver decides flows back to them), so they are kept once.
+// What the policies disagree on (each receiver's value, remembered token,
+// applied operations, and which requests were aborted or await a commit)
+// lives on one lane per policy. This is the same as replaying the timeline
+// eight times on eight copies of the state, at an eighth of the cost. A
+// lane's value maps are replaced, not modified, when a write lands, so the
+// outcomes of the steps share them and nothing is copied per step.
+//
+// # Choices where the spec is silent
+//
+// Parsing and validation:
+//   - FieldError.Index is the event's step number, counted from 1 as in
+//     the trace; 0 means the scenario itself (title, scopes, ...). The CLI
+//     prints both forms: "event 3 (events[2]) token: ...".
+//   - A field that exists but that the event's kind does not take (a value
+//     on an acquire, an actor on a deliver) is an error, not ignored:
+//     silently ignoring it would hide a typo in the timeline.
+//   - deliver, commit and restart take no actor: the network and the
+//     receiver act, and the sender of a request is known from its send.
+//   - "token": null on a write or send is a worker that sends no token (the
+//     write then carries null, whatever the actor's grant); on an acquire it
+//     means the issuer's next token, as if absent.
+//   - Tokens are JSON integers that fit 64 bits; 4.0 and 4e1 are rejected.
+//     The issuer continues after a granted token with t+1, which wraps
+//     from the largest 64-bit integer to the smallest, as a wrapped counter
+//     would.
+//   - A blank title, and "scopes": {} or "resources": {} (declaring
+//     nothing), are errors. An empty events list is valid: a blank lab.
+//   - Over 500 events is reported once, without examining the events. At
+//     most 100 errors are listed, then a count of the rest. A key repeated
+//     in one JSON object keeps its last value, as encoding/json does.
+//
+// Replay:
+//   - A skipped step changes nothing and involves no token: its "token" is
+//     null, and its event shows only the defaults known without replaying.
+//   - A refused acquire's "token" is null (nothing was granted); a renew's
+//     is null too (it grants no new token).
+//   - A write's request gets the id "#N", N its step number, in the
+//     trace's event. "#" is not allowed in a send's id, so the two never
+//     collide.
+//   - A deliver's event in the trace is as written (its request); the
+//     actor, scope and token of the request are those shown at its send.
+//   - Client check: the answer a check or renew gives is remembered until
+//     the actor's next grant. A write or send with no such answer checks at
+//     that moment, and that implicit check is not remembered: the next
+//     write checks again. A check with no grant answers "not valid".
+//   - fenced-racy: a deliver that passes the check is "checked" only when a
+//     commit naming the request comes later in the timeline; with no such
+//     commit the receiver writes at once, like fenced. A commit under any
+//     other policy, or of a request that was rejected at its deliver, is
+//     "ok" and changes nothing.
+//   - fenced-register raises the remembered token to the granted one and
+//     never lowers it (a wrapped or duplicated token registers nothing
+//     new); receivers with fencing false register nothing.
+//   - A restart of a "memory" receiver forgets only the remembered token,
+//     as the spec says: its value, its applied operation keys (for
+//     fenced-idempotent) and any request awaiting a commit survive. A
+//     durable receiver forgets nothing.
+//   - The invariants judge from the observer's record, not the receiver's
+//     memory: stale-overwrite still knows the tokens applied before a
+//     restart. unowned-write asks whether the sender validly holds the
+//     write's scope when the write lands, so an old request of an actor
+//     that holds a newer lease again does not fire it (stale-overwrite and
+//     superseded-write do).
+//   - valid-write-rejected also fires when fenced-strict rejects, or
+//     client-check aborts, a write whose token equals the current valid
+//     lease's, even when that token was issued twice.
+//   - authoritative rejects a write that belongs to no scope (an actor
+//     with no grant, with several scopes declared).
+//   - Violations are listed in step order; within a step in the spec's
+//     order of invariants. Outcomes are written in the order of Policies;
+//     "summary" is a JSON object whose keys encoding/json sorts.
+//   - Every declared resource appears in "values" and "tokens" at every
+//     step, null until written.
+//
+// Library:
+//   - A built-in's one-line lesson is the first sentence of its
+//     description. LoadLibrary fails on any invalid file, so a broken
+//     built-in stops start-up rather than a page later.
+package lab

@@ -1,0 +1,101 @@
+package views
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"fencelab/lab"
+)
+
+// Markdown writes a run for a postmortem: title, description, the per-step
+// table for the chosen policies, the verdicts and, when link is not empty,
+// the permanent link. Everything the user typed is escaped for Markdown.
+func Markdown(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Policy, link string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## %s\n\n", mdText(s.Title))
+	if s.Description != "" {
+		fmt.Fprintf(&b, "%s\n\n", mdText(s.Description))
+	}
+	b.WriteString("| # | actor | event | token |")
+	sep := "|--:|---|---|--:|"
+	for _, p := range policies {
+		fmt.Fprintf(&b, " %s |", p)
+		sep += "---|"
+	}
+	b.WriteString("\n" + sep + "\n")
+	for _, st := range t.Steps {
+		fmt.Fprintf(&b, "| %d | %s | %s | %s |", st.Index, mdCell(st.Event.Actor), mdEvent(st.Event), mdToken(st.Token))
+		for _, p := range policies {
+			o := st.Outcomes.Of(p)
+			fmt.Fprintf(&b, " **%s** %s<br>%s |", o.Decision, mdCell(strings.TrimPrefix(o.Reason, string(o.Decision)+": ")), mdCell(mdValues(o.Values, o.Tokens)))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n### Verdicts\n\n")
+	for _, p := range policies {
+		fmt.Fprintf(&b, "- **%s**: %s\n", p, mdVerdict(t.Summary[p]))
+	}
+	for _, wn := range t.Warnings {
+		fmt.Fprintf(&b, "- step %d skipped: %s\n", wn.Step, mdText(wn.Message))
+	}
+	if link != "" {
+		fmt.Fprintf(&b, "\nPermanent link: <%s> (engine %s)\n", link, lab.Version)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func mdEvent(e lab.Event) string {
+	s := mdCell(lab.DescribeEvent(e))
+	if e.Note != "" {
+		s += "<br>_" + mdCell(e.Note) + "_"
+	}
+	return s
+}
+
+func mdToken(t *int64) string {
+	if t == nil {
+		return ""
+	}
+	return fmt.Sprint(*t)
+}
+
+func mdValues(values map[string]*string, tokens map[string]*int64) string {
+	var parts []string
+	for _, name := range lab.SortedNames(values) {
+		v := "(none)"
+		if values[name] != nil {
+			v = *values[name]
+			if tok := tokens[name]; tok != nil {
+				v += fmt.Sprintf(" (%d)", *tok)
+			}
+		}
+		parts = append(parts, name+" = "+v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func mdVerdict(s lab.Summary) string {
+	out := "final " + mdCell(mdValues(s.Final, nil))
+	if len(s.Violations) == 0 {
+		return out + "; no violations"
+	}
+	var vs []string
+	for _, v := range s.Violations {
+		vs = append(vs, fmt.Sprintf("%s at step %d", v.Kind, v.Step))
+	}
+	return out + "; violations: " + strings.Join(vs, ", ")
+}
+
+// mdText escapes the characters that would start Markdown or HTML markup.
+func mdText(s string) string {
+	r := strings.NewReplacer("&", "&amp;", `\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
+		"<", "&lt;", ">", "&gt;", "#", `\#`, "|", `\|`)
+	return r.Replace(s)
+}
+
+// mdCell is mdText on one line, for a table cell.
+func mdCell(s string) string {
+	return mdText(strings.Join(strings.Fields(s), " "))
+}
