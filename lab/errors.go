@@ -80,7 +80,7 @@ func (p *problems) err() error {
 	}
 	list := p.list
 	if p.dropped > 0 {
-		list = append(list, FieldError{Message: fmt.Sprintf("%d more errors not shown", p.dropped)})
+		list = append(list, FieldError{Field: "errors", Message: fmt.Sprintf("%d more errors not shown", p.dropped)})
 	}
 	return &ValidationError{Errors: list}
 }

@@ -58,7 +58,7 @@ func parseEvents(raw json.RawMessage, p *problems) []Event {
 func parseEvent(raw json.RawMessage, index int, p *problems) Event {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-		p.add(index, "", "an event must be a JSON object")
+		p.add(index, "event", "an event must be a JSON object, like {\"actor\": \"A\", \"kind\": \"acquire\"}")
 		return Event{}
 	}
 	var e Event
@@ -96,7 +96,7 @@ func checkEventKeys(obj map[string]json.RawMessage, kind Kind, index int, p *pro
 		switch {
 		case k == "kind" || k == "note":
 		case !slices.Contains(allFields, k):
-			p.add(index, k, "unknown field")
+			p.add(index, keyName(k), "unknown field")
 		case kind != "" && !slices.Contains(fieldsOf[kind], k):
 			p.add(index, k, "%s does not take %s (it takes %s)", kind, k, takes(kind))
 		}

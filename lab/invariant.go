@@ -6,7 +6,7 @@ func (l *lane) apply(r *replayer, q, i int) {
 	rq := &r.requests[q]
 	res := &l.res[rq.resource]
 	if rq.hasToken && rq.scope >= 0 {
-		if hi, ok := res.applied[rq.scope]; ok && hi > rq.token {
+		if m := res.applied[rq.scope]; m.set && m.hi > rq.token {
 			l.violate(StaleOverwrite, i)
 		}
 		if ls := r.leases[rq.scope]; ls.granted && ls.maxGranted > rq.token {
@@ -27,16 +27,15 @@ func (l *lane) apply(r *replayer, q, i int) {
 		l.violate(UnownedWrite, i)
 	}
 	if rq.hasToken && rq.scope >= 0 {
-		if hi, ok := res.applied[rq.scope]; !ok || rq.token > hi {
-			if res.applied == nil {
-				res.applied = map[int]int64{}
-			}
-			res.applied[rq.scope] = rq.token
+		if m := &res.applied[rq.scope]; !m.set || rq.token > m.hi {
+			m.set, m.hi = true, rq.token
 		}
 	}
-	res.value = rq.value
-	res.token = tokenOf(rq)
-	l.snapshot(r.pr.resources[rq.resource], res)
+	res.value, res.token = rq.value, nil
+	if rq.hasToken {
+		res.token = &rq.token
+	}
+	l.snapshot(r, q, res)
 }
 
 // checkRejected records valid-write-rejected when a write refused at the
@@ -61,17 +60,25 @@ func (l *lane) violate(kind Invariant, i int) {
 	l.violations = append(l.violations, Violation{Kind: kind, Step: i + 1})
 }
 
-// snapshot replaces the lane's value maps after a write. Outcomes of earlier
-// steps keep the old maps, so nothing is copied per step.
-func (l *lane) snapshot(name string, res *receiver) {
-	values := make(map[string]*string, len(l.values))
-	tokens := make(map[string]*int64, len(l.tokens))
-	for k, v := range l.values {
-		values[k] = v
+// snapshot gives the lane new value maps after request q landed. Outcomes
+// of earlier steps keep the old ones, so nothing is copied per step; lanes
+// that apply the same request to the same snapshot share the new one.
+func (l *lane) snapshot(r *replayer, q int, res *receiver) {
+	for _, m := range r.memo {
+		if m.from == l.snap && m.request == q {
+			l.snap = m.to
+			return
+		}
 	}
-	for k, v := range l.tokens {
-		tokens[k] = v
+	next := &snapshot{values: make(map[string]*string, len(l.snap.values)), tokens: make(map[string]*int64, len(l.snap.tokens))}
+	for k, v := range l.snap.values {
+		next.values[k] = v
 	}
-	values[name], tokens[name] = res.value, res.token
-	l.values, l.tokens = values, tokens
+	for k, v := range l.snap.tokens {
+		next.tokens[k] = v
+	}
+	name := r.pr.resources[r.requests[q].resource]
+	next.values[name], next.tokens[name] = res.value, res.token
+	r.memo = append(r.memo, snapMemo{from: l.snap, to: next, request: q})
+	l.snap = next
 }

@@ -10,8 +10,7 @@ type lane struct {
 	res        []receiver
 	aborted    []bool // client-check: sends the worker aborted
 	pending    []bool // fenced-racy: requests checked at deliver, applied at a commit
-	values     map[string]*string
-	tokens     map[string]*int64
+	snap       *snapshot
 	violations []Violation
 }
 
@@ -25,11 +24,24 @@ type receiver struct {
 	rem     int64
 	remHow  string
 	ops     map[string]int // op key -> step it was first applied at
-	applied map[int]int64  // scope -> highest token applied
+	applied []mark         // per scope: the highest token applied
 }
 
-func newLane(p Policy, pr *program, values map[string]*string, tokens map[string]*int64) lane {
-	l := lane{policy: p, res: make([]receiver, len(pr.resources)), values: values, tokens: tokens, violations: []Violation{}}
+// mark is a token seen, or not yet.
+type mark struct {
+	set bool
+	hi  int64
+}
+
+// snapshot is every resource's value and the token that wrote it, as the
+// outcomes show them. A snapshot is never modified once outcomes refer to it.
+type snapshot struct {
+	values map[string]*string
+	tokens map[string]*int64
+}
+
+func newLane(p Policy, pr *program, res []receiver, snap *snapshot) lane {
+	l := lane{policy: p, res: res, snap: snap, violations: []Violation{}}
 	switch p {
 	case ClientCheck:
 		l.aborted = make([]bool, pr.requests)
@@ -39,14 +51,28 @@ func newLane(p Policy, pr *program, values map[string]*string, tokens map[string
 	return l
 }
 
-func emptySnapshot(resources []string) (map[string]*string, map[string]*int64) {
-	values := make(map[string]*string, len(resources))
-	tokens := make(map[string]*int64, len(resources))
+func emptySnapshot(resources []string) *snapshot {
+	s := &snapshot{values: make(map[string]*string, len(resources)), tokens: make(map[string]*int64, len(resources))}
 	for _, name := range resources {
-		values[name] = nil
-		tokens[name] = nil
+		s.values[name] = nil
+		s.tokens[name] = nil
 	}
-	return values, tokens
+	return s
+}
+
+// newReceivers allocates every lane's receivers, and their marks, at once.
+func newReceivers(pr *program) [][]receiver {
+	n, k := len(pr.resources), len(pr.scopes)
+	all := make([]receiver, numPolicies*n)
+	marks := make([]mark, numPolicies*n*k)
+	for i := range all {
+		all[i].applied = marks[i*k : (i+1)*k : (i+1)*k]
+	}
+	lanes := make([][]receiver, numPolicies)
+	for i := range lanes {
+		lanes[i] = all[i*n : (i+1)*n : (i+1)*n]
+	}
+	return lanes
 }
 
 // usesTokens reports whether the receiver keeps a token under this policy.
@@ -96,26 +122,25 @@ func (l *lane) fenced(r *replayer, q, i int) (Decision, string) {
 	switch {
 	case res.hasRem && l.policy == FencedStrict && rq.token <= res.rem:
 		l.checkRejected(r, q, i)
-		return Rejected, "rejected: " + t + " is not greater than " + itoa(res.rem) + " " + res.remHow
+		return Rejected, r.cat("rejected: ", t, " is not greater than ", itoa(res.rem), " ", res.remHow, "")
 	case res.hasRem && rq.token < res.rem:
 		l.checkRejected(r, q, i)
-		return Rejected, "rejected: " + t + " < " + itoa(res.rem) + " " + res.remHow
+		return Rejected, r.cat("rejected: ", t, " < ", itoa(res.rem), " ", res.remHow, "")
 	}
-	why := t + " is the first token " + r.pr.resources[rq.resource] + " sees"
+	why := [4]string{t, " is the first token ", r.pr.resources[rq.resource], " sees"}
 	if res.hasRem {
-		op := " >= "
+		why = [4]string{t, " >= ", itoa(res.rem), " " + res.remHow}
 		if l.policy == FencedStrict {
-			op = " > "
+			why[1] = " > "
 		}
-		why = t + op + itoa(res.rem) + " " + res.remHow
 	}
 	if l.policy == FencedRacy && r.pr.lastCommit[q] > i {
 		l.pending[q] = true
-		return Checked, "checked: " + why + "; written only at its commit"
+		return Checked, r.cat("checked: ", why[0], why[1], why[2], why[3], "; written only at its commit", "")
 	}
 	l.apply(r, q, i)
 	l.remember(rq.resource, rq.token, "already accepted")
-	return Accepted, "accepted: " + why
+	return Accepted, r.cat("accepted: ", why[0], why[1], why[2], why[3], "", "")
 }
 
 // authoritative asks the lease service, atomically with the write, whether

@@ -45,7 +45,7 @@ func decodeObject(data []byte) (map[string]json.RawMessage, error) {
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(v, &top); err != nil || top == nil {
-		return nil, &ValidationError{Errors: []FieldError{{Message: "a scenario must be a JSON object"}}}
+		return nil, &ValidationError{Errors: []FieldError{{Field: "scenario", Message: "a scenario must be a JSON object"}}}
 	}
 	return top, nil
 }
@@ -101,7 +101,7 @@ func unknownFields(obj map[string]json.RawMessage, allowed []string, index int, 
 	}
 	slices.Sort(extra)
 	for _, k := range extra {
-		p.add(index, prefix+k, "unknown field")
+		p.add(index, prefix+keyName(k), "unknown field")
 	}
 }
 
@@ -203,6 +203,14 @@ func textField(raw json.RawMessage, index int, field string, max int, p *problem
 func asInt(raw json.RawMessage) (int64, bool) {
 	n, err := strconv.ParseInt(string(bytes.TrimSpace(raw)), 10, 64)
 	return n, err == nil
+}
+
+// keyName shows a JSON key as a field name; the empty key is shown quoted.
+func keyName(k string) string {
+	if k == "" {
+		return `""`
+	}
+	return k
 }
 
 func isNull(raw json.RawMessage) bool {

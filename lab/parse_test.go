@@ -54,7 +54,7 @@ func TestParseRejects(t *testing.T) {
 		{"empty scopes", `{"version":1,"title":"t","scopes":{},"events":[]}`, []wantErr{{0, "scopes"}}},
 		{"bad remember", `{"version":1,"title":"t","resources":{"r":{"remember":"disk"}},"events":[]}`, []wantErr{{0, "resources.r.remember"}}},
 		{"unknown scope field", `{"version":1,"title":"t","scopes":{"job":{"first":1}},"events":[]}`, []wantErr{{0, "scopes.job.first"}}},
-		{"event not an object", wrap(`"acquire"`), []wantErr{{1, ""}}},
+		{"event not an object", wrap(`"acquire"`), []wantErr{{1, "event"}}},
 		{"too many events", wrap(strings.Repeat(`{"actor":"A","kind":"read"},`, 500) + ok), []wantErr{{0, "events"}}},
 		{"too many scopes", `{"version":1,"title":"t","scopes":{` + numbered(`"s%d":{}`, 9) + `},"events":[]}`, []wantErr{{0, "scopes"}}},
 		{"too many resources", `{"version":1,"title":"t","resources":{` + numbered(`"r%d":{}`, 9) + `},"events":[]}`, []wantErr{{0, "resources"}}},

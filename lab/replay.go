@@ -56,6 +56,34 @@ type replayer struct {
 	lanes    [numPolicies]lane
 	steps    []Step
 	warnings []Warning
+	// memo holds the snapshots made at the current step, so that lanes
+	// applying the same request to the same snapshot share the result.
+	memo  []snapMemo
+	texts []textMemo
+}
+
+// cat joins parts into a reason, reusing the string when another lane
+// built the same one at this step: most policies agree on most steps.
+func (r *replayer) cat(a, b, c, d, e, f, g string) string {
+	key := [7]string{a, b, c, d, e, f, g}
+	for _, m := range r.texts {
+		if m.parts == key {
+			return m.s
+		}
+	}
+	s := a + b + c + d + e + f + g
+	r.texts = append(r.texts, textMemo{key, s})
+	return s
+}
+
+type textMemo struct {
+	parts [7]string
+	s     string
+}
+
+type snapMemo struct {
+	from, to *snapshot
+	request  int
 }
 
 func newReplayer(s *Scenario) *replayer {
@@ -70,9 +98,10 @@ func newReplayer(s *Scenario) *replayer {
 	for i := range r.leases {
 		r.leases[i] = lease{next: pr.firstToken[i], holder: -1}
 	}
-	values, tokens := emptySnapshot(pr.resources)
+	snap := emptySnapshot(pr.resources)
+	res := newReceivers(pr)
 	for i, p := range Policies {
-		r.lanes[i] = newLane(p, pr, values, tokens)
+		r.lanes[i] = newLane(p, pr, res[i], snap)
 	}
 	return r
 }
@@ -82,6 +111,7 @@ func (r *replayer) step(i int) {
 	st := &r.steps[i]
 	st.Index = i + 1
 	st.Event = r.s.Events[i]
+	r.memo, r.texts = r.memo[:0], r.texts[:0]
 	if msg := r.skipReason(e); msg != "" {
 		st.Warning = msg
 		r.warnings = append(r.warnings, Warning{Step: i + 1, Message: msg})
@@ -194,7 +224,7 @@ func (r *replayer) all(i int, d Decision, reason string) {
 // set records policy li's outcome at step i with its resources as they are now.
 func (r *replayer) set(i, li int, d Decision, reason string) {
 	l := &r.lanes[li]
-	r.steps[i].Outcomes[li] = Outcome{Decision: d, Reason: reason, Values: l.values, Tokens: l.tokens}
+	r.steps[i].Outcomes[li] = Outcome{Decision: d, Reason: reason, Values: l.snap.values, Tokens: l.snap.tokens}
 }
 
 func (r *replayer) trace() *Trace {
@@ -202,7 +232,7 @@ func (r *replayer) trace() *Trace {
 		Summary: make(map[Policy]Summary, numPolicies)}
 	for li := range r.lanes {
 		l := &r.lanes[li]
-		t.Summary[l.policy] = Summary{Final: l.values, Violations: l.violations}
+		t.Summary[l.policy] = Summary{Final: l.snap.values, Violations: l.violations}
 	}
 	return t
 }

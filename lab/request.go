@@ -127,6 +127,10 @@ func (r *replayer) restart(i int, e op) {
 func (r *replayer) read(i int, e op) {
 	for li := range r.lanes {
 		l := &r.lanes[li]
+		if li > 0 && r.lanes[li-1].snap == l.snap {
+			r.set(i, li, OK, r.steps[i].Outcomes[li-1].Reason)
+			continue
+		}
 		s := r.actor(e) + " reads"
 		for ri, name := range r.pr.resources {
 			if ri > 0 {
