@@ -134,7 +134,7 @@ func (l *lane) fenced(r *replayer, q, i int) (Decision, string) {
 			why[1] = " > "
 		}
 	}
-	if l.policy == FencedRacy && r.pr.lastCommit[q] > i {
+	if l.policy == FencedRacy && r.commitFollows(q, i) {
 		l.pending[q] = true
 		return Checked, r.cat("checked: ", why[0], why[1], why[2], why[3], "; written only at its commit", "")
 	}

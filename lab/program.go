@@ -19,6 +19,8 @@ type program struct {
 	requestIDs []string // a send's id; a write's generated "#N"
 	// lastCommit is, per request, the index of the last commit naming it, or -1.
 	lastCommit []int
+	// commits lists, per request, the indices of the commits naming it.
+	commits [][]int
 }
 
 // op is one event resolved to indices; -1 means "none".
@@ -68,6 +70,7 @@ func compile(s *Scenario) *program {
 		pr.events[i] = o
 	}
 	pr.lastCommit = make([]int, pr.requests)
+	pr.commits = make([][]int, pr.requests)
 	for i := range pr.lastCommit {
 		pr.lastCommit[i] = -1
 	}
@@ -76,6 +79,7 @@ func compile(s *Scenario) *program {
 			pr.events[i].request = ids[e.Request]
 			if e.Kind == Commit {
 				pr.lastCommit[ids[e.Request]] = i
+				pr.commits[ids[e.Request]] = append(pr.commits[ids[e.Request]], i)
 			}
 		}
 	}

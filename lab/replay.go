@@ -60,6 +60,10 @@ type replayer struct {
 	// applying the same request to the same snapshot share the result.
 	memo  []snapMemo
 	texts []textMemo
+	// placed is set while exploring orderings (explore.go): a bitset of the
+	// events already run, by their index in the file. Nil in Replay, where
+	// the order is the file's.
+	placed []byte
 }
 
 // cat joins parts into a reason, reusing the string when another lane
@@ -111,6 +115,9 @@ func (r *replayer) step(i int) {
 	st := &r.steps[i]
 	st.Index = i + 1
 	st.Event = r.s.Events[i]
+	if e.kind == Write {
+		st.Event.ID = r.pr.requestIDs[e.request]
+	}
 	r.memo, r.texts = r.memo[:0], r.texts[:0]
 	if msg := r.skipReason(e); msg != "" {
 		st.Warning = msg
@@ -210,6 +217,21 @@ func (r *replayer) holds(actor, scope int) bool {
 	}
 	l := r.leases[scope]
 	return l.valid && l.holder == actor
+}
+
+// commitFollows reports whether a commit naming request q comes later than
+// step i: in the file's order for Replay; while exploring, when a commit
+// naming q has not run yet.
+func (r *replayer) commitFollows(q, i int) bool {
+	if r.placed == nil {
+		return r.pr.lastCommit[q] > i
+	}
+	for _, c := range r.pr.commits[q] {
+		if !isPlaced(r.placed, c) {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *replayer) actor(e op) string { return r.pr.actors[e.actor] }

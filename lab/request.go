@@ -55,9 +55,6 @@ func (r *replayer) fillRequest(i int, e op, q *request) {
 		ev.Token = ptr(q.token)
 		r.steps[i].Token = ev.Token
 	}
-	if e.kind == Write {
-		ev.ID = r.pr.requestIDs[e.request]
-	}
 }
 
 // clientCheck is what the worker knows before sending: the answer of its

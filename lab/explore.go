@@ -1,0 +1,153 @@
+package lab
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	mathbig "math/big"
+)
+
+// DefaultBudget is the number of distinct states Explore stores when
+// ExploreOptions.Budget is not set. A stored state takes about a hundred
+// bytes (Exploration.Bytes tells), and one core explores over a hundred
+// thousand a second: the default is some seconds and 150 MB at most.
+const DefaultBudget = 1_000_000
+
+// StopReason says why an exploration stopped before it was complete.
+type StopReason string
+
+// The reasons an exploration stops early.
+const (
+	StopBudget   StopReason = "budget"   // the state budget was reached
+	StopDeadline StopReason = "deadline" // the context's deadline passed
+	StopCanceled StopReason = "canceled" // the context was canceled
+)
+
+// ExploreOptions bound an exploration. The deadline and cancellation come
+// from the context given to Explore.
+type ExploreOptions struct {
+	// Budget is the most distinct states Explore stores; 0 means DefaultBudget.
+	Budget int
+	// Progress, when set, is called every 1,024 steps with the number of
+	// distinct states stored so far, for a progress bar.
+	Progress func(states int)
+}
+
+// Exploration is what Explore found over the orderings of a scenario's
+// events. When Complete is false, the counts cover only the orderings that
+// were followed to their end before it stopped, and each Counterexample is
+// the first among those seen, not necessarily the first of all.
+type Exploration struct {
+	Events    int                 `json:"events"`            // the scenario's events
+	Orderings *mathbig.Int        `json:"orderings"`         // orderings counted, all of them when Complete
+	States    int                 `json:"states"`            // distinct states stored
+	Bytes     int                 `json:"bytes"`             // memory the stored states took
+	Complete  bool                `json:"complete"`          // every ordering was counted
+	Stopped   StopReason          `json:"stopped,omitempty"` // why not, when not Complete
+	Policies  []PolicyExploration `json:"policies"`          // in the order of Policies
+}
+
+// PolicyExploration is one policy's verdict over every ordering explored.
+// Violating has an entry for each of the five invariants, zero included.
+type PolicyExploration struct {
+	Policy         Policy                     `json:"policy"`
+	AnyViolating   *mathbig.Int               `json:"any_violating"`
+	Violating      map[Invariant]*mathbig.Int `json:"violating"`
+	Counterexample *Counterexample            `json:"counterexample"`
+}
+
+// Counterexample is an ordering that breaks an invariant under a policy:
+// of all such orderings, the one whose first violation comes after the
+// fewest events, then the least when the orderings are compared as lists
+// of event indices. Order lists the 1-based indices of the scenario's
+// events (as in its file) in the order they run; Reorder turns it into a
+// scenario. Step is the 1-based position in Order where the policy first
+// breaks an invariant, and Invariant the first broken there, in the order
+// of Invariants.
+type Counterexample struct {
+	Order     []int     `json:"order"`
+	Step      int       `json:"step"`
+	Invariant Invariant `json:"invariant"`
+}
+
+// Of returns the exploration of policy p, or nil.
+func (x *Exploration) Of(p Policy) *PolicyExploration {
+	for i := range x.Policies {
+		if x.Policies[i].Policy == p {
+			return &x.Policies[i]
+		}
+	}
+	return nil
+}
+
+// Explore replays every ordering of a validated scenario's events that the
+// workers' programs allow, under every policy, and counts per policy the
+// orderings that break each invariant. An ordering keeps each actor's
+// events in their order (expire included), puts a deliver after its send
+// and a commit after every deliver of its request, and keeps each
+// resource's restarts in their order; deliver, commit and restart are
+// constrained by nothing else. Each step decides as in Replay: an event
+// that cannot happen where an ordering puts it is skipped, and under
+// fenced-racy a deliver is checked when a commit naming it runs later in
+// that ordering.
+//
+// Explore follows orderings depth first, sharing their prefixes, and visits
+// each distinct state once (the state of every policy, plus the invariants
+// each has broken so far), so its cost follows the distinct states rather
+// than the orderings, which it counts over the states. It stops early, and
+// says so, when the budget of states is reached or ctx is done.
+func Explore(ctx context.Context, s *Scenario, opt ExploreOptions) *Exploration {
+	x := newExplorer(ctx, s, opt)
+	root := x.run()
+	return x.result(root)
+}
+
+// result turns the tally of the first state into the exploration.
+func (x *explorer) result(root *tally) *Exploration {
+	ex := &Exploration{Events: x.n, Orderings: root.all.bigInt(), States: x.table.len(),
+		Bytes: x.table.bytes(), Complete: x.stopped == "", Stopped: x.stopped}
+	for p, policy := range Policies {
+		pe := PolicyExploration{Policy: policy, AnyViolating: root.v[anyEntry(p)].bigInt(),
+			Violating: make(map[Invariant]*mathbig.Int, numInvariants)}
+		for k, inv := range Invariants {
+			pe.Violating[inv] = root.v[invEntry(p, k)].bigInt()
+		}
+		if f := x.best[p]; f.step > 0 {
+			pe.Counterexample = &Counterexample{Order: x.order.complete(f.prefix), Step: f.step, Invariant: f.inv}
+		}
+		ex.Policies = append(ex.Policies, pe)
+	}
+	return ex
+}
+
+// Reorder returns a copy of s with its events in a new order: order lists
+// each event's 1-based index in s exactly once, as Counterexample.Order
+// does. The copy shares nothing with s, so it can be edited and saved like
+// any scenario.
+func Reorder(s *Scenario, order []int) (*Scenario, error) {
+	if len(order) != len(s.Events) {
+		return nil, fmt.Errorf("reorder: the order has %d entries for %d events", len(order), len(s.Events))
+	}
+	c := *s
+	c.Scopes, c.Resources = maps.Clone(s.Scopes), maps.Clone(s.Resources)
+	c.Events = make([]Event, len(order))
+	seen := make([]bool, len(order))
+	for i, n := range order {
+		if n < 1 || n > len(order) || seen[n-1] {
+			return nil, fmt.Errorf("reorder: entry %d is %d: each of 1..%d must appear once", i+1, n, len(order))
+		}
+		seen[n-1] = true
+		c.Events[i] = copyEvent(s.Events[n-1])
+	}
+	return &c, nil
+}
+
+func copyEvent(e Event) Event {
+	if e.Value != nil {
+		e.Value = ptr(*e.Value)
+	}
+	if e.Token != nil {
+		e.Token = ptr(*e.Token)
+	}
+	return e
+}

@@ -1,0 +1,132 @@
+package lab
+
+import "encoding/binary"
+
+// load sets r to the state of key, as written by encode. What encode leaves
+// out is reset (violations, warnings) or left as it is because no decision
+// reads it (reasons, values, the requests of writes).
+func (c *codec) load(r *replayer, key []byte) {
+	r.placed = key[:c.placedLen]
+	rd := reader{b: key, i: c.placedLen + violatedLen}
+	for i := range r.leases {
+		l := &r.leases[i]
+		l.valid, l.granted = rd.flags2()
+		l.holder = int(rd.varint())
+		l.token, l.next, l.maxGranted = rd.varint(), rd.varint(), rd.varint()
+	}
+	for i := range r.workers {
+		w := &r.workers[i]
+		b := rd.byte()
+		w.paused, w.crashed, w.hasGrant = b&1 != 0, b&2 != 0, b&4 != 0
+		w.answer = int8(b>>3) - 1
+		w.scope = int(rd.uvarint())
+		w.token = rd.varint()
+	}
+	for _, q := range c.sends {
+		c.loadRequest(&rd, r, q)
+	}
+	for li := range r.lanes {
+		c.loadLane(&rd, &r.lanes[li])
+	}
+	r.warnings = r.warnings[:0]
+}
+
+// loadRequest restores a send's request: what it carries from its event,
+// and what the replay decided when it was sent.
+func (c *codec) loadRequest(rd *reader, r *replayer, q int) {
+	b := rd.byte()
+	e := c.pr.events[c.sendEvent[q]]
+	rq := request{sent: b&1 != 0, delivered: b&2 != 0, committed: b&4 != 0, hasToken: b&8 != 0}
+	if rq.sent {
+		rq.actor, rq.resource, rq.value, rq.key = e.actor, e.resource, e.value, e.key
+		rq.scope = int(rd.varint())
+	}
+	if rq.hasToken {
+		rq.token = rd.varint()
+	}
+	r.requests[q] = rq
+}
+
+func (c *codec) loadLane(rd *reader, l *lane) {
+	switch l.policy {
+	case ClientCheck:
+		c.loadSends(rd, l.aborted)
+	case FencedRacy:
+		c.loadSends(rd, l.pending)
+	}
+	for ri := range l.res {
+		c.loadReceiver(rd, ri, &l.res[ri])
+	}
+	l.violations = l.violations[:0]
+}
+
+func (c *codec) loadSends(rd *reader, set []bool) {
+	bits := rd.bytes(placedLen(len(c.sends)))
+	for j, q := range c.sends {
+		set[q] = isPlaced(bits, j)
+	}
+}
+
+func (c *codec) loadReceiver(rd *reader, ri int, res *receiver) {
+	b, applied := rd.byte(), rd.byte()
+	res.hasRem, res.rem = b&1 != 0, 0
+	if res.hasRem {
+		res.rem = rd.varint()
+	}
+	for s := range res.applied {
+		res.applied[s] = mark{}
+		if applied&(1<<s) != 0 {
+			res.applied[s] = mark{set: true, hi: rd.varint()}
+		}
+	}
+	if res.ops == nil {
+		res.ops = map[string]int{}
+	}
+	clear(res.ops)
+	ops := rd.bytes(placedLen(len(c.keys[ri])))
+	for k, key := range c.keys[ri] {
+		if isPlaced(ops, k) {
+			res.ops[key] = 0
+		}
+	}
+}
+
+// reader reads what encode and appendTally wrote. Keys come from this
+// package alone, so a short or malformed key is a bug: it panics.
+type reader struct {
+	b []byte
+	i int
+}
+
+func (rd *reader) byte() byte {
+	rd.i++
+	return rd.b[rd.i-1]
+}
+
+func (rd *reader) flags2() (bool, bool) {
+	b := rd.byte()
+	return b&1 != 0, b&2 != 0
+}
+
+func (rd *reader) bytes(n int) []byte {
+	rd.i += n
+	return rd.b[rd.i-n : rd.i]
+}
+
+func (rd *reader) uvarint() uint64 {
+	v, n := binary.Uvarint(rd.b[rd.i:])
+	if n <= 0 {
+		panic("lab: malformed state key")
+	}
+	rd.i += n
+	return v
+}
+
+func (rd *reader) varint() int64 {
+	v, n := binary.Varint(rd.b[rd.i:])
+	if n <= 0 {
+		panic("lab: malformed state key")
+	}
+	rd.i += n
+	return v
+}

@@ -1,0 +1,282 @@
+package lab
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	mathbig "math/big"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"fencelab/scenarios"
+)
+
+// builtin parses a built-in scenario by name.
+func builtin(t testing.TB, name string) *Scenario {
+	t.Helper()
+	src, err := fs.ReadFile(scenarios.FS, name+".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Parse(bytes.NewReader(src))
+	if err != nil {
+		t.Fatalf("Parse(%s): %v", name, err)
+	}
+	return s
+}
+
+// TestExploreMatchesNaive checks the explorer, which merges states and
+// counts over them, against replaying every ordering from scratch, on 200
+// random small scenarios.
+func TestExploreMatchesNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	violating := map[Policy]int64{}
+	racyDiffers := 0
+	for i := 0; i < 200; {
+		s, err := reparse(genSmall(rng))
+		if err != nil {
+			t.Fatalf("generated scenario %d does not parse: %v", i, err)
+		}
+		x := Explore(context.Background(), s, ExploreOptions{})
+		if x.Orderings.Cmp(mathbig.NewInt(3000)) > 0 {
+			continue // keep the naive side quick
+		}
+		i++
+		for _, d := range exploreNaively(s).compare(x) {
+			b, _ := json.Marshal(s.Events)
+			t.Fatalf("Explore(%s): %s", b, d)
+		}
+		for _, pe := range x.Policies {
+			violating[pe.Policy] += pe.AnyViolating.Int64()
+		}
+		if x.Of(FencedRacy).AnyViolating.Cmp(x.Of(Fenced).AnyViolating) != 0 {
+			racyDiffers++
+		}
+	}
+	for _, p := range Policies {
+		if violating[p] == 0 && p != Authoritative {
+			t.Errorf("no generated ordering violates anything under %s: the test compares too little", p)
+		}
+	}
+	if racyDiffers == 0 {
+		t.Errorf("fenced-racy never differs from fenced: the generated commits test nothing")
+	}
+}
+
+// TestExploreOldTokenFirst is issue 6's acceptance: over the 21 orderings
+// of old-token-first, fenced lets both a superseded and an unowned write
+// through, fenced-register stops every superseded write but not every
+// unowned one, and authoritative and client-check are always safe.
+func TestExploreOldTokenFirst(t *testing.T) {
+	s := builtin(t, "old-token-first")
+	x := Explore(context.Background(), s, ExploreOptions{})
+	if !x.Complete || x.Orderings.Int64() != 21 {
+		t.Fatalf("Explore(old-token-first) = %v orderings, complete %v; want 21, complete", x.Orderings, x.Complete)
+	}
+	tests := []struct {
+		policy Policy
+		inv    Invariant
+		some   bool
+	}{
+		{Fenced, SupersededWrite, true},
+		{Fenced, UnownedWrite, true},
+		{FencedRegister, SupersededWrite, false},
+		{FencedRegister, UnownedWrite, true},
+	}
+	for _, tt := range tests {
+		if got := x.Of(tt.policy).Violating[tt.inv].Sign() > 0; got != tt.some {
+			t.Errorf("Explore(old-token-first) under %s: %v orderings with %s, want some: %v", tt.policy, x.Of(tt.policy).Violating[tt.inv], tt.inv, tt.some)
+		}
+	}
+	for _, p := range []Policy{Authoritative, ClientCheck} {
+		if pe := x.Of(p); pe.AnyViolating.Sign() != 0 || pe.Counterexample != nil {
+			t.Errorf("Explore(old-token-first) under %s: %v violating, counterexample %s; want safe in all 21", p, pe.AnyViolating, describeCE(pe.Counterexample))
+		}
+	}
+	checkCounterexample(t, s, x, Fenced)
+}
+
+// checkCounterexample replays a policy's counterexample and checks that it
+// breaks its invariant at its step, and at no step before.
+func checkCounterexample(t *testing.T, s *Scenario, x *Exploration, p Policy) {
+	t.Helper()
+	c := x.Of(p).Counterexample
+	if c == nil {
+		t.Fatalf("Explore: no counterexample under %s", p)
+	}
+	r, err := Reorder(s, c.Order)
+	if err != nil {
+		t.Fatalf("Reorder(%v): %v", c.Order, err)
+	}
+	vs := Replay(r).Summary[p].Violations
+	if len(vs) == 0 || vs[0] != (Violation{Kind: c.Invariant, Step: c.Step}) {
+		t.Errorf("Replay(Reorder(%v)) under %s: violations %v, want first %s at step %d", c.Order, p, vs, c.Invariant, c.Step)
+	}
+}
+
+func TestExplorePausedWorker(t *testing.T) {
+	s := builtin(t, "paused-worker")
+	x := Explore(context.Background(), s, ExploreOptions{})
+	if d := exploreNaively(s).compare(x); d != nil {
+		t.Errorf("Explore(paused-worker): %v", d)
+	}
+	checkCounterexample(t, s, x, Unfenced)
+}
+
+func TestExploreDeterministic(t *testing.T) {
+	s := builtin(t, "racy-receiver")
+	a, _ := json.Marshal(Explore(context.Background(), s, ExploreOptions{}))
+	b, _ := json.Marshal(Explore(context.Background(), s, ExploreOptions{}))
+	if !bytes.Equal(a, b) {
+		t.Errorf("Explore(racy-receiver) twice:\n%s\n%s", a, b)
+	}
+}
+
+// TestExploreBudget stops at a budget smaller than the states there are,
+// says so, and never counts more than the whole exploration does.
+func TestExploreBudget(t *testing.T) {
+	s := builtin(t, "racy-receiver")
+	full := Explore(context.Background(), s, ExploreOptions{})
+	for _, budget := range []int{1, 2, 10, 50, full.States - 1, full.States} {
+		x := Explore(context.Background(), s, ExploreOptions{Budget: budget})
+		name := fmt.Sprintf("Explore(racy-receiver, budget %d)", budget)
+		if want := budget >= full.States; x.Complete != want || x.States > budget || (x.Stopped == StopBudget) == want {
+			t.Errorf("%s = complete %v, stopped %q, %d states; want complete %v, at most %d states", name, x.Complete, x.Stopped, x.States, want, budget)
+		}
+		if x.Orderings.Cmp(full.Orderings) > 0 {
+			t.Errorf("%s counts %v orderings, more than all %v", name, x.Orderings, full.Orderings)
+		}
+		for p, pe := range x.Policies {
+			for _, inv := range Invariants {
+				if pe.Violating[inv].Cmp(full.Policies[p].Violating[inv]) > 0 {
+					t.Errorf("%s under %s: %v orderings with %s, more than the full %v", name, pe.Policy, pe.Violating[inv], inv, full.Policies[p].Violating[inv])
+				}
+			}
+			if pe.Counterexample != nil {
+				checkCounterexample(t, s, x, pe.Policy)
+			}
+		}
+	}
+}
+
+// fourWorkers is the benchmark's scenario: four workers each acquire,
+// send and have their request delivered, 369,600 orderings of 12 events.
+func fourWorkers(t testing.TB) *Scenario {
+	var lines []string
+	for _, w := range []string{"A", "B", "C", "D"} {
+		lines = append(lines, w+" acquire", w+" send "+w+"1 "+w+"-result", "deliver "+w+"1")
+	}
+	return ev(t, job41, lines...)
+}
+
+// crowd is a scenario with tens of millions of states: eight workers that
+// each take the lease, write, let it expire and write again.
+func crowd(t testing.TB) *Scenario {
+	var lines []string
+	for w := range 8 {
+		a := fmt.Sprintf("W%d", w)
+		lines = append(lines, a+" acquire", a+" write x", a+" expire", a+" send "+a+" y", "deliver "+a)
+	}
+	return ev(t, job41, lines...)
+}
+
+func TestExploreHugeStopsAtBudget(t *testing.T) {
+	const budget = 20_000
+	x := Explore(context.Background(), crowd(t), ExploreOptions{Budget: budget})
+	if x.Complete || x.Stopped != StopBudget || x.States != budget {
+		t.Fatalf("Explore(crowd, budget %d) = complete %v, stopped %q, %d states; want incomplete at the budget", budget, x.Complete, x.Stopped, x.States)
+	}
+	if perState := x.Bytes / x.States; perState > 200 {
+		t.Errorf("Explore(crowd) holds %d bytes a state, want at most 200", perState)
+	}
+}
+
+func TestExploreCanceled(t *testing.T) {
+	s := fourWorkers(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if x := Explore(ctx, s, ExploreOptions{}); x.Complete || x.Stopped != StopCanceled || x.Orderings.Sign() != 0 {
+		t.Errorf("Explore(canceled) = complete %v, stopped %q, %v orderings; want canceled, none", x.Complete, x.Stopped, x.Orderings)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	calls := 0
+	progress := func(states int) {
+		if calls++; states > 100 {
+			cancel()
+		}
+	}
+	full := Explore(context.Background(), s, ExploreOptions{})
+	x := Explore(ctx, s, ExploreOptions{Progress: progress})
+	if x.Complete || x.Stopped != StopCanceled || x.States >= full.States || calls < 2 {
+		t.Errorf("Explore(canceled in Progress) = complete %v, stopped %q, %d of %d states, %d calls; want canceled early",
+			x.Complete, x.Stopped, x.States, full.States, calls)
+	}
+}
+
+func TestExploreDeadline(t *testing.T) {
+	ctx, cancel := context.WithDeadline(context.Background(), time.Unix(0, 0))
+	defer cancel()
+	if x := Explore(ctx, fourWorkers(t), ExploreOptions{}); x.Complete || x.Stopped != StopDeadline {
+		t.Errorf("Explore(past deadline) = complete %v, stopped %q; want %q", x.Complete, x.Stopped, StopDeadline)
+	}
+}
+
+// TestExploreBeyondUint64 counts C(80,40), about 1.1e23 orderings, exactly.
+func TestExploreBeyondUint64(t *testing.T) {
+	lines := []string{"A acquire"}
+	for range 39 {
+		lines = append(lines, "A read")
+	}
+	for range 39 {
+		lines = append(lines, "B read")
+	}
+	lines = append(lines, "B write v")
+	x := Explore(context.Background(), ev(t, "", lines...), ExploreOptions{})
+	want := new(mathbig.Int).Binomial(80, 40)
+	pe := x.Of(Unfenced)
+	if x.Orderings.Cmp(want) != 0 || pe.Violating[UnownedWrite].Cmp(want) != 0 || x.Of(Fenced).AnyViolating.Sign() != 0 {
+		t.Errorf("Explore(A 40 events, B 40) = %v orderings, %v unowned under unfenced, %v violating under fenced; want %v, %v, 0",
+			x.Orderings, pe.Violating[UnownedWrite], x.Of(Fenced).AnyViolating, want, want)
+	}
+	var order []int
+	for i := range 80 {
+		order = append(order, (i+40)%80+1)
+	}
+	if got, want := describeCE(pe.Counterexample), describeCE(&Counterexample{order, 40, UnownedWrite}); got != want {
+		t.Errorf("Explore(A 40 events, B 40) counterexample under unfenced = %s, want %s", got, want)
+	}
+}
+
+func TestExploreNoEvents(t *testing.T) {
+	x := Explore(context.Background(), ev(t, ""), ExploreOptions{})
+	if !x.Complete || x.Orderings.Int64() != 1 || x.States != 1 {
+		t.Errorf("Explore(no events) = %v orderings, %d states, complete %v; want 1, 1, complete", x.Orderings, x.States, x.Complete)
+	}
+}
+
+func TestReorder(t *testing.T) {
+	s := builtin(t, "old-token-first")
+	for _, order := range [][]int{{1, 2, 3}, {1, 2, 3, 4, 5, 6, 6}, {0, 1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6, 8}} {
+		if _, err := Reorder(s, order); err == nil {
+			t.Errorf("Reorder(old-token-first, %v) = nil error, want one", order)
+		}
+	}
+	order := []int{4, 7, 1, 2, 3, 5, 6}
+	r, err := Reorder(s, order)
+	if err != nil {
+		t.Fatalf("Reorder(old-token-first, %v): %v", order, err)
+	}
+	for i, n := range order {
+		if got, want := DescribeEvent(r.Events[i])+" "+r.Events[i].Actor, DescribeEvent(s.Events[n-1])+" "+s.Events[n-1].Actor; got != want {
+			t.Errorf("Reorder(old-token-first, %v) event %d = %s, want %s", order, i+1, got, want)
+		}
+	}
+	*r.Events[6].Value = "changed"
+	if *s.Events[5].Value != "old-result" {
+		t.Errorf("changing Reorder's copy changed the scenario: %q", *s.Events[5].Value)
+	}
+}
