@@ -99,6 +99,30 @@
 //   - Every declared resource appears in "values" and "tokens" at every
 //     step, null until written.
 //
+// Exploring orderings (Explore):
+//   - An ordering keeps each actor's events in file order, expire included:
+//     it is the lease service's act, but it keeps its place in the actor's
+//     program (this gives old-token-first its 21 orderings). A deliver comes
+//     after the send it names; a commit after every deliver of its request
+//     (with no deliver it is free, and always skipped); each resource's
+//     restarts keep their order. Nothing else constrains deliver, commit
+//     and restart.
+//   - Orderings are sequences of event indices: two alike events swapped
+//     are two orderings. Each ordering replays exactly as
+//     Replay(Reorder(s, order)) would, skips included.
+//   - Counts are, per policy and invariant, the orderings that break it at
+//     least once. The counterexample is the ordering whose first violation
+//     comes at the earliest step, then the smallest by original indices;
+//     its Invariant is the first broken at that step, in the spec's order.
+//   - Merged states hold what can change a later decision or violation:
+//     leases, workers, requests, each lane's receivers (remembered token,
+//     highest applied token per scope, applied op keys), aborted and
+//     pending requests, and the invariants each policy has broken so far.
+//     Values and reason texts are left out: no decision reads them.
+//   - When the budget or the context stops a run, Complete is false and
+//     the counts cover only orderings fully counted; the counterexample is
+//     the first one met.
+//
 // Library:
 //   - A built-in's one-line lesson is the first sentence of its
 //     description. LoadLibrary fails on any invalid file, so a broken
