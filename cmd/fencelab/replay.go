@@ -34,7 +34,7 @@ func replay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	s, err := loadScenario(f, lib, stdin)
+	s, err := loadScenario("replay", f, lib, stdin)
 	if err != nil {
 		return reportInvalid(err, stderr)
 	}
@@ -108,11 +108,12 @@ func policyNames() string {
 	return strings.Join(names, ", ")
 }
 
-func loadScenario(f replayFlags, lib *lab.Library, stdin io.Reader) (*lab.Scenario, error) {
+// loadScenario reads the scenario f names; cmd names the subcommand in errors.
+func loadScenario(cmd string, f replayFlags, lib *lab.Library, stdin io.Reader) (*lab.Scenario, error) {
 	if f.scenario != "" {
 		b, ok := lib.Get(f.scenario)
 		if !ok {
-			return nil, &usageError{fmt.Sprintf("replay: no built-in scenario %q (see fencelab scenarios)", f.scenario)}
+			return nil, &usageError{fmt.Sprintf("%s: no built-in scenario %q (see fencelab scenarios)", cmd, f.scenario)}
 		}
 		return b.Scenario, nil
 	}
@@ -120,7 +121,7 @@ func loadScenario(f replayFlags, lib *lab.Library, stdin io.Reader) (*lab.Scenar
 	if f.file != "-" {
 		file, err := os.Open(f.file)
 		if err != nil {
-			return nil, &usageError{"replay: " + err.Error()}
+			return nil, &usageError{cmd + ": " + err.Error()}
 		}
 		defer file.Close()
 		r = file
@@ -146,8 +147,8 @@ func reportInvalid(err error, stderr io.Writer) error {
 	return err
 }
 
-func writeJSON(w io.Writer, t *lab.Trace) error {
-	b, err := json.Marshal(t)
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"fencelab/lab"
+	"fencelab/scenarios"
+)
+
+// exploreFlags are the options of `fencelab explore`.
+type exploreFlags struct {
+	source   replayFlags // the scenario: file, - or --scenario
+	json     bool
+	budget   int
+	deadline time.Duration
+}
+
+// explore tries every ordering the workers' programs allow and prints, per
+// policy, how many orderings break which invariant. Interrupted (Ctrl-C),
+// at the deadline or at the budget, it prints what it counted so far.
+func explore(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	f, err := parseExploreFlags(args)
+	if err != nil {
+		return err
+	}
+	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order)
+	if err != nil {
+		return err
+	}
+	s, err := loadScenario("explore", f.source, lib, stdin)
+	if err != nil {
+		return reportInvalid(err, stderr)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if f.deadline > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, f.deadline)
+		defer cancel()
+	}
+	x := lab.Explore(ctx, s, lab.ExploreOptions{Budget: f.budget})
+	if f.json {
+		return writeJSON(stdout, x)
+	}
+	return writeExploration(stdout, s, x)
+}
+
+func parseExploreFlags(args []string) (exploreFlags, error) {
+	var f exploreFlags
+	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&f.source.scenario, "scenario", "", "a built-in scenario by name")
+	fs.BoolVar(&f.json, "json", false, "print the exploration JSON")
+	fs.IntVar(&f.budget, "budget", lab.DefaultBudget, "the most distinct states to store")
+	fs.DurationVar(&f.deadline, "deadline", 0, "stop after this long, as in 10s (0: no deadline)")
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return f, &usageError{"explore: " + err.Error()}
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	switch {
+	case len(files) > 1:
+		return f, &usageError{"explore: give one scenario file"}
+	case len(files) == 1 && f.source.scenario != "":
+		return f, &usageError{"explore: give a file or --scenario, not both"}
+	case len(files) == 0 && f.source.scenario == "":
+		return f, &usageError{"explore: give a scenario file, - for stdin, or --scenario NAME"}
+	case f.budget < 1:
+		return f, &usageError{fmt.Sprintf("explore: --budget must be at least 1, got %d", f.budget)}
+	case f.deadline < 0:
+		return f, &usageError{fmt.Sprintf("explore: --deadline must not be negative, got %s", f.deadline)}
+	case len(files) == 1:
+		f.source.file = files[0]
+	}
+	return f, nil
+}
+
+// writeExploration prints a headline, then a line per policy.
+func writeExploration(w io.Writer, s *lab.Scenario, x *lab.Exploration) error {
+	fmt.Fprintf(w, "%s\n\n%s\n\n", s.Title, headline(x))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, pe := range x.Policies {
+		fmt.Fprintf(tw, "%s\t%s\n", pe.Policy, policyLine(x, pe))
+	}
+	return tw.Flush()
+}
+
+func headline(x *lab.Exploration) string {
+	states := fmt.Sprintf("%d events, %d distinct states", x.Events, x.States)
+	switch x.Stopped {
+	case "":
+		return fmt.Sprintf("%s: all %s orderings explored", states, x.Orderings)
+	case lab.StopBudget:
+		return fmt.Sprintf("%s: stopped at the state budget (--budget); the counts cover the %s orderings explored, not all", states, x.Orderings)
+	case lab.StopDeadline:
+		return fmt.Sprintf("%s: stopped at the deadline (--deadline); the counts cover the %s orderings explored, not all", states, x.Orderings)
+	}
+	return fmt.Sprintf("%s: interrupted; the counts cover the %s orderings explored, not all", states, x.Orderings)
+}
+
+// policyLine is "safe in all N orderings", or how many orderings break
+// each invariant and the first counterexample.
+func policyLine(x *lab.Exploration, pe lab.PolicyExploration) string {
+	c := pe.Counterexample
+	switch {
+	case c == nil && x.Complete:
+		return fmt.Sprintf("safe in all %s orderings", x.Orderings)
+	case c == nil:
+		return fmt.Sprintf("no violation in the %s orderings explored", x.Orderings)
+	}
+	first := fmt.Sprintf("first: %s breaks %s at step %d", orderText(c.Order), c.Invariant, c.Step)
+	if !x.Complete {
+		first = "first found: " + first[len("first: "):]
+	}
+	var counts []string
+	for _, inv := range lab.Invariants {
+		if n := pe.Violating[inv]; n.Sign() > 0 {
+			counts = append(counts, fmt.Sprintf("%s %s", inv, n))
+		}
+	}
+	if len(counts) == 0 {
+		return fmt.Sprintf("none of the %s orderings counted breaks an invariant; %s", x.Orderings, first)
+	}
+	return fmt.Sprintf("%s of %s orderings break an invariant (%s); %s", pe.AnyViolating, x.Orderings, strings.Join(counts, ", "), first)
+}
+
+// orderText shows an ordering as its events' 1-based indices.
+func orderText(order []int) string {
+	parts := make([]string, len(order))
+	for i, n := range order {
+		parts[i] = fmt.Sprint(n)
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"fencelab/lab"
+	"fencelab/scenarios"
+	"fencelab/server"
+	"fencelab/server/sqlite"
+)
+
+// Timeouts of the HTTP server: a slow or stalled client cannot hold a
+// connection for long, and shutdown waits a while for saves in flight.
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 15 * time.Second
+	writeTimeout      = 30 * time.Second
+	idleTimeout       = 2 * time.Minute
+	shutdownTimeout   = 20 * time.Second
+)
+
+// serve runs the web lab until SIGINT or SIGTERM, then shuts down
+// gracefully: requests in flight, saves included, finish first.
+func serve(args []string, stdout, stderr io.Writer) error {
+	flags := flag.NewFlagSet("serve", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	addr := flags.String("addr", envOr("FENCELAB_ADDR", ":8080"), "listen address (env FENCELAB_ADDR)")
+	dbPath := flags.String("db", envOr("FENCELAB_DB", "./fencelab.db"), "SQLite file, created if absent (env FENCELAB_DB)")
+	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return &usageError{err.Error()}
+	}
+	if flags.NArg() > 0 {
+		return &usageError{fmt.Sprintf("serve takes no arguments, got %q", flags.Args())}
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return listenAndServe(ctx, log, *addr, *dbPath)
+}
+
+func listenAndServe(ctx context.Context, log *slog.Logger, addr, dbPath string) error {
+	db, err := sqlite.Open(dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	handler, err := newServer(ctx, db, log)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	log.Info("serving", "addr", ln.Addr().String(), "db", dbPath, "engine", lab.Version)
+	return serveUntilDone(ctx, log, hs, ln)
+}
+
+func newServer(ctx context.Context, db *sqlite.DB, log *slog.Logger) (*server.Server, error) {
+	secret, err := db.Secret(ctx)
+	if err != nil {
+		return nil, err
+	}
+	library, err := lab.LoadLibrary(scenarios.FS, scenarios.Order)
+	if err != nil {
+		return nil, fmt.Errorf("load built-in scenarios: %w", err)
+	}
+	return server.New(server.Config{Store: store{db}, Library: library, Secret: secret, Logger: log})
+}
+
+// serveUntilDone serves until ctx ends, then stops accepting connections
+// and waits for the requests in flight before returning.
+func serveUntilDone(ctx context.Context, log *slog.Logger, hs *http.Server, ln net.Listener) error {
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down", "grace", shutdownTimeout)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := hs.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	<-done // http.ErrServerClosed
+	log.Info("stopped")
+	return nil
+}
+
+func envOr(name, fallback string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return fallback
+}

@@ -1,0 +1,127 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"fencelab/lab"
+	"fencelab/views"
+)
+
+var (
+	errTooLarge   = echo.NewHTTPError(http.StatusRequestEntityTooLarge, "The request body is over the limit of 64 KiB.")
+	errNoRun      = echo.NewHTTPError(http.StatusNotFound, "There is no saved run at this address.")
+	errNoScenario = echo.NewHTTPError(http.StatusNotFound, "There is no built-in scenario of this name.")
+)
+
+// withSource keeps the scenario text a form sent, so that the error page
+// can offer it back for fixing.
+type withSource struct {
+	err    error
+	source string
+}
+
+func (e *withSource) Error() string { return e.err.Error() }
+func (e *withSource) Unwrap() error { return e.err }
+
+// problem is an error as the client sees it.
+type problem struct {
+	status  int
+	title   string
+	message string
+	errors  []lab.FieldError
+}
+
+// handleError is the one error handler: validation 422, malformed JSON 400,
+// an over-long body 413, *echo.HTTPError its own code, the rest 500, logged
+// and shown generically. JSON under /api, a page elsewhere.
+func (s *Server) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	p := s.classify(err, c)
+	if isAPI(c) {
+		err = writeJSON(c, p.status, errorJSON{Error: p.message, Errors: nonNil(p.errors)})
+	} else {
+		page := views.ErrorPage{Status: p.status, Title: p.title, Message: p.message, Errors: p.errors}
+		var ws *withSource
+		if errors.As(err, &ws) {
+			page.Source = ws.source
+		}
+		err = render(c, p.status, views.Error(page))
+	}
+	if err != nil {
+		s.log.Error("write error response", "path", c.Request().URL.Path, "err", err)
+	}
+}
+
+func (s *Server) classify(err error, c echo.Context) problem {
+	var (
+		big  *http.MaxBytesError
+		syn  *lab.SyntaxError
+		inv  *lab.ValidationError
+		herr *echo.HTTPError
+	)
+	switch {
+	case errors.As(err, &big):
+		return problem{http.StatusRequestEntityTooLarge, "Too large", fmt.Sprint(errTooLarge.Message), nil}
+	case errors.As(err, &syn):
+		return problem{http.StatusBadRequest, "Not valid JSON", syn.Error(), nil}
+	case errors.As(err, &inv):
+		return problem{http.StatusUnprocessableEntity, "This scenario is not valid",
+			"Nothing was run. Fix these problems and replay it:", inv.Errors}
+	case errors.As(err, &herr) && herr.Code < 500:
+		return problem{herr.Code, statusTitle(herr.Code), message(herr), nil}
+	}
+	s.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+	return problem{http.StatusInternalServerError, "Something went wrong",
+		"The server could not answer this request. It has been logged; please try again in a moment.", nil}
+}
+
+// errorJSON is the body of every API error.
+type errorJSON struct {
+	Error  string           `json:"error"`
+	Errors []lab.FieldError `json:"errors"`
+}
+
+func isAPI(c echo.Context) bool {
+	p := c.Request().URL.Path
+	return p == "/api" || strings.HasPrefix(p, "/api/")
+}
+
+func statusTitle(code int) string {
+	switch code {
+	case http.StatusNotFound:
+		return "Not found"
+	case http.StatusMethodNotAllowed:
+		return "Method not allowed"
+	}
+	return http.StatusText(code)
+}
+
+// message is the HTTPError's message when it is ours; Echo's own (such as
+// "Not Found") become a sentence.
+func message(herr *echo.HTTPError) string {
+	msg := fmt.Sprint(herr.Message)
+	if msg != http.StatusText(herr.Code) {
+		return msg
+	}
+	switch herr.Code {
+	case http.StatusNotFound:
+		return "There is nothing at this address."
+	case http.StatusMethodNotAllowed:
+		return "This address does not take that method."
+	}
+	return msg + "."
+}
+
+func nonNil(errs []lab.FieldError) []lab.FieldError {
+	if errs == nil {
+		return []lab.FieldError{}
+	}
+	return errs
+}

@@ -1,0 +1,336 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"fencelab/lab"
+	"fencelab/scenarios"
+	"fencelab/server"
+	"fencelab/server/sqlite"
+)
+
+// sqliteStore adapts the real database to server.Store, as cmd/fencelab does.
+type sqliteStore struct{ db *sqlite.DB }
+
+func (s sqliteStore) SaveRun(ctx context.Context, r server.Run) (server.Run, error) {
+	saved, err := s.db.SaveRun(ctx, sqlite.Run(r))
+	return server.Run(saved), err
+}
+
+func (s sqliteStore) Run(ctx context.Context, id string) (server.Run, error) {
+	r, err := s.db.Run(ctx, id)
+	if errors.Is(err, sqlite.ErrNotFound) {
+		return server.Run{}, fmt.Errorf("%w: %w", server.ErrNotFound, err)
+	}
+	return server.Run(r), err
+}
+
+// countingStore counts the queries that reach the store.
+type countingStore struct {
+	server.Store
+	mu      sync.Mutex
+	queries int
+}
+
+func (s *countingStore) Run(ctx context.Context, id string) (server.Run, error) {
+	s.mu.Lock()
+	s.queries++
+	s.mu.Unlock()
+	return s.Store.Run(ctx, id)
+}
+
+// failingStore fails every call, as a broken disk would.
+type failingStore struct{}
+
+var errDisk = errors.New("disk I/O error (test)")
+
+func (failingStore) SaveRun(context.Context, server.Run) (server.Run, error) {
+	return server.Run{}, errDisk
+}
+func (failingStore) Run(context.Context, string) (server.Run, error) { return server.Run{}, errDisk }
+
+// panickingStore panics on every read, as a bug would.
+type panickingStore struct{ failingStore }
+
+func (panickingStore) Run(context.Context, string) (server.Run, error) { panic("boom (test)") }
+
+var (
+	libraryOnce sync.Once
+	library     *lab.Library
+	libraryErr  error
+)
+
+func testLibrary(t *testing.T) *lab.Library {
+	t.Helper()
+	libraryOnce.Do(func() { library, libraryErr = lab.LoadLibrary(scenarios.FS, scenarios.Order) })
+	if libraryErr != nil {
+		t.Fatalf("LoadLibrary: %v", libraryErr)
+	}
+	return library
+}
+
+func builtinSource(t *testing.T, name string) string {
+	t.Helper()
+	b, ok := testLibrary(t).Get(name)
+	if !ok {
+		t.Fatalf("no built-in %q", name)
+	}
+	return string(b.Source)
+}
+
+// openDB opens a SQLite file in dir and closes it at the end of the test.
+func openDB(t *testing.T, dir string) *sqlite.DB {
+	t.Helper()
+	db, err := sqlite.Open(filepath.Join(dir, "fencelab.db"))
+	if err != nil {
+		t.Fatalf("sqlite.Open: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// newServer builds the whole handler around store; log collects its log.
+func newServer(t *testing.T, store server.Store, secret []byte, log io.Writer) *server.Server {
+	t.Helper()
+	if log == nil {
+		log = io.Discard
+	}
+	s, err := server.New(server.Config{
+		Store: store, Library: testLibrary(t), Secret: secret,
+		Logger: slog.New(slog.NewTextHandler(log, nil)),
+	})
+	if err != nil {
+		t.Fatalf("server.New: %v", err)
+	}
+	return s
+}
+
+// newTestServer is a server on a fresh SQLite file in a temp dir.
+func newTestServer(t *testing.T) (*server.Server, *sqlite.DB) {
+	t.Helper()
+	db := openDB(t, t.TempDir())
+	secret, err := db.Secret(context.Background())
+	if err != nil {
+		t.Fatalf("Secret: %v", err)
+	}
+	return newServer(t, sqliteStore{db}, secret, nil), db
+}
+
+var testSecret = []byte("0123456789abcdef0123456789abcdef")
+
+// do sends one request through the whole handler and checks the headers
+// every response must carry.
+func do(t *testing.T, h http.Handler, method, target, contentType string, body io.Reader) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(method, target, body)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	checkSecurityHeaders(t, method+" "+target, rec.Result().Header)
+	return rec
+}
+
+func get(t *testing.T, h http.Handler, target string) *httptest.ResponseRecorder {
+	t.Helper()
+	return do(t, h, http.MethodGet, target, "", nil)
+}
+
+func postJSON(t *testing.T, h http.Handler, target, body string) *httptest.ResponseRecorder {
+	t.Helper()
+	return do(t, h, http.MethodPost, target, "application/json", strings.NewReader(body))
+}
+
+func postForm(t *testing.T, h http.Handler, target string, form url.Values) *httptest.ResponseRecorder {
+	t.Helper()
+	return do(t, h, http.MethodPost, target, "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))
+}
+
+func checkSecurityHeaders(t *testing.T, call string, h http.Header) {
+	t.Helper()
+	want := map[string]string{
+		"Content-Security-Policy": "default-src 'self'",
+		"X-Content-Type-Options":  "nosniff",
+		"X-Frame-Options":         "DENY",
+		"Referrer-Policy":         "same-origin",
+	}
+	for name, prefix := range want {
+		if got := h.Get(name); !strings.HasPrefix(got, prefix) {
+			t.Errorf("%s: header %s = %q, want prefix %q", call, name, got, prefix)
+		}
+	}
+	if csp := h.Get("Content-Security-Policy"); strings.Contains(csp, "unsafe-inline") {
+		t.Errorf("%s: CSP allows inline code: %q", call, csp)
+	}
+}
+
+// checkResponse checks status and Content-Type of a response.
+func checkResponse(t *testing.T, call string, rec *httptest.ResponseRecorder, status int, contentType string) {
+	t.Helper()
+	if rec.Code != status {
+		t.Errorf("%s: status = %d, want %d; body:\n%.600s", call, rec.Code, status, rec.Body.String())
+	}
+	if got := rec.Header().Get("Content-Type"); !strings.EqualFold(got, contentType) {
+		t.Errorf("%s: Content-Type = %q, want %q", call, got, contentType)
+	}
+}
+
+const (
+	htmlType = "text/html; charset=utf-8"
+	jsonType = "application/json; charset=utf-8"
+)
+
+// page is a parsed HTML response, for asserting what a reader sees.
+type page struct{ root *html.Node }
+
+func parsePage(t *testing.T, body []byte) page {
+	t.Helper()
+	root, err := html.Parse(bytes.NewReader(body))
+	if err != nil {
+		t.Fatalf("html.Parse: %v", err)
+	}
+	return page{root}
+}
+
+// find returns the first element for which match is true, or nil.
+func find(n *html.Node, match func(*html.Node) bool) *html.Node {
+	if n.Type == html.ElementNode && match(n) {
+		return n
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if m := find(c, match); m != nil {
+			return m
+		}
+	}
+	return nil
+}
+
+func findAll(n *html.Node, match func(*html.Node) bool) []*html.Node {
+	var out []*html.Node
+	if n.Type == html.ElementNode && match(n) {
+		out = append(out, n)
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		out = append(out, findAll(c, match)...)
+	}
+	return out
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func hasClass(n *html.Node, class string) bool {
+	for _, c := range strings.Fields(attr(n, "class")) {
+		if c == class {
+			return true
+		}
+	}
+	return false
+}
+
+// blocks are the elements that a browser sets apart from their neighbours.
+var blocks = map[string]bool{"p": true, "div": true, "dt": true, "dd": true, "li": true, "h1": true,
+	"h2": true, "h3": true, "td": true, "th": true, "ul": true, "dl": true, "article": true, "section": true}
+
+// text is the text content of n as a reader sees it, white space collapsed.
+func text(n *html.Node) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+		}
+		block := n.Type == html.ElementNode && blocks[n.Data]
+		if block {
+			b.WriteByte(' ')
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+		if block {
+			b.WriteByte(' ')
+		}
+	}
+	walk(n)
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// row returns the table row of step n.
+func (p page) row(t *testing.T, n int) *html.Node {
+	t.Helper()
+	id := fmt.Sprintf("step-%d", n)
+	tr := find(p.root, func(e *html.Node) bool { return e.Data == "tr" && attr(e, "id") == id })
+	if tr == nil {
+		t.Fatalf("no row %s", id)
+	}
+	return tr
+}
+
+// cell is the text of the row's cell for policy (or column label).
+func (p page) cell(t *testing.T, n int, label string) string {
+	t.Helper()
+	td := find(p.row(t, n), func(e *html.Node) bool { return e.Data == "td" && attr(e, "data-label") == label })
+	if td == nil {
+		t.Fatalf("row %d has no cell %q", n, label)
+	}
+	return text(td)
+}
+
+// verdict is the text of the verdict card of policy.
+func (p page) verdict(t *testing.T, policy string) string {
+	t.Helper()
+	art := find(p.root, func(e *html.Node) bool {
+		h3 := find(e, func(h *html.Node) bool { return h.Data == "h3" })
+		return e.Data == "article" && hasClass(e, "verdict") && h3 != nil && text(h3) == policy
+	})
+	if art == nil {
+		t.Fatalf("no verdict for %s", policy)
+	}
+	return text(art)
+}
+
+// columns are the policy headings of the step table.
+func (p page) columns() []string {
+	var out []string
+	for _, th := range findAll(p.root, func(e *html.Node) bool { return e.Data == "th" && hasClass(e, "col-policy") }) {
+		out = append(out, text(th))
+	}
+	return out
+}
+
+// table renders the step table and the verdicts back to HTML, to compare two pages.
+func (p page) table(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	for _, class := range []string{"steps", "verdict-grid"} {
+		n := find(p.root, func(e *html.Node) bool { return hasClass(e, class) })
+		if n == nil {
+			t.Fatalf("no element of class %s", class)
+		}
+		if err := html.Render(&b, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,50 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html"
+	"net/http"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+)
+
+const (
+	htmlType = "text/html; charset=utf-8"
+	jsonType = "application/json; charset=utf-8"
+)
+
+// render writes a page. The component renders into a buffer first, so a
+// failing component leaves no half-written page behind.
+func render(c echo.Context, status int, page templ.Component) error {
+	var buf bytes.Buffer
+	if err := page.Render(c.Request().Context(), &buf); err != nil {
+		return fmt.Errorf("render %s: %w", c.Request().URL.Path, err)
+	}
+	return c.Blob(status, htmlType, buf.Bytes())
+}
+
+// writeJSON writes v with encoding/json and a charset in the Content-Type,
+// which Echo's c.JSON leaves out.
+func writeJSON(c echo.Context, status int, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode JSON for %s: %w", c.Request().URL.Path, err)
+	}
+	return c.Blob(status, jsonType, append(b, '\n'))
+}
+
+// seeOther redirects a form post to the page it made, with a small body
+// for clients that do not follow redirects.
+func seeOther(c echo.Context, target string) error {
+	c.Response().Header().Set(echo.HeaderLocation, target)
+	body := `<!DOCTYPE html><title>See other</title><a href="` + html.EscapeString(target) + `">Continue</a>`
+	return c.Blob(http.StatusSeeOther, htmlType, []byte(body))
+}
+
+// absURL is the address of path on this server as the client reached it.
+func absURL(c echo.Context, path string) string {
+	return c.Scheme() + "://" + c.Request().Host + path
+}

@@ -1,0 +1,62 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"fencelab/lab"
+	"fencelab/views"
+)
+
+// handleReplayPage replays a scenario pasted into a form; nothing is saved.
+func (s *Server) handleReplayPage(c echo.Context) error {
+	source, sc, err := parseForm(c)
+	if err != nil {
+		return err
+	}
+	report := views.NewReport(sc, lab.Replay(sc), choosePolicies(c.Request().PostForm["p"]))
+	return render(c, http.StatusOK, views.Scenario(views.ScenarioPage{Report: report, Source: source}))
+}
+
+// handleAPIReplay answers the trace, as the CLI's --json prints it; nothing is saved.
+func (s *Server) handleAPIReplay(c echo.Context) error {
+	sc, err := parseBody(c)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, lab.Replay(sc))
+}
+
+// parseBody parses the request body as a scenario. The body is read whole
+// first, so an over-long one is a 413 rather than a JSON error.
+func parseBody(c echo.Context) (*lab.Scenario, error) {
+	body, err := io.ReadAll(c.Request().Body)
+	if err != nil {
+		return nil, fmt.Errorf("read body: %w", err)
+	}
+	return lab.Parse(bytes.NewReader(body))
+}
+
+// parseForm parses the form field "scenario". Its errors carry the text,
+// so the error page can offer it back for fixing.
+func parseForm(c echo.Context) (string, *lab.Scenario, error) {
+	if err := c.Request().ParseForm(); err != nil {
+		var big *http.MaxBytesError
+		if errors.As(err, &big) {
+			return "", nil, err
+		}
+		return "", nil, echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.").SetInternal(err)
+	}
+	source := c.Request().PostForm.Get("scenario")
+	sc, err := lab.Parse(strings.NewReader(source))
+	if err != nil {
+		return source, nil, &withSource{err: err, source: source}
+	}
+	return source, sc, nil
+}

@@ -1,0 +1,172 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"fencelab/lab"
+	"fencelab/views"
+)
+
+// idLen is the length of a run id: 16 base64url characters, 96 bits.
+const idLen = 16
+
+// handleSaveRunForm saves the posted scenario and sends the browser to its link.
+func (s *Server) handleSaveRunForm(c echo.Context) error {
+	_, sc, err := parseForm(c)
+	if err != nil {
+		return err
+	}
+	run, err := s.save(c.Request().Context(), sc)
+	if err != nil {
+		return err
+	}
+	return seeOther(c, "/r/"+run.ID+policyQuery(choosePolicies(c.Request().PostForm["p"])))
+}
+
+// savedJSON answers POST /api/runs.
+type savedJSON struct {
+	ID  string `json:"id"`
+	URL string `json:"url"`
+}
+
+func (s *Server) handleAPISaveRun(c echo.Context) error {
+	sc, err := parseBody(c)
+	if err != nil {
+		return err
+	}
+	run, err := s.save(c.Request().Context(), sc)
+	if err != nil {
+		return err
+	}
+	link := absURL(c, "/r/"+run.ID)
+	c.Response().Header().Set(echo.HeaderLocation, link)
+	return writeJSON(c, http.StatusCreated, savedJSON{ID: run.ID, URL: link})
+}
+
+// save replays a valid scenario and stores it with its trace under its id.
+func (s *Server) save(ctx context.Context, sc *lab.Scenario) (Run, error) {
+	canonical, err := json.Marshal(sc)
+	if err != nil {
+		return Run{}, fmt.Errorf("encode scenario: %w", err)
+	}
+	trace, err := json.Marshal(lab.Replay(sc))
+	if err != nil {
+		return Run{}, fmt.Errorf("encode trace: %w", err)
+	}
+	run := Run{ID: s.runID(canonical), Title: sc.Title, Scenario: canonical, Trace: trace, EngineVersion: lab.Version}
+	stored, err := s.store.SaveRun(ctx, run)
+	if err != nil {
+		return Run{}, fmt.Errorf("save run %s: %w", run.ID, err)
+	}
+	return stored, nil
+}
+
+// runID is a keyed hash of the canonical scenario and the engine version:
+// the same scenario saved twice on one engine gets the same link, and
+// without the secret nobody can guess one.
+func (s *Server) runID(canonical []byte) string {
+	mac := hmac.New(sha256.New, s.secret)
+	mac.Write(canonical)
+	mac.Write([]byte(lab.Version))
+	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))[:idLen]
+}
+
+// validID reports whether id could be a run id at all, so that anything
+// else is a 404 without a query.
+func validID(id string) bool {
+	if len(id) != idLen {
+		return false
+	}
+	for _, r := range id {
+		ok := 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '-' || r == '_'
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Server) loadRun(c echo.Context) (Run, error) {
+	id := c.Param("id")
+	if !validID(id) {
+		return Run{}, errNoRun
+	}
+	run, err := s.store.Run(c.Request().Context(), id)
+	if errors.Is(err, ErrNotFound) {
+		return Run{}, errNoRun
+	}
+	if err != nil {
+		return Run{}, fmt.Errorf("load run %s: %w", id, err)
+	}
+	return run, nil
+}
+
+func (s *Server) handleRunPage(c echo.Context) error {
+	run, err := s.loadRun(c)
+	if err != nil {
+		return err
+	}
+	var sc lab.Scenario
+	var tr lab.Trace
+	if err := json.Unmarshal(run.Scenario, &sc); err != nil {
+		return fmt.Errorf("decode scenario of run %s: %w", run.ID, err)
+	}
+	if err := json.Unmarshal(run.Trace, &tr); err != nil {
+		return fmt.Errorf("decode trace of run %s: %w", run.ID, err)
+	}
+	page := views.RunPage{
+		Report:        views.NewReport(&sc, &tr, choosePolicies(c.QueryParams()["p"])),
+		ID:            run.ID,
+		URL:           absURL(c, "/r/"+run.ID),
+		EngineVersion: run.EngineVersion,
+		CreatedAt:     run.CreatedAt,
+		Source:        string(run.Scenario),
+		Drift:         drift(run),
+	}
+	return render(c, http.StatusOK, views.Run(page))
+}
+
+// drift says how today's engine differs on a saved run: empty when a fresh
+// replay gives the stored trace byte for byte.
+func drift(run Run) string {
+	sc, err := lab.Parse(bytes.NewReader(run.Scenario))
+	if err != nil {
+		return "Today’s engine no longer accepts this scenario (" + err.Error() + ")."
+	}
+	fresh, err := json.Marshal(lab.Replay(sc))
+	if err != nil || !bytes.Equal(fresh, run.Trace) {
+		return "Replaying the saved scenario now gives other decisions, reasons or values."
+	}
+	return ""
+}
+
+// runJSON answers GET /api/runs/{id}: the scenario and trace as stored.
+type runJSON struct {
+	ID            string          `json:"id"`
+	Scenario      json.RawMessage `json:"scenario"`
+	Trace         json.RawMessage `json:"trace"`
+	EngineVersion string          `json:"engine_version"`
+	CreatedAt     time.Time       `json:"created_at"`
+}
+
+func (s *Server) handleAPIRun(c echo.Context) error {
+	run, err := s.loadRun(c)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, runJSON{
+		ID: run.ID, Scenario: run.Scenario, Trace: run.Trace,
+		EngineVersion: run.EngineVersion, CreatedAt: run.CreatedAt.UTC(),
+	})
+}

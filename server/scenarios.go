@@ -1,0 +1,52 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"fencelab/lab"
+	"fencelab/views"
+)
+
+func (s *Server) handleScenarioPage(c echo.Context) error {
+	b, err := s.builtin(c)
+	if err != nil {
+		return err
+	}
+	report := views.NewReport(b.Scenario, lab.Replay(b.Scenario), choosePolicies(c.QueryParams()["p"]))
+	page := views.ScenarioPage{Report: report, Name: b.Name, Source: string(b.Source)}
+	return render(c, http.StatusOK, views.Scenario(page))
+}
+
+// scenarioJSON is one entry of GET /api/scenarios.
+type scenarioJSON struct {
+	Name   string `json:"name"`
+	Title  string `json:"title"`
+	Lesson string `json:"lesson"`
+}
+
+func (s *Server) handleAPIScenarios(c echo.Context) error {
+	list := make([]scenarioJSON, 0, len(s.library.List))
+	for _, b := range s.library.List {
+		list = append(list, scenarioJSON{Name: b.Name, Title: b.Scenario.Title, Lesson: b.Lesson})
+	}
+	return writeJSON(c, http.StatusOK, list)
+}
+
+// handleAPIScenario serves the built-in's file as it is embedded.
+func (s *Server) handleAPIScenario(c echo.Context) error {
+	b, err := s.builtin(c)
+	if err != nil {
+		return err
+	}
+	return c.Blob(http.StatusOK, jsonType, b.Source)
+}
+
+func (s *Server) builtin(c echo.Context) (lab.Builtin, error) {
+	b, ok := s.library.Get(c.Param("name"))
+	if !ok {
+		return lab.Builtin{}, errNoScenario
+	}
+	return b, nil
+}

@@ -1,0 +1,56 @@
+// Package server serves the lab on the web: the pages, the JSON API and the
+// saved runs, with Echo.
+package server
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"fencelab/lab"
+)
+
+// Config is what the server needs from the program that wires it.
+type Config struct {
+	Store   Store
+	Library *lab.Library
+	Secret  []byte       // keys the run ids; keep it stable across restarts
+	Logger  *slog.Logger // nil: slog.Default()
+}
+
+// Server is the lab's HTTP handler.
+type Server struct {
+	echo    *echo.Echo
+	store   Store
+	library *lab.Library
+	secret  []byte
+	log     *slog.Logger
+}
+
+// New builds the server with its routes and middleware.
+func New(cfg Config) (*Server, error) {
+	if cfg.Store == nil || cfg.Library == nil {
+		return nil, errors.New("server: a store and a library are required")
+	}
+	if len(cfg.Secret) < 16 {
+		return nil, errors.New("server: the secret must have at least 16 bytes")
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	s := &Server{echo: echo.New(), store: cfg.Store, library: cfg.Library, secret: cfg.Secret, log: log}
+	s.echo.HideBanner = true
+	s.echo.HidePort = true
+	s.echo.HTTPErrorHandler = s.handleError
+	s.echo.IPExtractor = echo.ExtractIPDirect()
+	s.routes()
+	return s, nil
+}
+
+// ServeHTTP serves one request through routing, middleware and the error handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.echo.ServeHTTP(w, r)
+}

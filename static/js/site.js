@@ -1,0 +1,61 @@
+// fencelab: small enhancements. Every page works without this script; it
+// is loaded with defer from /static/, so the Content-Security-Policy needs
+// no inline script.
+"use strict";
+
+// Copy-link buttons: <button data-copy="ID" hidden> copies the value of the
+// input with that id. The button stays hidden without JavaScript; the input
+// itself can still be selected and copied by hand.
+(function () {
+  function status(button, text) {
+    var box = button.closest(".share");
+    var out = box && box.querySelector(".copy-status");
+    if (out) {
+      out.textContent = text;
+    }
+  }
+
+  // fallbackCopy selects the text and uses the old command, for browsers
+  // without the Clipboard API (or pages not served over HTTPS).
+  function fallbackCopy(input) {
+    input.focus();
+    input.select();
+    input.setSelectionRange(0, input.value.length);
+    try {
+      return document.execCommand("copy");
+    } catch (e) {
+      return false;
+    }
+  }
+
+  function copy(button) {
+    var input = document.getElementById(button.dataset.copy);
+    if (!input) {
+      return;
+    }
+    var done = function () { status(button, "Link copied."); };
+    var failed = function () {
+      if (fallbackCopy(input)) {
+        done();
+      } else {
+        input.select();
+        status(button, "Press Ctrl+C (⌘C) to copy the selected link.");
+      }
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(input.value).then(done, failed);
+    } else {
+      failed();
+    }
+  }
+
+  document.querySelectorAll("button[data-copy]").forEach(function (button) {
+    button.hidden = false;
+    button.addEventListener("click", function () { copy(button); });
+  });
+
+  // Clicking into the read-only link selects all of it.
+  document.querySelectorAll(".share input[readonly]").forEach(function (input) {
+    input.addEventListener("focus", function () { input.select(); });
+  });
+})();

@@ -1,0 +1,125 @@
+// Package views renders the lab's pages with templ: the gallery, a replayed
+// scenario with its per-step table, a saved run and the error pages.
+package views
+
+// Generated code records each .templ file's path relative to where templ
+// ran; -path .. makes `go generate` agree with `templ generate -check` run
+// from the repository root, as CI does.
+//go:generate go tool templ generate -path ..
+
+import (
+	"slices"
+	"sort"
+
+	"fencelab/lab"
+)
+
+// Report is a replayed scenario as the pages show it: the scenario, its
+// trace, and the policies the reader chose to compare.
+type Report struct {
+	Scenario *lab.Scenario
+	Trace    *lab.Trace
+	Policies []lab.Policy // the chosen ones, in the order of lab.Policies
+
+	actors     map[string]int // actor name → order of first appearance
+	actorList  []string
+	resources  []string
+	violations map[lab.Policy]map[int][]lab.Invariant // policy → step → kinds
+}
+
+// NewReport prepares a report of the chosen policies; the pages read the
+// derived lookups (actor colours, violations by step) many times per row.
+func NewReport(s *lab.Scenario, t *lab.Trace, chosen []lab.Policy) *Report {
+	r := &Report{Scenario: s, Trace: t, Policies: chosen, actors: map[string]int{}}
+	for _, e := range s.Events {
+		if _, seen := r.actors[e.Actor]; e.Actor != "" && !seen {
+			r.actors[e.Actor] = len(r.actorList)
+			r.actorList = append(r.actorList, e.Actor)
+		}
+	}
+	r.resources = resourceNames(s, t)
+	r.violations = map[lab.Policy]map[int][]lab.Invariant{}
+	for _, p := range chosen {
+		byStep := map[int][]lab.Invariant{}
+		for _, v := range t.Summary[p].Violations {
+			byStep[v.Step] = append(byStep[v.Step], v.Kind)
+		}
+		r.violations[p] = byStep
+	}
+	return r
+}
+
+// resourceNames lists the resources in name order, from the scenario or,
+// failing that, from the values of the first step.
+func resourceNames(s *lab.Scenario, t *lab.Trace) []string {
+	var names []string
+	for name := range s.Resources {
+		names = append(names, name)
+	}
+	if len(names) == 0 && len(t.Steps) > 0 && len(t.Policies) > 0 {
+		for name := range t.Steps[0].Outcomes.Of(t.Policies[0]).Values {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// actorClass is the CSS class of an actor's colour: one of eight, by the
+// actor's order of first appearance, so an actor keeps its colour everywhere.
+func (r *Report) actorClass(actor string) string {
+	i, ok := r.actors[actor]
+	if !ok {
+		return "actor actor-none"
+	}
+	return "actor actor-" + itoa(i%8)
+}
+
+// disagree reports whether the chosen policies decided a step differently.
+func (r *Report) disagree(st lab.Step) bool {
+	for _, p := range r.Policies {
+		if st.Outcomes.Of(p).Decision != st.Outcomes.Of(r.Policies[0]).Decision {
+			return true
+		}
+	}
+	return false
+}
+
+// skipped reports whether a step was skipped (the same under every policy).
+func (r *Report) skipped(st lab.Step) bool {
+	return len(r.Policies) > 0 && st.Outcomes.Of(r.Policies[0]).Decision == lab.Skipped
+}
+
+// changed reports whether the value of resource res under policy p changed
+// at step i (0-based), so the table can point at the write that took effect.
+func (r *Report) changed(i int, p lab.Policy, res string) bool {
+	now := r.Trace.Steps[i].Outcomes.Of(p)
+	if i == 0 {
+		return now.Values[res] != nil
+	}
+	before := r.Trace.Steps[i-1].Outcomes.Of(p)
+	return !sameString(before.Values[res], now.Values[res]) || !sameInt(before.Tokens[res], now.Tokens[res])
+}
+
+// violated lists the invariants policy p broke at step n (1-based).
+func (r *Report) violated(p lab.Policy, n int) []lab.Invariant {
+	return r.violations[p][n]
+}
+
+// finalTokens are the tokens that carried each resource's final value.
+func (r *Report) finalTokens(p lab.Policy) map[string]*int64 {
+	if len(r.Trace.Steps) == 0 {
+		return nil
+	}
+	return r.Trace.Steps[len(r.Trace.Steps)-1].Outcomes.Of(p).Tokens
+}
+
+// showScope and showResource hide a field that can only have one value.
+func (r *Report) showScope() bool    { return len(r.Scenario.Scopes) > 1 }
+func (r *Report) showResource() bool { return len(r.resources) > 1 }
+
+// chosen reports whether the reader picked policy p.
+func (r *Report) chosen(p lab.Policy) bool { return slices.Contains(r.Policies, p) }
+
+func sameString(a, b *string) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+func sameInt(a, b *int64) bool     { return (a == nil) == (b == nil) && (a == nil || *a == *b) }

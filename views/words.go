@@ -1,0 +1,140 @@
+package views
+
+import (
+	"strconv"
+	"strings"
+
+	"fencelab/lab"
+)
+
+// policyText explains each policy in one line, for the chooser and the verdicts.
+var policyText = map[lab.Policy]string{
+	lab.Unfenced:         "Nobody checks: every write that arrives is applied.",
+	lab.ClientCheck:      "The worker checks its lease before sending; the resource applies whatever arrives.",
+	lab.Fenced:           "The resource applies a token at least as high as the highest it applied.",
+	lab.FencedStrict:     "As fenced, but an equal token is rejected too.",
+	lab.FencedIdempotent: "As fenced; an operation already applied is acknowledged, not applied again.",
+	lab.FencedRegister:   "As fenced; every grant registers its token at the resource at once.",
+	lab.Authoritative:    "The resource asks the lease service: only the current holder's token is applied.",
+	lab.FencedRacy:       "As fenced, but check and write happen apart: a late commit applies unchecked.",
+}
+
+// invariantText says what each violation means, in plain words.
+var invariantText = map[lab.Invariant]string{
+	lab.StaleOverwrite:     "applied a token lower than one the resource had already applied",
+	lab.SupersededWrite:    "applied a token although a greater one had already been granted",
+	lab.DuplicateApplied:   "applied an operation that had already been applied",
+	lab.ValidWriteRejected: "turned away the write of the current, valid lease holder",
+	lab.UnownedWrite:       "applied a write whose actor did not validly hold the lease",
+}
+
+// decisionGlyph pairs each decision with a sign, so a badge never relies on
+// colour alone; the class picks the colour of its family.
+var decisionGlyph = map[lab.Decision]string{
+	lab.Granted: "✓", lab.Accepted: "✓", lab.Applied: "✓",
+	lab.Refused: "✕", lab.Rejected: "✕",
+	lab.Aborted: "⊘", lab.Dropped: "⊘",
+	lab.Suppressed: "≡",
+	lab.Checked:    "…", lab.Sent: "→",
+	lab.OK: "•", lab.Skipped: "↷",
+}
+
+func glyph(d lab.Decision) string {
+	if g, ok := decisionGlyph[d]; ok {
+		return g
+	}
+	return "?"
+}
+
+func decisionClass(d lab.Decision) string {
+	switch d {
+	case lab.Granted, lab.Accepted, lab.Applied:
+		return "badge good"
+	case lab.Refused, lab.Rejected:
+		return "badge bad"
+	case lab.Aborted, lab.Dropped:
+		return "badge warn"
+	case lab.Suppressed:
+		return "badge calm"
+	case lab.Checked, lab.Sent:
+		return "badge info"
+	case lab.Skipped:
+		return "badge skip"
+	}
+	return "badge plain"
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// token renders a token, or a dash for none.
+func token(t *int64) string {
+	if t == nil {
+		return "—"
+	}
+	return strconv.FormatInt(*t, 10)
+}
+
+// field is one name-value pair of an event, as shown beside its kind.
+type field struct{ Name, Value string }
+
+// eventFields lists what an event says besides actor, kind, token and note.
+// Scope and resource are left out where the scenario has only one.
+func (r *Report) eventFields(e lab.Event) []field {
+	var fs []field
+	add := func(name, value string) {
+		if value != "" {
+			fs = append(fs, field{name, value})
+		}
+	}
+	if e.Value != nil {
+		fs = append(fs, field{"value", *e.Value})
+	}
+	if e.Kind == lab.Send { // a write's id is filled in by the engine: noise here
+		add("id", e.ID)
+	}
+	add("request", e.Request)
+	add("op", e.Op)
+	if r.showScope() {
+		add("scope", e.Scope)
+	}
+	if r.showResource() || e.Kind == lab.Restart {
+		add("resource", e.Resource)
+	}
+	return fs
+}
+
+// paragraphs splits a description at blank lines.
+func paragraphs(s string) []string {
+	var out []string
+	for _, p := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n\n") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// plural writes "1 event", "3 events".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return itoa(n) + " " + word + "s"
+}
+
+// twoDigits numbers the gallery in teaching order: 01, 02, ...
+func twoDigits(n int) string {
+	if n < 10 {
+		return "0" + itoa(n)
+	}
+	return itoa(n)
+}
+
+// policyNames lists policies as "unfenced, fenced".
+func policyNames(ps []lab.Policy) string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = string(p)
+	}
+	return strings.Join(names, ", ")
+}
