@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -79,6 +80,9 @@ func (p *problems) err() error {
 		return nil
 	}
 	list := p.list
+	// Field errors come before whole-scenario ones in the reading; list
+	// them in the order of the file, as a person fixes them.
+	slices.SortStableFunc(list, func(a, b FieldError) int { return a.Index - b.Index })
 	if p.dropped > 0 {
 		list = append(list, FieldError{Field: "errors", Message: fmt.Sprintf("%d more errors not shown", p.dropped)})
 	}
