@@ -1,0 +1,200 @@
+package views
+
+import (
+	"context"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"fencelab/lab"
+)
+
+// The diagram is laid out in plain Go (diagram*.go) as a display list of
+// lanes, bands and shapes in SVG user units, and diagram.templ only draws
+// that list. Colours, widths and fonts are presentation attributes, which
+// a strict Content-Security-Policy allows and a standalone .svg file keeps;
+// classes only carry hover, print and test hooks (static/css/diagram.css).
+
+// diagram is everything the template draws, in drawing order.
+type diagram struct {
+	id         string // prefix of the title and desc ids
+	standalone bool   // a complete SVG document rather than part of a page
+	width      int
+	height     int
+	title      string // <title>: what the picture is
+	desc       string // <desc>: what it shows, in words
+	header     []shape
+	lanes      []group
+	spans      []group // lease bars, expired leases, pauses: behind the bands
+	flights    []group // requests in flight and commit brackets, across bands
+	bands      []band
+	footer     []shape // final values and the legend
+}
+
+// band is one step: a horizontal strip with its step number and marks.
+type band struct {
+	step   int
+	y, h   int
+	class  string // "band", plus "skipped" or "violated"
+	fill   string // background; empty for none
+	tip    string // tooltip: the event and this policy's reason
+	faint  bool   // a skipped step is drawn at reduced opacity
+	groups []group
+}
+
+// group is a set of shapes with one meaning (an arrow and its labels, a
+// mark), so tests and CSS can find it by class.
+type group struct {
+	class  string
+	tip    string
+	href   string // a link around the group, on pages only
+	shapes []shape
+}
+
+// shapeKind says which SVG element a shape becomes.
+type shapeKind uint8
+
+const (
+	shLine   shapeKind = iota // x1,y1 → x2,y2
+	shPoly                    // points in d
+	shPath                    // path data in d
+	shCircle                  // centre x1,y1, radius r
+	shRect                    // x1,y1, width x2, height y2, corner r
+	shText                    // at x1,y1
+)
+
+// shape is one SVG element with its presentation attributes. Unused
+// attributes are left empty and not written.
+type shape struct {
+	kind           shapeKind
+	x1, y1, x2, y2 int
+	r              int
+	d              string
+	fill, stroke   string
+	width          string // stroke width
+	dash           string
+	text           string
+	anchor         string // text-anchor; empty for start
+	size           int    // font size; 0 for the default 13
+	bold, italic   bool
+	halo           string // colour painted behind text so it reads over lines
+}
+
+// DiagramSVG writes the same diagram as a standalone SVG document (for
+// /r/{id}.svg): an XML declaration, its natural size, a title line and no
+// stylesheet needed. Like Diagram, it draws an unknown policy as the
+// first of lab.Policies.
+func DiagramSVG(w io.Writer, s *lab.Scenario, t *lab.Trace, p lab.Policy) error {
+	if _, err := io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?>`+"\n"); err != nil {
+		return err
+	}
+	return diagramSVG(newDiagram(s, t, p, true)).Render(context.Background(), w)
+}
+
+// newDiagram lays out the whole picture.
+func newDiagram(s *lab.Scenario, t *lab.Trace, p lab.Policy, standalone bool) *diagram {
+	if lab.PolicyIndex(p) < 0 { // an unknown policy has no outcomes to draw
+		p = lab.Policies[0]
+	}
+	g := newGrid(s, t, p, standalone)
+	d := &diagram{id: "diagram-" + string(p), standalone: standalone}
+	d.title = clip(s.Title, lab.MaxTitle) + " — under " + string(p)
+	d.desc = g.describe()
+	d.header = g.header()
+	d.lanes = g.laneLines()
+	d.bands = g.drawBands()
+	d.spans = g.spans()
+	d.flights = g.flights
+	d.footer = g.footer()
+	d.width, d.height = g.width, g.height
+	for _, groups := range [][]group{d.lanes, d.spans, d.flights} {
+		segments(groups)
+	}
+	for i := range d.bands {
+		segments(d.bands[i].groups)
+	}
+	d.header, d.footer = segmentShapes(d.header), segmentShapes(d.footer)
+	return d
+}
+
+// segments turns each line into path data, one attribute instead of four
+// for the template to write.
+func segments(groups []group) {
+	for i := range groups {
+		segmentShapes(groups[i].shapes)
+	}
+}
+
+func segmentShapes(shapes []shape) []shape {
+	for i := range shapes {
+		if s := &shapes[i]; s.kind == shLine {
+			b := make([]byte, 0, 32)
+			b = strconv.AppendInt(append(b, 'M'), int64(s.x1), 10)
+			b = strconv.AppendInt(append(b, ' '), int64(s.y1), 10)
+			b = strconv.AppendInt(append(b, 'L'), int64(s.x2), 10)
+			s.d = string(strconv.AppendInt(append(b, ' '), int64(s.y2), 10))
+		}
+	}
+	return shapes
+}
+
+func (d *diagram) viewBox() string {
+	return "0 0 " + strconv.Itoa(d.width) + " " + strconv.Itoa(d.height)
+}
+
+// svgWidth is the width attribute: the page's column, or the natural size.
+func (d *diagram) svgWidth() string {
+	if d.standalone {
+		return strconv.Itoa(d.width)
+	}
+	return "100%"
+}
+
+// clip makes s safe and short for a label: characters XML cannot carry
+// become U+FFFD, runs of white space one space, and a text longer than max
+// runes ends in "…". Most labels need none of it and are returned as they are.
+func clip(s string, max int) string {
+	n, prev := 0, ' '
+	for _, r := range s {
+		if n++; n > max || r == utf8.RuneError || r != xmlRune(r) || (r == ' ' && prev == ' ') || r == '\t' || r == '\n' || r == '\r' {
+			return reclip(s, max)
+		}
+		prev = r
+	}
+	if prev == ' ' && n > 0 {
+		return reclip(s, max)
+	}
+	return s
+}
+
+func reclip(s string, max int) string {
+	var b strings.Builder
+	n, space := 0, false
+	for _, r := range s {
+		if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		space = false
+		if n >= max {
+			return strings.TrimRight(b.String(), " ") + "…"
+		}
+		b.WriteRune(xmlRune(r))
+		n++
+	}
+	return b.String()
+}
+
+// xmlRune replaces what XML 1.0 forbids even as a character reference.
+func xmlRune(r rune) rune {
+	switch {
+	case r < 0x20, r >= 0xD800 && r <= 0xDFFF, r == 0xFFFE, r == 0xFFFF:
+		return '\uFFFD'
+	}
+	return r
+}
