@@ -1,7 +1,7 @@
 // Command fencelab replays lease-and-fencing scenarios and serves the lab.
 //
 //	fencelab [serve] [--addr :8080] [--db ./fencelab.db]
-//	fencelab replay [FILE | - | --scenario NAME] [--policies a,b] [--json]
+//	fencelab replay [FILE | - | --scenario NAME] [--policies a,b] [--json | --format table|markdown|json|svg]
 //	fencelab explore [FILE | - | --scenario NAME] [--json] [--budget N] [--deadline D]
 //	fencelab scenarios
 package main
@@ -54,8 +54,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 const usage = `usage:
   fencelab [serve] [--addr :8080] [--db ./fencelab.db]   serve the lab
   fencelab replay                                          print the seed's four lines
-  fencelab replay FILE|- [--policies p,q] [--json]         replay a scenario file (- for stdin)
-  fencelab replay --scenario NAME [--policies p,q] [--json]
+  fencelab replay FILE|- [--policies p,q] [--format F]     replay a scenario file (- for stdin)
+  fencelab replay --scenario NAME [--policies p,q] [--format F]
+      F: table (default), markdown, json (same as --json), svg (diagram of the first policy)
   fencelab explore FILE|- | --scenario NAME [--json] [--budget N] [--deadline D]
                                                            try every ordering the workers allow
   fencelab scenarios                                       list the built-in scenarios

@@ -42,6 +42,8 @@ func replay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	switch f.format {
 	case "json":
 		return writeJSON(stdout, t)
+	case "svg":
+		return views.DiagramSVG(stdout, s, t, f.policies[0])
 	case "markdown":
 		return views.Markdown(stdout, s, t, f.policies, "")
 	}
@@ -55,7 +57,7 @@ func parseReplayFlags(args []string) (replayFlags, error) {
 	fs.StringVar(&f.scenario, "scenario", "", "a built-in scenario by name")
 	policies := fs.String("policies", "unfenced,fenced", "comma-separated policies to show")
 	asJSON := fs.Bool("json", false, "print the trace JSON")
-	fs.StringVar(&f.format, "format", "table", "table, markdown or json")
+	fs.StringVar(&f.format, "format", "table", "table, markdown, json or svg (the diagram of the first of --policies)")
 	var files []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -70,8 +72,8 @@ func parseReplayFlags(args []string) (replayFlags, error) {
 	if *asJSON {
 		f.format = "json"
 	}
-	if f.format != "table" && f.format != "markdown" && f.format != "json" {
-		return f, &usageError{fmt.Sprintf("replay: unknown format %q: use table, markdown or json", f.format)}
+	if f.format != "table" && f.format != "markdown" && f.format != "json" && f.format != "svg" {
+		return f, &usageError{fmt.Sprintf("replay: unknown format %q: use table, markdown, json or svg", f.format)}
 	}
 	switch {
 	case len(files) > 1:
