@@ -74,7 +74,7 @@ func (s *Server) classify(err error, c echo.Context) problem {
 	case errors.As(err, &inv):
 		return problem{http.StatusUnprocessableEntity, "This scenario is not valid",
 			"Nothing was run. Fix these problems and replay it:", inv.Errors}
-	case errors.As(err, &herr) && herr.Code < 500:
+	case errors.As(err, &herr) && (herr.Code < 500 || herr.Code == http.StatusServiceUnavailable):
 		return problem{herr.Code, statusTitle(herr.Code), message(herr), nil}
 	}
 	s.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
@@ -99,6 +99,8 @@ func statusTitle(code int) string {
 		return "Not found"
 	case http.StatusMethodNotAllowed:
 		return "Method not allowed"
+	case http.StatusServiceUnavailable:
+		return "Busy"
 	}
 	return http.StatusText(code)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -46,17 +47,26 @@ func parseBody(c echo.Context) (*lab.Scenario, error) {
 // parseForm parses the form field "scenario". Its errors carry the text,
 // so the error page can offer it back for fixing.
 func parseForm(c echo.Context) (string, *lab.Scenario, error) {
-	if err := c.Request().ParseForm(); err != nil {
-		var big *http.MaxBytesError
-		if errors.As(err, &big) {
-			return "", nil, err
-		}
-		return "", nil, echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.").SetInternal(err)
+	form, err := readForm(c)
+	if err != nil {
+		return "", nil, err
 	}
-	source := c.Request().PostForm.Get("scenario")
+	source := form.Get("scenario")
 	sc, err := lab.Parse(strings.NewReader(source))
 	if err != nil {
 		return source, nil, &withSource{err: err, source: source}
 	}
 	return source, sc, nil
+}
+
+// readForm reads a posted form; one over the body limit is a 413.
+func readForm(c echo.Context) (url.Values, error) {
+	if err := c.Request().ParseForm(); err != nil {
+		var big *http.MaxBytesError
+		if errors.As(err, &big) {
+			return nil, err
+		}
+		return nil, echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.").SetInternal(err)
+	}
+	return c.Request().PostForm, nil
 }

@@ -17,12 +17,22 @@ func (s *Server) routes() {
 
 	read("/", s.handleHome)
 	read("/scenarios/:name", s.handleScenarioPage)
+	read("/scenarios/:name/present", s.handleScenarioPresent)
 	e.POST("/replay", s.handleReplayPage)
 	e.POST("/runs", s.handleSaveRunForm)
-	read("/r/:id", s.handleRunPage)
+	read("/r/:id", s.handleRunPath) // the page, and .md, .json, .svg
+	read("/r/:id/present", s.handleRunPresent)
+	read("/lab", s.handleEditor)
+	e.POST("/lab", s.handleEditorForm)
+	e.POST("/lab/preview", s.handleEditorPreview)
+	e.POST("/lab/save", s.handleEditorSave)
+	read("/explore", s.handleExplorePage)
+	e.POST("/explore", s.handleExploreForm)
+	e.POST("/explore/edit", s.handleExploreEdit)
 
 	e.POST("/api/replay", s.handleAPIReplay)
 	e.POST("/api/runs", s.handleAPISaveRun)
+	e.POST("/api/explore", s.handleAPIExplore)
 	read("/api/runs/:id", s.handleAPIRun)
 	read("/api/scenarios", s.handleAPIScenarios)
 	read("/api/scenarios/:name", s.handleAPIScenario)

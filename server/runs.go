@@ -98,11 +98,15 @@ func validID(id string) bool {
 }
 
 func (s *Server) loadRun(c echo.Context) (Run, error) {
-	id := c.Param("id")
+	return s.runByID(c.Request().Context(), c.Param("id"))
+}
+
+// runByID loads the saved run id; anything but a stored run is errNoRun.
+func (s *Server) runByID(ctx context.Context, id string) (Run, error) {
 	if !validID(id) {
 		return Run{}, errNoRun
 	}
-	run, err := s.store.Run(c.Request().Context(), id)
+	run, err := s.store.Run(ctx, id)
 	if errors.Is(err, ErrNotFound) {
 		return Run{}, errNoRun
 	}
@@ -117,16 +121,13 @@ func (s *Server) handleRunPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var sc lab.Scenario
-	var tr lab.Trace
-	if err := json.Unmarshal(run.Scenario, &sc); err != nil {
-		return fmt.Errorf("decode scenario of run %s: %w", run.ID, err)
-	}
-	if err := json.Unmarshal(run.Trace, &tr); err != nil {
-		return fmt.Errorf("decode trace of run %s: %w", run.ID, err)
+	sc, tr, err := decodeRun(run)
+	if err != nil {
+		return err
 	}
 	page := views.RunPage{
-		Report:        views.NewReport(&sc, &tr, choosePolicies(c.QueryParams()["p"])),
+		Report:        views.NewReport(sc, tr, choosePolicies(c.QueryParams()["p"])),
+		Diagram:       diagramPolicy(c),
 		ID:            run.ID,
 		URL:           absURL(c, "/r/"+run.ID),
 		EngineVersion: run.EngineVersion,

@@ -15,7 +15,7 @@ func (s *Server) handleScenarioPage(c echo.Context) error {
 		return err
 	}
 	report := views.NewReport(b.Scenario, lab.Replay(b.Scenario), choosePolicies(c.QueryParams()["p"]))
-	page := views.ScenarioPage{Report: report, Name: b.Name, Source: string(b.Source)}
+	page := views.ScenarioPage{Report: report, Name: b.Name, Source: string(b.Source), Diagram: diagramPolicy(c)}
 	return render(c, http.StatusOK, views.Scenario(page))
 }
 

@@ -16,8 +16,9 @@ import (
 type Config struct {
 	Store   Store
 	Library *lab.Library
-	Secret  []byte       // keys the run ids; keep it stable across restarts
-	Logger  *slog.Logger // nil: slog.Default()
+	Secret  []byte        // keys the run ids; keep it stable across restarts
+	Logger  *slog.Logger  // nil: slog.Default()
+	Explore ExploreConfig // bounds of the explorations of every ordering
 }
 
 // Server is the lab's HTTP handler.
@@ -27,6 +28,8 @@ type Server struct {
 	library *lab.Library
 	secret  []byte
 	log     *slog.Logger
+
+	explorations *explorations
 }
 
 // New builds the server with its routes and middleware.
@@ -42,6 +45,7 @@ func New(cfg Config) (*Server, error) {
 		log = slog.Default()
 	}
 	s := &Server{echo: echo.New(), store: cfg.Store, library: cfg.Library, secret: cfg.Secret, log: log}
+	s.explorations = newExplorations(cfg.Explore)
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError

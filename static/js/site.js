@@ -59,3 +59,57 @@
     input.addEventListener("focus", function () { input.select(); });
   });
 })();
+
+// Links to a step of a saved run: the run page gets a small button beside
+// each step number that copies /r/{id}#step-N. Without JavaScript the step
+// number itself is that link.
+(function () {
+  var input = document.getElementById("run-link");
+  if (!input) {
+    return;
+  }
+
+  // copyText puts text on the clipboard, or through a hidden text area on
+  // browsers (or plain-HTTP pages) without the Clipboard API.
+  function copyText(text) {
+    if (navigator.clipboard && window.isSecureContext) {
+      return navigator.clipboard.writeText(text);
+    }
+    var area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.className = "visually-hidden";
+    document.body.appendChild(area);
+    area.select();
+    var ok = false;
+    try {
+      ok = document.execCommand("copy");
+    } catch (e) {
+      ok = false;
+    }
+    document.body.removeChild(area);
+    return ok ? Promise.resolve() : Promise.reject(new Error("copy failed"));
+  }
+
+  function say(button, text) {
+    button.textContent = text;
+    window.setTimeout(function () { button.textContent = "Copy link"; }, 2000);
+  }
+
+  document.querySelectorAll("table.steps tbody tr[id^='step-'] > .col-step").forEach(function (cell) {
+    var id = cell.parentElement.id;
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "copy-step";
+    button.textContent = "Copy link";
+    button.setAttribute("aria-label", "Copy the link to " + id.replace("-", " "));
+    button.dataset.link = input.value.split("#")[0] + "#" + id;
+    button.addEventListener("click", function () {
+      copyText(button.dataset.link).then(
+        function () { say(button, "Copied"); },
+        function () { say(button, "Copy failed"); }
+      );
+    });
+    cell.appendChild(button);
+  });
+})();

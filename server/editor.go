@@ -1,0 +1,111 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"fencelab/lab"
+	"fencelab/views"
+)
+
+// handleEditor opens the timeline editor: blank, on a copy of a built-in
+// (?from=NAME) or on a copy of a saved run (?from=r/ID).
+func (s *Server) handleEditor(c echo.Context) error {
+	d, err := s.draftFrom(c, c.QueryParam("from"))
+	if err != nil {
+		return err
+	}
+	d.Policies = choosePolicies(c.QueryParams()["p"])
+	return render(c, http.StatusOK, views.Editor(views.EditorPage{Draft: d, Result: replayDraft(&d)}))
+}
+
+func (s *Server) draftFrom(c echo.Context, from string) (views.Draft, error) {
+	if from == "" {
+		return blankDraft(), nil
+	}
+	if id, ok := strings.CutPrefix(from, "r/"); ok {
+		run, err := s.runByID(c.Request().Context(), id)
+		if err != nil {
+			return views.Draft{}, err
+		}
+		sc, err := lab.Parse(bytes.NewReader(run.Scenario))
+		if err != nil {
+			return views.Draft{}, &withSource{err: err, source: string(run.Scenario)}
+		}
+		return draftOf(sc, from), nil
+	}
+	b, ok := s.library.Get(from)
+	if !ok {
+		return views.Draft{}, errNoScenario
+	}
+	return draftOf(b.Scenario, from), nil
+}
+
+// handleEditorForm is the editor without JavaScript: every button posts
+// the whole form, and the answer is the page with the button's change made
+// and the draft replayed. editor.js posts here too for changes that
+// redraw the cards (add, delete, duplicate, renames).
+func (s *Server) handleEditorForm(c echo.Context) error {
+	form, err := readForm(c)
+	if err != nil {
+		return err
+	}
+	d := parseDraft(form)
+	focus := applyOp(&d, form.Get("op"))
+	page := views.EditorPage{Draft: d, Result: replayDraft(&d), Focus: focus}
+	return render(c, http.StatusOK, views.Editor(page))
+}
+
+// handleEditorPreview replays the posted draft and answers only the
+// result: verdicts, table and diagram, or the errors to put on the cards.
+// An invalid draft is a 200 too: the answer is what the editor shows.
+func (s *Server) handleEditorPreview(c echo.Context) error {
+	form, err := readForm(c)
+	if err != nil {
+		return err
+	}
+	d := parseDraft(form)
+	return render(c, http.StatusOK, views.EditorResultBody(replayDraft(&d)))
+}
+
+// handleEditorSave stores the draft as a run and sends the browser to its
+// link; a draft that is not valid comes back with its errors on the cards.
+func (s *Server) handleEditorSave(c echo.Context) error {
+	form, err := readForm(c)
+	if err != nil {
+		return err
+	}
+	d := parseDraft(form)
+	sc, err := compileDraft(&d)
+	var inv *lab.ValidationError
+	if errors.As(err, &inv) {
+		page := views.EditorPage{Draft: d, Result: views.InvalidEditorResult(&d, inv.Errors)}
+		return render(c, http.StatusUnprocessableEntity, views.Editor(page))
+	}
+	if err != nil {
+		return err
+	}
+	run, err := s.save(c.Request().Context(), sc)
+	if err != nil {
+		return err
+	}
+	return seeOther(c, "/r/"+run.ID+policyQuery(d.Policies))
+}
+
+// replayDraft replays a valid draft, or places the engine's errors on the
+// controls they name.
+func replayDraft(d *views.Draft) views.EditorResult {
+	sc, err := compileDraft(d)
+	var inv *lab.ValidationError
+	switch {
+	case errors.As(err, &inv):
+		return views.InvalidEditorResult(d, inv.Errors)
+	case err != nil: // draftJSON writes valid JSON: not expected
+		return views.InvalidEditorResult(d, []lab.FieldError{{Field: "scenario", Message: err.Error()}})
+	}
+	return views.NewEditorResult(d, sc, lab.Replay(sc))
+}

@@ -1,0 +1,194 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"fencelab/lab"
+	"fencelab/scenarios"
+	"fencelab/views"
+)
+
+// form builds editor form values from "key=value" pairs; a later pair
+// replaces an earlier one.
+func form(pairs ...string) url.Values {
+	v := url.Values{}
+	for _, p := range pairs {
+		k, val, _ := strings.Cut(p, "=")
+		v.Set(k, val)
+	}
+	return v
+}
+
+// base is a valid draft's form: one scope, one resource, two actors.
+func base(extra ...string) url.Values {
+	return form(append([]string{"title=T", "scope.1.name=job", "scope.1.first_token=41",
+		"resource.1.name=result", "resource.1.fencing=on", "resource.1.remember=durable",
+		"actor.1.name=A", "actor.1.was=A", "actor.2.name=B", "actor.2.was=B"}, extra...)...)
+}
+
+func TestCompileDraft(t *testing.T) {
+	tok := func(n int64) *int64 { return &n }
+	str := func(s string) *string { return &s }
+	tests := []struct {
+		name   string
+		form   url.Values
+		events []lab.Event // the parsed events, when valid
+		errs   []string    // "index field" of each error, when not
+	}{
+		{"acquire with the default token", base("ev.1.kind=acquire", "ev.1.actor=A", "ev.1.token="),
+			[]lab.Event{{Actor: "A", Kind: lab.Acquire, Scope: "job"}}, nil},
+		{"explicit token and note", base("ev.1.kind=acquire", "ev.1.actor=A", "ev.1.token= 7 ", "ev.1.note=hi"),
+			[]lab.Event{{Actor: "A", Kind: lab.Acquire, Scope: "job", Token: tok(7), Note: "hi"}}, nil},
+		{"write with null token and empty value", base("ev.1.kind=write", "ev.1.actor=B", "ev.1.value=", "ev.1.token=null"),
+			[]lab.Event{{Actor: "B", Kind: lab.Write, Resource: "result", Value: str(""), TokenNull: true}}, nil},
+		{"events in step order, not form order", base("ev.10.kind=read", "ev.10.actor=B", "ev.9.kind=read", "ev.9.actor=A"),
+			[]lab.Event{{Actor: "A", Kind: lab.Read}, {Actor: "B", Kind: lab.Read}}, nil},
+		{"a rename carries over to the events", base("actor.1.name=Ann", "ev.1.kind=pause", "ev.1.actor=A"),
+			[]lab.Event{{Actor: "Ann", Kind: lab.Pause}}, nil},
+		{"fields the kind does not take are not sent", base("ev.1.kind=read", "ev.1.actor=A", "ev.1.value=x", "ev.1.token=3"),
+			[]lab.Event{{Actor: "A", Kind: lab.Read}}, nil},
+		{"no scopes or resources: the defaults", form("title=T", "ev.1.kind=acquire", "ev.1.actor=A"),
+			[]lab.Event{{Actor: "A", Kind: lab.Acquire, Scope: "job"}}, nil},
+		{"token not a number", base("ev.1.kind=acquire", "ev.1.actor=A", "ev.1.token=4.5"), nil, []string{"1 token"}},
+		{"token text", base("ev.1.kind=write", "ev.1.actor=A", "ev.1.value=v", "ev.1.token=abc"), nil, []string{"1 token"}},
+		{"missing actor", base("ev.1.kind=read", "ev.1.actor="), nil, []string{"1 actor"}},
+		{"deliver naming no send", base("ev.1.kind=deliver", "ev.1.request=m9"), nil, []string{"1 request"}},
+		{"unknown kind", base("ev.1.kind=teleport", "ev.1.actor=A"), nil, []string{"1 kind"}},
+		{"empty title", base("title=", "ev.1.kind=read", "ev.1.actor=A"), nil, []string{"0 title"}},
+		{"first token not a number", base("scope.1.first_token=forty"), nil, []string{"0 scopes.job.first_token"}},
+		{"scope declared twice", base("scope.2.name=job"), nil, []string{"0 scopes.job"}},
+		{"undeclared resource", base("ev.1.kind=restart", "ev.1.resource=disk"), nil, []string{"1 resource"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := parseDraft(tt.form)
+			sc, err := compileDraft(&d)
+			var inv *lab.ValidationError
+			if tt.errs != nil {
+				if !errors.As(err, &inv) {
+					t.Fatalf("compileDraft(%v) = %v, want a validation error", tt.form, err)
+				}
+				var got []string
+				for _, fe := range inv.Errors {
+					got = append(got, strconv.Itoa(fe.Index)+" "+fe.Field)
+				}
+				if !slices.Equal(got, tt.errs) {
+					t.Errorf("compileDraft(%v) errors at %q, want %q (%v)", tt.form, got, tt.errs, inv)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("compileDraft(%v): %v", tt.form, err)
+			}
+			if diff := cmp.Diff(tt.events, sc.Events); diff != "" {
+				t.Errorf("compileDraft(%v) events (-want +got):\n%s", tt.form, diff)
+			}
+		})
+	}
+}
+
+// TestDraftOfBuiltins turns every built-in into a draft and back: the
+// same scenario, byte for byte as saved.
+func TestDraftOfBuiltins(t *testing.T) {
+	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range lib.List {
+		t.Run(b.Name, func(t *testing.T) {
+			d := draftOf(b.Scenario, b.Name)
+			sc, err := compileDraft(&d)
+			if err != nil {
+				t.Fatalf("compileDraft(draftOf(%s)): %v", b.Name, err)
+			}
+			want, _ := json.Marshal(b.Scenario)
+			got, _ := json.Marshal(sc)
+			if string(got) != string(want) {
+				t.Errorf("draft of %s compiles to another scenario:\n%s", b.Name, cmp.Diff(string(want), string(got)))
+			}
+		})
+	}
+}
+
+func TestApplyOp(t *testing.T) {
+	kinds := func(d views.Draft) string {
+		var out []string
+		for _, e := range d.Events {
+			out = append(out, e.Actor+":"+string(e.Kind)+e.ID+e.Request+e.Value)
+		}
+		return strings.Join(out, " ")
+	}
+	three := base("ev.1.kind=acquire", "ev.1.actor=A", "ev.2.kind=send", "ev.2.actor=A", "ev.2.value=v", "ev.2.id=m1",
+		"ev.3.kind=pause", "ev.3.actor=B")
+	tests := []struct {
+		op, add     string // add: the palette's kind and actor
+		want, focus string
+	}{
+		{"up.3", "", "A:acquire B:pause A:sendm1v", "ev-2-up"},
+		{"up.1", "", "A:acquire A:sendm1v B:pause", "ev-1-up"},
+		{"down.1", "", "A:sendm1v A:acquire B:pause", "ev-2-down"},
+		{"down.3", "", "A:acquire A:sendm1v B:pause", "ev-3-down"},
+		{"dup.2", "", "A:acquire A:sendm1v A:sendm2v B:pause", "ev-3-actor"},
+		{"del.3", "", "A:acquire A:sendm1v", "ev-2-del"},
+		{"del.1", "", "A:sendm1v B:pause", "ev-1-del"},
+		{"del.9", "", "A:acquire A:sendm1v B:pause", ""},
+		{"run", "", "A:acquire A:sendm1v B:pause", ""},
+		{"add", "write B", "A:acquire A:sendm1v B:pause B:writefrom B", "ev-4-actor"},
+		{"add", "send A", "A:acquire A:sendm1v B:pause A:sendm2from A", "ev-4-actor"},
+		{"add", "deliver", "A:acquire A:sendm1v B:pause :deliverm1", "ev-4-request"},
+		{"add", "teleport A", "A:acquire A:sendm1v B:pause", "add-event"},
+		{"add.read.1", "acquire B", "B:read A:acquire A:sendm1v B:pause", "ev-1-actor"},
+		{"add.deliver.3", "", "A:acquire A:sendm1v :deliverm1 B:pause", "ev-3-request"},
+		{"add.crash.9", "crash A", "A:acquire A:sendm1v B:pause A:crash", "ev-4-actor"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.op+" "+tt.add, func(t *testing.T) {
+			f := url.Values{}
+			for k, v := range three {
+				f[k] = v
+			}
+			if k, a, _ := strings.Cut(tt.add, " "); k != "" {
+				f.Set("add.kind", k)
+				f.Set("add.actor", a)
+			}
+			d := parseDraft(f)
+			focus := applyOp(&d, tt.op)
+			if got := kinds(d); got != tt.want {
+				t.Errorf("applyOp(%q) events = %q, want %q", tt.op, got, tt.want)
+			}
+			if focus != tt.focus {
+				t.Errorf("applyOp(%q) focus = %q, want %q", tt.op, focus, tt.focus)
+			}
+		})
+	}
+}
+
+func TestApplyOpDeclarations(t *testing.T) {
+	d := parseDraft(base("ev.1.kind=read", "ev.1.actor=A"))
+	if focus := applyOp(&d, "actor-add"); focus != "actor-3-name" || d.Actors[2].Name != "C" {
+		t.Errorf("actor-add: focus %q, actors %v; want actor-3-name and C", focus, d.Actors)
+	}
+	applyOp(&d, "actor-del.1") // A is used: kept
+	applyOp(&d, "actor-del.2") // B is not
+	if got := len(d.Actors); got != 2 || d.Actors[0].Name != "A" || d.Actors[1].Name != "C" {
+		t.Errorf("after removing B and trying A, actors = %v, want A and C", d.Actors)
+	}
+	applyOp(&d, "scope-add")
+	applyOp(&d, "resource-add")
+	if len(d.Scopes) != 2 || d.Scopes[1].Name != "scope2" || len(d.Resources) != 2 || d.Resources[1].Name != "resource2" {
+		t.Errorf("scope-add, resource-add: scopes %v, resources %v", d.Scopes, d.Resources)
+	}
+	applyOp(&d, "scope-del.1")
+	applyOp(&d, "resource-del.2")
+	if len(d.Scopes) != 1 || d.Scopes[0].Name != "scope2" || len(d.Resources) != 1 {
+		t.Errorf("scope-del.1, resource-del.2: scopes %v, resources %v", d.Scopes, d.Resources)
+	}
+}

@@ -1,0 +1,197 @@
+package server
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"fencelab/lab"
+	"fencelab/views"
+)
+
+// applyOp makes the change a button of the editor's form asks for
+// ("up.3", "del.2", "add", "actor-add", ...) and returns the id of the
+// control to focus on the page that shows it. Run, and anything it does
+// not know, changes nothing.
+func applyOp(d *views.Draft, op string) (focus string) {
+	verb, arg, _ := strings.Cut(op, ".")
+	n, _ := strconv.Atoi(arg)
+	switch verb {
+	case "up", "down", "dup", "del":
+		if n < 1 || n > len(d.Events) {
+			return ""
+		}
+		return applyCardOp(d, verb, n)
+	case "add": // "add", or "add.KIND.N": a kind dragged to place N
+		kind, at, _ := strings.Cut(arg, ".")
+		if kind != "" {
+			d.Add.Kind = lab.Kind(kind)
+		}
+		pos, err := strconv.Atoi(at)
+		if err != nil || pos < 1 || pos > len(d.Events) {
+			pos = len(d.Events) + 1
+		}
+		return addEvent(d, pos)
+	case "actor-add":
+		d.Actors = append(d.Actors, views.DraftActor{Name: nextActor(d)})
+		return "actor-" + strconv.Itoa(len(d.Actors)) + "-name"
+	case "actor-del":
+		if n >= 1 && n <= len(d.Actors) && !slices.ContainsFunc(d.Events, func(e views.DraftEvent) bool { return e.Actor == d.Actors[n-1].Name }) {
+			d.Actors = slices.Delete(d.Actors, n-1, n)
+		}
+		return "actor-add"
+	case "scope-add":
+		d.Scopes = append(d.Scopes, views.DraftScope{Name: nextName("scope", len(d.Scopes), func(s string) bool {
+			return slices.ContainsFunc(d.Scopes, func(x views.DraftScope) bool { return x.Name == s })
+		})})
+		return "scope-" + strconv.Itoa(len(d.Scopes)) + "-name"
+	case "scope-del":
+		if n >= 1 && n <= len(d.Scopes) {
+			d.Scopes = slices.Delete(d.Scopes, n-1, n)
+		}
+		return "scope-add"
+	case "resource-add":
+		d.Resources = append(d.Resources, views.DraftResource{Fencing: true, Remember: lab.Durable,
+			Name: nextName("resource", len(d.Resources), func(s string) bool {
+				return slices.ContainsFunc(d.Resources, func(x views.DraftResource) bool { return x.Name == s })
+			})})
+		return "resource-" + strconv.Itoa(len(d.Resources)) + "-name"
+	case "resource-del":
+		if n >= 1 && n <= len(d.Resources) {
+			d.Resources = slices.Delete(d.Resources, n-1, n)
+		}
+		return "resource-add"
+	}
+	return ""
+}
+
+// applyCardOp moves, copies or deletes card n (1-based, in range).
+func applyCardOp(d *views.Draft, verb string, n int) string {
+	ev := d.Events
+	switch verb {
+	case "up":
+		if n == 1 {
+			return cardControl(1, "up")
+		}
+		ev[n-2], ev[n-1] = ev[n-1], ev[n-2]
+		return cardControl(n-1, "up")
+	case "down":
+		if n == len(ev) {
+			return cardControl(n, "down")
+		}
+		ev[n-1], ev[n] = ev[n], ev[n-1]
+		return cardControl(n+1, "down")
+	case "dup":
+		c := ev[n-1]
+		if c.Kind == lab.Send {
+			c.ID = nextSendID(d)
+		}
+		d.Events = slices.Insert(ev, n, c)
+		return firstControl(d, n+1)
+	}
+	d.Events = slices.Delete(ev, n-1, n)
+	switch {
+	case len(d.Events) == 0:
+		return "add-event"
+	case n > len(d.Events):
+		return cardControl(len(d.Events), "del")
+	}
+	return cardControl(n, "del")
+}
+
+func cardControl(n int, op string) string { return "ev-" + strconv.Itoa(n) + "-" + op }
+
+// firstControl is the id of card n's first field.
+func firstControl(d *views.Draft, n int) string {
+	fs := views.KindFields(d.Events[n-1].Kind)
+	f := "note"
+	if len(fs) > 0 {
+		f = fs[0]
+	}
+	return "ev-" + strconv.Itoa(n) + "-" + f
+}
+
+// addEvent puts the palette's event at place pos (1-based) with the
+// fields its kind takes, filling in what a first try needs: the first
+// actor, a value, a fresh send id, the latest request. The palette keeps
+// its kind and actor.
+func addEvent(d *views.Draft, pos int) string {
+	a := d.Add
+	if views.KindFields(a.Kind) == nil || len(d.Events) >= lab.MaxEvents {
+		return "add-event"
+	}
+	e := views.DraftEvent{Kind: a.Kind, Note: a.Note}
+	for _, f := range views.KindFields(a.Kind) {
+		e.SetEventField(f, a.EventField(f))
+	}
+	if views.Takes(e.Kind, "actor") && e.Actor == "" && len(d.Actors) > 0 {
+		e.Actor = d.Actors[0].Name
+	}
+	if views.Takes(e.Kind, "value") && e.Value == "" {
+		e.Value = "from " + e.Actor
+	}
+	if e.Kind == lab.Send && e.ID == "" {
+		e.ID = nextSendID(d)
+	}
+	if (e.Kind == lab.Deliver || e.Kind == lab.Commit) && e.Request == "" {
+		e.Request = latestRequest(d, e.Kind)
+	}
+	if e.Kind == lab.Restart && e.Resource == "" && len(d.Resources) > 0 {
+		e.Resource = d.Resources[0].Name
+	}
+	d.Events = slices.Insert(d.Events, pos-1, e)
+	d.Add = views.DraftEvent{Kind: a.Kind, Actor: a.Actor, Scope: a.Scope, Resource: a.Resource}
+	return firstControl(d, pos)
+}
+
+// nextSendID is the first of m1, m2, ... that no send uses.
+func nextSendID(d *views.Draft) string {
+	return nextName("m", 0, func(id string) bool {
+		return slices.ContainsFunc(d.Events, func(e views.DraftEvent) bool { return e.Kind == lab.Send && e.ID == id })
+	})
+}
+
+// latestRequest is the send a new deliver (or commit) most likely means:
+// the latest one not yet delivered (committed), else the latest send.
+func latestRequest(d *views.Draft, k lab.Kind) string {
+	done := map[string]bool{}
+	for _, e := range d.Events {
+		if e.Kind == k {
+			done[e.Request] = true
+		}
+	}
+	latest := ""
+	for _, e := range slices.Backward(d.Events) {
+		if e.Kind != lab.Send || e.ID == "" {
+			continue
+		}
+		if !done[e.ID] {
+			return e.ID
+		}
+		if latest == "" {
+			latest = e.ID
+		}
+	}
+	return latest
+}
+
+// nextActor is the first letter from A that no actor has.
+func nextActor(d *views.Draft) string {
+	for c := 'A'; c <= 'Z'; c++ {
+		if !slices.ContainsFunc(d.Actors, func(a views.DraftActor) bool { return a.Name == string(c) }) {
+			return string(c)
+		}
+	}
+	return nextName("W", 0, func(s string) bool {
+		return slices.ContainsFunc(d.Actors, func(a views.DraftActor) bool { return a.Name == s })
+	})
+}
+
+// nextName is prefix followed by the first number after from that taken refuses.
+func nextName(prefix string, from int, taken func(string) bool) string {
+	for i := from + 1; ; i++ {
+		if s := prefix + strconv.Itoa(i); !taken(s) {
+			return s
+		}
+	}
+}

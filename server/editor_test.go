@@ -1,0 +1,236 @@
+package server_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+// editorForm is what a browser would post from the editor's form: the
+// text, hidden and checked inputs, each select's chosen option and the
+// textareas; no buttons.
+func editorForm(t *testing.T, p page) url.Values {
+	t.Helper()
+	f := find(p.root, func(e *html.Node) bool { return e.Data == "form" && attr(e, "id") == "editor" })
+	if f == nil {
+		t.Fatal("no form#editor")
+	}
+	v := url.Values{}
+	for _, e := range findAll(f, func(e *html.Node) bool { return attr(e, "name") != "" }) {
+		name := attr(e, "name")
+		switch e.Data {
+		case "input":
+			typ := attr(e, "type")
+			if typ == "checkbox" || typ == "radio" {
+				if _, on := attrOK(e, "checked"); on {
+					v.Add(name, attr(e, "value"))
+				}
+			} else if typ != "submit" {
+				v.Add(name, attr(e, "value"))
+			}
+		case "textarea":
+			v.Add(name, text(e))
+		case "select":
+			opts := findAll(e, func(o *html.Node) bool { return o.Data == "option" })
+			chosen := opts[0]
+			for _, o := range opts {
+				if _, on := attrOK(o, "selected"); on {
+					chosen = o
+				}
+			}
+			v.Add(name, attr(chosen, "value"))
+		}
+	}
+	return v
+}
+
+// editorPage gets (form nil) or posts an editor page and parses it.
+func editorPage(t *testing.T, s http.Handler, method, target string, form url.Values, status int) page {
+	t.Helper()
+	rec := get
+	if method == http.MethodPost {
+		rec = func(t *testing.T, h http.Handler, target string) *httptest.ResponseRecorder {
+			return postForm(t, h, target, form)
+		}
+	}
+	r := rec(t, s, target)
+	checkResponse(t, method+" "+target, r, status, htmlType)
+	return parsePage(t, r.Body.Bytes())
+}
+
+// cards lists each card's actor and kind, as "A write".
+func (p page) cards() []string {
+	var out []string
+	for _, li := range findAll(p.root, func(e *html.Node) bool { return e.Data == "li" && hasClass(e, "ev-card") }) {
+		h := find(li, func(e *html.Node) bool { return hasClass(e, "ev-title") })
+		out = append(out, strings.TrimSpace(strings.TrimPrefix(text(h), "Event "+strings.TrimPrefix(attr(li, "id"), "ev-")+":")))
+	}
+	return out
+}
+
+func TestEditorPages(t *testing.T) {
+	s, _ := newTestServer(t)
+	blank := editorPage(t, s, http.MethodGet, "/lab", nil, http.StatusOK)
+	if n := len(blank.cards()); n != 0 {
+		t.Errorf("GET /lab: %d cards, want a blank timeline", n)
+	}
+	if f := editorForm(t, blank); f.Get("title") == "" || f.Get("actor.1.name") != "A" || f.Get("actor.2.name") != "B" {
+		t.Errorf("GET /lab: form %v, want a title and actors A and B", f)
+	}
+
+	p := editorPage(t, s, http.MethodGet, "/lab?from=paused-worker", nil, http.StatusOK)
+	want := []string{"A acquire", "A read", "A pause", "A expire", "B acquire", "B write", "A resume", "A write"}
+	if got := p.cards(); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("GET /lab?from=paused-worker: cards %q, want %q", got, want)
+	}
+	checkPausedWorker(t, p)
+	f := editorForm(t, p)
+	if f.Get("scope.1.first_token") != "41" || f.Get("ev.8.value") != "old-result" || f.Get("ev.1.scope") != "" {
+		t.Errorf("GET /lab?from=paused-worker: form %v, want first token 41, step 8 writing old-result and no scope repeated", f)
+	}
+
+	save := postForm(t, s, "/runs", url.Values{"scenario": {builtinSource(t, "old-token-first")}})
+	id := strings.TrimPrefix(save.Header().Get("Location"), "/r/")
+	run := editorPage(t, s, http.MethodGet, "/lab?from=r/"+id, nil, http.StatusOK)
+	if got := run.cards(); len(got) != 7 || got[5] != "A write" {
+		t.Errorf("GET /lab?from=r/{id}: cards %q, want old-token-first's seven", got)
+	}
+	runPage := parsePage(t, get(t, s, "/r/"+id).Body.Bytes())
+	if edit := find(runPage.root, func(e *html.Node) bool { return e.Data == "a" && attr(e, "href") == "/lab?from=r/"+id }); edit == nil {
+		t.Errorf("GET /r/{id}: no Edit a copy link to /lab?from=r/%s", id)
+	}
+
+	for _, target := range []string{"/lab?from=no-such-scenario", "/lab?from=r/AAAAAAAAAAAAAAAA", "/lab?from=r/short"} {
+		rec := get(t, s, target)
+		checkResponse(t, "GET "+target, rec, http.StatusNotFound, htmlType)
+	}
+}
+
+// TestEditorWithoutJavaScript drives the editor as a plain form: the
+// up buttons reorder on the server, Run replays, Save & share saves.
+func TestEditorWithoutJavaScript(t *testing.T) {
+	s, _ := newTestServer(t)
+	p := editorPage(t, s, http.MethodGet, "/lab?from=paused-worker", nil, http.StatusOK)
+	for _, op := range []string{"up.8", "up.7"} {
+		f := editorForm(t, p)
+		f.Set("op", op)
+		p = editorPage(t, s, http.MethodPost, "/lab", f, http.StatusOK)
+	}
+	if got := p.cards(); got[5] != "A write" || got[6] != "B write" || got[7] != "A resume" {
+		t.Errorf("after up.8, up.7: cards %q, want A's write at 6", got)
+	}
+	if got := p.verdict(t, "unfenced"); !strings.Contains(got, "result ends as new-result") {
+		t.Errorf("after moving A's write up: unfenced verdict %q, want new-result", got)
+	}
+	focused := find(p.root, func(e *html.Node) bool { _, ok := attrOK(e, "autofocus"); return ok })
+	if focused == nil || attr(focused, "id") != "ev-6-up" {
+		t.Errorf("after up.7: autofocus on %v, want the moved card's up button ev-6-up", focused)
+	}
+
+	f := editorForm(t, p)
+	f.Set("op", "run")
+	f["p"] = []string{"fenced-strict"}
+	p = editorPage(t, s, http.MethodPost, "/lab", f, http.StatusOK)
+	if got := p.columns(); len(got) != 1 || got[0] != "fenced-strict" {
+		t.Errorf("Run with p=fenced-strict: columns %q", got)
+	}
+
+	f = editorForm(t, p)
+	f.Set("add.kind", "deliver")
+	f.Set("add.request", "nobody")
+	f.Set("op", "add")
+	p = editorPage(t, s, http.MethodPost, "/lab", f, http.StatusOK)
+	card := find(p.root, func(e *html.Node) bool { return e.Data == "li" && attr(e, "id") == "ev-9" })
+	if card == nil || !hasClass(card, "has-error") || !strings.Contains(text(card), `no send has the id "nobody"`) {
+		t.Fatalf("adding a deliver naming no send: card 9 does not show the engine's error")
+	}
+	input := find(card, func(e *html.Node) bool { return attr(e, "name") == "ev.9.request" })
+	if attr(input, "value") != "nobody" || attr(input, "aria-invalid") != "true" || attr(input, "aria-describedby") != "ev-9-request-err" {
+		t.Errorf("request field of card 9: %v, want the typed text, marked invalid", input.Attr)
+	}
+
+	f = editorForm(t, p)
+	rec := postForm(t, s, "/lab/save", f)
+	checkResponse(t, "POST /lab/save (invalid)", rec, http.StatusUnprocessableEntity, htmlType)
+	f.Set("op", "del.9")
+	p = editorPage(t, s, http.MethodPost, "/lab", f, http.StatusOK)
+	editorTable := p.table(t)
+	rec = postForm(t, s, "/lab/save", editorForm(t, p))
+	checkResponse(t, "POST /lab/save", rec, http.StatusSeeOther, htmlType)
+	link := rec.Header().Get("Location")
+	if !strings.HasPrefix(link, "/r/") || !strings.HasSuffix(link, "?p=fenced-strict") {
+		t.Fatalf("POST /lab/save: Location %q, want /r/{id}?p=fenced-strict", link)
+	}
+	saved := parsePage(t, get(t, s, link).Body.Bytes())
+	if got := saved.table(t); got != editorTable {
+		t.Errorf("the saved run's table differs from the editor's")
+	}
+}
+
+func TestEditorPreview(t *testing.T) {
+	s, _ := newTestServer(t)
+	f := editorForm(t, editorPage(t, s, http.MethodGet, "/lab?from=delayed-request", nil, http.StatusOK))
+	rec := postForm(t, s, "/lab/preview", f)
+	checkResponse(t, "POST /lab/preview", rec, http.StatusOK, htmlType)
+	body := rec.Body.String()
+	if strings.Contains(body, "<html") || !strings.Contains(body, `<table class="steps">`) || !strings.Contains(body, `class="verdict-grid"`) {
+		t.Errorf("POST /lab/preview: want the table and verdicts alone, got:\n%.300s", body)
+	}
+	if !strings.Contains(body, `class="diagram`) {
+		t.Errorf("POST /lab/preview: no diagram under the table")
+	}
+	for k := range f {
+		if strings.HasSuffix(k, ".request") && strings.HasPrefix(k, "ev.") {
+			f.Set(k, "nobody")
+		}
+	}
+	rec = postForm(t, s, "/lab/preview", f)
+	checkResponse(t, "POST /lab/preview (invalid)", rec, http.StatusOK, htmlType)
+	p := parsePage(t, rec.Body.Bytes())
+	li := find(p.root, func(e *html.Node) bool { return e.Data == "li" && attr(e, "data-control") != "" })
+	if li == nil || !strings.HasSuffix(attr(li, "data-control"), ".request") || !strings.Contains(text(li), `no send has the id "nobody"`) {
+		t.Errorf("POST /lab/preview (invalid): no error placed on the request field:\n%.600s", rec.Body.String())
+	}
+}
+
+// TestEditorHostileText shows what a person typed as text, and the editor
+// keeps to the CSP: scripts from /static/ only, no inline style.
+func TestEditorHostileText(t *testing.T) {
+	s, _ := newTestServer(t)
+	f := editorForm(t, editorPage(t, s, http.MethodGet, "/lab?from=paused-worker", nil, http.StatusOK))
+	f.Set("title", `<script>alert(1)</script>`)
+	f.Set("ev.8.value", `"><img src=x onerror=alert(2)>`)
+	f.Set("actor.1.name", `A"><b>`)
+	rec := postForm(t, s, "/lab", f)
+	checkResponse(t, "POST /lab (hostile)", rec, http.StatusOK, htmlType)
+	body := rec.Body.String()
+	for _, bad := range []string{"<script>alert", "<img src=x", `"><b>`} {
+		if strings.Contains(body, bad) {
+			t.Errorf("POST /lab: page contains raw %q", bad)
+		}
+	}
+	p := parsePage(t, rec.Body.Bytes())
+	for _, sc := range findAll(p.root, func(e *html.Node) bool { return e.Data == "script" }) {
+		if !strings.HasPrefix(attr(sc, "src"), "/static/") {
+			t.Errorf("POST /lab: a script not from /static/: %v", sc.Attr)
+		}
+	}
+	bad := findAll(p.root, func(e *html.Node) bool {
+		for _, a := range e.Attr {
+			if a.Key == "style" || strings.HasPrefix(a.Key, "on") {
+				return true
+			}
+		}
+		return e.Data == "style"
+	})
+	if len(bad) > 0 {
+		t.Errorf("POST /lab: %d elements with inline style or handlers, first <%s>", len(bad), bad[0].Data)
+	}
+	if got := editorForm(t, p).Get("title"); got != `<script>alert(1)</script>` {
+		t.Errorf("POST /lab: title field = %q, want it kept as typed", got)
+	}
+}

@@ -1,0 +1,150 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"fencelab/lab"
+	"fencelab/views"
+)
+
+var errNoFrom = echo.NewHTTPError(http.StatusBadRequest,
+	"Say which scenario to explore: ?from=NAME for a built-in, or ?from=r/ID for a saved run.")
+
+// handleExplorePage explores the scenario named by ?from= (a built-in's
+// name, or r/{id} for a saved run) within the bounds of the query, and
+// shows what every ordering gives.
+func (s *Server) handleExplorePage(c echo.Context) error {
+	from := c.QueryParam("from")
+	sc, err := s.scenarioFrom(c.Request().Context(), from)
+	if err != nil {
+		return err
+	}
+	b, err := s.explorations.parseBounds(c.QueryParam)
+	if err != nil {
+		return err
+	}
+	return s.renderExplore(c, views.ExplorePage{From: from}, sc, b)
+}
+
+// handleExploreForm explores the scenario of the form field "scenario",
+// such as the editor's draft. With the field "save" it saves the scenario
+// as a run instead and sends the browser to the page's own link.
+func (s *Server) handleExploreForm(c echo.Context) error {
+	source, sc, err := parseForm(c)
+	if err != nil {
+		return err
+	}
+	form := c.Request().PostForm
+	if form.Get("save") != "" {
+		run, err := s.save(c.Request().Context(), sc)
+		if err != nil {
+			return err
+		}
+		return seeOther(c, "/explore?from=r/"+run.ID)
+	}
+	b, err := s.explorations.parseBounds(form.Get)
+	if err != nil {
+		return err
+	}
+	return s.renderExplore(c, views.ExplorePage{Source: source}, sc, b)
+}
+
+func (s *Server) renderExplore(c echo.Context, page views.ExplorePage, sc *lab.Scenario, b bounds) error {
+	x, err := s.explorations.run(c.Request().Context(), sc, b, nil)
+	if err != nil {
+		return busy(c, err)
+	}
+	page.Result, err = s.exploreResult(sc, x, b)
+	if err != nil {
+		return err
+	}
+	page.Budget, page.Deadline = b.budget, b.deadline
+	page.MaxBudget, page.MaxDeadline = maxExploreBudget, maxExploreDeadline
+	return render(c, http.StatusOK, views.Explore(page))
+}
+
+func (s *Server) exploreResult(sc *lab.Scenario, x *lab.Exploration, b bounds) (*views.ExploreResult, error) {
+	res, err := views.NewExploreResult(sc, x, b.budget, b.deadline)
+	if err != nil {
+		return nil, fmt.Errorf("show exploration: %w", err)
+	}
+	return res, nil
+}
+
+// handleAPIExplore answers the exploration JSON of the scenario in the
+// body (or, instead, of ?from=), within the bounds of ?budget= and
+// ?deadline=. With ?stream=1 it sends server-sent events: progress while
+// it explores, then the result.
+func (s *Server) handleAPIExplore(c echo.Context) error {
+	b, err := s.explorations.parseBounds(c.QueryParam)
+	if err != nil {
+		return err
+	}
+	var sc *lab.Scenario
+	if from := c.QueryParam("from"); from != "" {
+		sc, err = s.scenarioFrom(c.Request().Context(), from)
+	} else {
+		sc, err = parseBody(c)
+	}
+	if err != nil {
+		return err
+	}
+	if c.QueryParam("stream") == "1" {
+		return s.streamExplore(c, sc, b)
+	}
+	x, err := s.explorations.run(c.Request().Context(), sc, b, nil)
+	if err != nil {
+		return busy(c, err)
+	}
+	return writeJSON(c, http.StatusOK, x)
+}
+
+// scenarioFrom is the built-in named from, or the scenario of the saved
+// run r/{id}, parsed by today's engine.
+func (s *Server) scenarioFrom(ctx context.Context, from string) (*lab.Scenario, error) {
+	if from == "" {
+		return nil, errNoFrom
+	}
+	id, isRun := strings.CutPrefix(from, "r/")
+	if !isRun {
+		b, ok := s.library.Get(from)
+		if !ok {
+			return nil, errNoScenario
+		}
+		return b.Scenario, nil
+	}
+	run, err := s.runByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := lab.Parse(bytes.NewReader(run.Scenario))
+	if err != nil {
+		return nil, &withSource{err: err, source: string(run.Scenario)}
+	}
+	return sc, nil
+}
+
+// handleExploreEdit opens a counterexample in the editor: the editor opens
+// copies of saved runs, so the scenario is saved first (the same scenario
+// always gets the same run, so nothing piles up).
+func (s *Server) handleExploreEdit(c echo.Context) error {
+	_, sc, err := parseForm(c)
+	if err != nil {
+		return err
+	}
+	run, err := s.save(c.Request().Context(), sc)
+	if err != nil {
+		return err
+	}
+	target := "/lab?from=r/" + run.ID
+	if q := policyQuery(choosePolicies(c.Request().PostForm["p"])); q != "" {
+		target += "&" + q[1:]
+	}
+	return seeOther(c, target)
+}

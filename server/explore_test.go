@@ -1,0 +1,321 @@
+package server_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"fencelab/lab"
+	"fencelab/server"
+)
+
+// newExploreServer is a server on a fresh SQLite file whose explorations
+// have the given bounds and hook.
+func newExploreServer(t *testing.T, cfg server.ExploreConfig) *server.Server {
+	t.Helper()
+	db := openDB(t, t.TempDir())
+	s, err := server.New(server.Config{
+		Store: sqliteStore{db}, Library: testLibrary(t), Secret: testSecret,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Explore: cfg,
+	})
+	if err != nil {
+		t.Fatalf("server.New: %v", err)
+	}
+	return s
+}
+
+// countingExplore runs lab.Explore and counts the calls.
+type countingExplore struct {
+	mu    sync.Mutex
+	calls int
+}
+
+func (c *countingExplore) run(ctx context.Context, s *lab.Scenario, opt lab.ExploreOptions) *lab.Exploration {
+	c.mu.Lock()
+	c.calls++
+	c.mu.Unlock()
+	return lab.Explore(ctx, s, opt)
+}
+
+func (c *countingExplore) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.calls
+}
+
+// exploreCell is the text of the explore table's cell labelled label in
+// the row of policy.
+func (p page) exploreCell(t *testing.T, policy, label string) string {
+	t.Helper()
+	tr := find(p.root, func(e *html.Node) bool { return e.Data == "tr" && attr(e, "data-policy") == policy })
+	if tr == nil {
+		t.Fatalf("no row for policy %s", policy)
+	}
+	td := find(tr, func(e *html.Node) bool { return e.Data == "td" && attr(e, "data-label") == label })
+	if td == nil {
+		t.Fatalf("row %s has no cell %q", policy, label)
+	}
+	return text(td)
+}
+
+func exploreOf(t *testing.T, name string) *lab.Exploration {
+	t.Helper()
+	b, _ := testLibrary(t).Get(name)
+	return lab.Explore(context.Background(), b.Scenario, lab.ExploreOptions{Budget: 200_000})
+}
+
+// TestExplorePage explores old-token-first: 21 orderings, fenced breaks
+// superseded-write and unowned-write, fenced-register only unowned-write,
+// and authoritative and client-check are safe in all of them.
+func TestExplorePage(t *testing.T) {
+	s, _ := newTestServer(t)
+	rec := get(t, s, "/explore?from=old-token-first")
+	checkResponse(t, "GET /explore?from=old-token-first", rec, http.StatusOK, htmlType)
+	p := parsePage(t, rec.Body.Bytes())
+	status := find(p.root, func(e *html.Node) bool { return hasClass(e, "x-status") })
+	if status == nil || !strings.Contains(text(status), "All 21 orderings explored") {
+		t.Errorf("GET /explore: no status saying all 21 orderings were explored")
+	}
+
+	want := exploreOf(t, "old-token-first")
+	for _, pe := range want.Policies {
+		for _, inv := range lab.Invariants {
+			cell := p.exploreCell(t, string(pe.Policy), string(inv))
+			if got, err := strconv.ParseInt(cell, 10, 64); err != nil || got != pe.Violating[inv].Int64() {
+				t.Errorf("explore table: %s × %s = %q, want %s", pe.Policy, inv, cell, pe.Violating[inv])
+			}
+		}
+	}
+	positive := []struct {
+		policy lab.Policy
+		inv    lab.Invariant
+		more   bool
+	}{
+		{lab.Fenced, lab.SupersededWrite, true},
+		{lab.Fenced, lab.UnownedWrite, true},
+		{lab.FencedRegister, lab.SupersededWrite, false},
+		{lab.FencedRegister, lab.UnownedWrite, true},
+	}
+	for _, c := range positive {
+		n, _ := strconv.Atoi(p.exploreCell(t, string(c.policy), string(c.inv)))
+		if (n > 0) != c.more {
+			t.Errorf("explore table: %s × %s = %d, want > 0: %v", c.policy, c.inv, n, c.more)
+		}
+	}
+	for _, policy := range []string{"authoritative", "client-check"} {
+		if got := p.exploreCell(t, policy, "first counterexample"); got != "✓ safe in all 21 orderings" {
+			t.Errorf("explore table: first counterexample of %s = %q, want safe in all 21 orderings", policy, got)
+		}
+	}
+	if got := p.exploreCell(t, "fenced", "first counterexample"); got != "unowned-write at step 5 of ordering B" {
+		t.Errorf("explore table: first counterexample of fenced = %q", got)
+	}
+	bars := findAll(p.root, func(e *html.Node) bool { return e.Data == "svg" && hasClass(e, "x-bar") })
+	if len(bars) != len(lab.Policies) {
+		t.Fatalf("chart has %d bars, want %d", len(bars), len(lab.Policies))
+	}
+	if got, want := attr(bars[2], "aria-label"), "fenced: 12 of 21 orderings break an invariant, 9 break none"; got != want {
+		t.Errorf("fenced bar: aria-label %q, want %q", got, want)
+	}
+	checkExploreOrdering(t, p, "B", "1 2 3 5 6 4 7", 5)
+	checkCSPClean(t, "GET /explore", p, []string{"/static/js/site.js", "/static/js/explore.js"})
+}
+
+// checkExploreOrdering finds the counterexample ordering label: its order,
+// and the step marked as the first violation.
+func checkExploreOrdering(t *testing.T, p page, label, order string, step int) {
+	t.Helper()
+	art := find(p.root, func(e *html.Node) bool { return e.Data == "article" && attr(e, "id") == "ordering-"+label })
+	if art == nil {
+		t.Fatalf("no article for ordering %s", label)
+	}
+	if got := text(find(art, func(e *html.Node) bool { return hasClass(e, "x-order") })); got != "Events in the order "+order {
+		t.Errorf("ordering %s: %q, want the order %s", label, got, order)
+	}
+	steps := findAll(art, func(e *html.Node) bool { return e.Data == "li" && hasClass(e, "x-step") })
+	for i, li := range steps {
+		if hit := hasClass(li, "x-hit"); hit != (i+1 == step) {
+			t.Errorf("ordering %s: step %d marked as a first violation: %v, want %v", label, i+1, hit, !hit)
+		}
+	}
+}
+
+// checkCSPClean fails on inline style or script, and on scripts other than scripts.
+func checkCSPClean(t *testing.T, call string, p page, scripts []string) {
+	t.Helper()
+	bad := findAll(p.root, func(e *html.Node) bool {
+		for _, a := range e.Attr {
+			if a.Key == "style" || strings.HasPrefix(a.Key, "on") {
+				return true
+			}
+		}
+		return e.Data == "style" || e.Data == "script" && attr(e, "src") == ""
+	})
+	if len(bad) > 0 {
+		t.Errorf("%s: %d elements with inline style or script, first <%s>", call, len(bad), bad[0].Data)
+	}
+	var got []string
+	for _, sc := range findAll(p.root, func(e *html.Node) bool { return e.Data == "script" }) {
+		got = append(got, attr(sc, "src"))
+	}
+	if !slices.Equal(got, scripts) {
+		t.Errorf("%s: scripts %q, want %q", call, got, scripts)
+	}
+}
+
+// exploreForm collects the fields of the form whose action is action
+// inside the counterexample article of ordering label.
+func exploreForm(t *testing.T, p page, label string) url.Values {
+	t.Helper()
+	art := find(p.root, func(e *html.Node) bool { return e.Data == "article" && attr(e, "id") == "ordering-"+label })
+	if art == nil {
+		t.Fatalf("no article for ordering %s", label)
+	}
+	form := find(art, func(e *html.Node) bool { return e.Data == "form" && attr(e, "action") == "/runs" })
+	if form == nil {
+		t.Fatalf("ordering %s has no form posting to /runs", label)
+	}
+	if find(form, func(e *html.Node) bool { return e.Data == "button" && attr(e, "formaction") == "/explore/edit" }) == nil {
+		t.Errorf("ordering %s has no button opening it in the editor", label)
+	}
+	v := url.Values{}
+	for _, in := range findAll(form, func(e *html.Node) bool { return e.Data == "input" }) {
+		v.Add(attr(in, "name"), attr(in, "value"))
+	}
+	return v
+}
+
+// TestExploreCounterexampleSaves posts a counterexample's form: it saves a
+// run whose page shows the violation at the counterexample's step, and
+// opens in the editor as a copy of that run.
+func TestExploreCounterexampleSaves(t *testing.T) {
+	s, _ := newTestServer(t)
+	p := parsePage(t, get(t, s, "/explore?from=old-token-first").Body.Bytes())
+	form := exploreForm(t, p, "B")
+	if got := form["p"]; !slices.Equal(got, []string{"fenced", "fenced-strict", "fenced-idempotent", "fenced-register", "fenced-racy"}) {
+		t.Errorf("ordering B's form: policies %q", got)
+	}
+	sc, err := lab.Parse(strings.NewReader(form.Get("scenario")))
+	if err != nil {
+		t.Fatalf("ordering B's scenario does not parse: %v", err)
+	}
+	if !strings.HasPrefix(sc.Description, "A counterexample found by exploring every ordering") {
+		t.Errorf("ordering B's description = %q, want it to say where it came from", sc.Description)
+	}
+
+	rec := postForm(t, s, "/runs", form)
+	checkResponse(t, "POST /runs (ordering B)", rec, http.StatusSeeOther, htmlType)
+	link := rec.Header().Get("Location")
+	if !strings.HasPrefix(link, "/r/") || !strings.Contains(link, "p=fenced-register") {
+		t.Fatalf("POST /runs (ordering B): Location = %q", link)
+	}
+	run := get(t, s, link)
+	checkResponse(t, "GET "+link, run, http.StatusOK, htmlType)
+	rp := parsePage(t, run.Body.Bytes())
+	for _, policy := range form["p"] {
+		if got := rp.verdict(t, policy); !strings.Contains(got, "step 5: unowned-write") {
+			t.Errorf("GET %s: verdict of %s = %q, want step 5: unowned-write", link, policy, got)
+		}
+	}
+	if got := rp.cell(t, 5, "fenced"); !strings.Contains(got, "accepted") || !strings.Contains(got, "violates unowned-write") {
+		t.Errorf("GET %s: row 5 under fenced = %q, want the write accepted and unowned-write", link, got)
+	}
+
+	edit := postForm(t, s, "/explore/edit", form)
+	checkResponse(t, "POST /explore/edit", edit, http.StatusSeeOther, htmlType)
+	id := strings.TrimPrefix(strings.SplitN(link, "?", 2)[0], "/r/")
+	if got := edit.Header().Get("Location"); !strings.HasPrefix(got, "/lab?from=r/"+id+"&p=fenced&") {
+		t.Errorf("POST /explore/edit: Location = %q, want /lab?from=r/%s&p=...", got, id)
+	}
+}
+
+// TestExploreLinks reaches the page from the scenario and run pages, and
+// explores a saved run.
+func TestExploreLinks(t *testing.T) {
+	s, _ := newTestServer(t)
+	if body := get(t, s, "/scenarios/paused-worker").Body.String(); !strings.Contains(body, `href="/explore?from=paused-worker"`) {
+		t.Errorf("GET /scenarios/paused-worker: no link to /explore?from=paused-worker")
+	}
+	link := postForm(t, s, "/runs", url.Values{"scenario": {builtinSource(t, "paused-worker")}}).Header().Get("Location")
+	id := strings.TrimPrefix(link, "/r/")
+	if body := get(t, s, link).Body.String(); !strings.Contains(body, `href="/explore?from=r/`+id+`"`) {
+		t.Errorf("GET %s: no link to /explore?from=r/%s", link, id)
+	}
+	rec := get(t, s, "/explore?from=r/"+id)
+	checkResponse(t, "GET /explore?from=r/{id}", rec, http.StatusOK, htmlType)
+	for _, want := range []string{"All 28 orderings explored", `href="/r/` + id + `"`, `name="from" value="r/` + id + `"`} {
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("GET /explore?from=r/%s: page lacks %q", id, want)
+		}
+	}
+	if rec := do(t, s, http.MethodHead, "/explore?from=paused-worker", "", nil); rec.Code != http.StatusOK {
+		t.Errorf("HEAD /explore: status %d", rec.Code)
+	}
+}
+
+// TestExploreForm explores a posted scenario, saves it to get a link, and
+// offers an invalid one back for fixing.
+func TestExploreForm(t *testing.T) {
+	s, _ := newTestServer(t)
+	src := builtinSource(t, "paused-worker")
+	rec := postForm(t, s, "/explore", url.Values{"scenario": {src}})
+	checkResponse(t, "POST /explore", rec, http.StatusOK, htmlType)
+	p := parsePage(t, rec.Body.Bytes())
+	form := find(p.root, func(e *html.Node) bool { return e.Data == "form" && hasAttr(e, "data-explore") })
+	if form == nil || attr(form, "method") != "post" {
+		t.Fatalf("POST /explore: no bounds form posting the scenario again")
+	}
+	if !strings.Contains(text(p.root), "All 28 orderings explored") {
+		t.Errorf("POST /explore: page does not say all 28 orderings were explored")
+	}
+
+	save := postForm(t, s, "/explore", url.Values{"scenario": {src}, "save": {"1"}})
+	checkResponse(t, "POST /explore save", save, http.StatusSeeOther, htmlType)
+	link := save.Header().Get("Location")
+	if !strings.HasPrefix(link, "/explore?from=r/") {
+		t.Fatalf("POST /explore save: Location = %q", link)
+	}
+	checkResponse(t, "GET "+link, get(t, s, link), http.StatusOK, htmlType)
+
+	bad := `{"version":1,"title":"x","events":[{"actor":"A","kind":"fly"}]}`
+	rec = postForm(t, s, "/explore", url.Values{"scenario": {bad}})
+	checkResponse(t, "POST /explore (invalid)", rec, http.StatusUnprocessableEntity, htmlType)
+	if !strings.Contains(rec.Body.String(), "Event 1 · kind") {
+		t.Errorf("POST /explore (invalid): the 422 page does not name event 1's kind")
+	}
+}
+
+// TestExploreHostileText shows a hostile title, value and note as text.
+func TestExploreHostileText(t *testing.T) {
+	s, _ := newTestServer(t)
+	hostile := `{"version":1,"title":"<script>alert(1)</script>",
+		"events":[{"actor":"A","kind":"acquire","note":"<b onclick=alert(3)>bold</b>"},{"actor":"A","kind":"pause"},
+		          {"actor":"A","kind":"expire"},{"actor":"B","kind":"acquire"},{"actor":"A","kind":"resume"},
+		          {"actor":"A","kind":"write","value":"\"><script>alert(4)</script>"}]}`
+	rec := postForm(t, s, "/explore", url.Values{"scenario": {hostile}})
+	checkResponse(t, "POST /explore (hostile)", rec, http.StatusOK, htmlType)
+	for _, bad := range []string{"<script>alert", "<b onclick"} {
+		if strings.Contains(rec.Body.String(), bad) {
+			t.Errorf("POST /explore (hostile): page contains raw %q", bad)
+		}
+	}
+	p := parsePage(t, rec.Body.Bytes())
+	if h1 := find(p.root, func(e *html.Node) bool { return e.Data == "h1" }); h1 == nil || !strings.HasSuffix(text(h1), "<script>alert(1)</script>") {
+		t.Errorf("POST /explore (hostile): h1 does not show the title as text")
+	}
+	checkCSPClean(t, "POST /explore (hostile)", p, []string{"/static/js/site.js", "/static/js/explore.js"})
+}
+
+func hasAttr(n *html.Node, key string) bool {
+	_, ok := attrOK(n, key)
+	return ok
+}

@@ -1,0 +1,118 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"fencelab/lab"
+	"fencelab/views"
+)
+
+const (
+	markdownType = "text/markdown; charset=utf-8"
+	svgType      = "image/svg+xml; charset=utf-8"
+)
+
+// runFormats are the ways a saved run can be read at /r/{id} and
+// /r/{id}.{suffix}: the page, and the exports for a postmortem.
+func (s *Server) runFormats() map[string]echo.HandlerFunc {
+	return map[string]echo.HandlerFunc{
+		"":     s.handleRunPage,
+		"md":   s.handleRunMarkdown,
+		"json": s.handleAPIRun,
+		"svg":  s.handleRunSVG,
+	}
+}
+
+// handleRunPath serves /r/{id} and its exports. Echo's :id takes the
+// whole segment, suffix included, so the suffix is split off here and the
+// id put back as the parameter the handlers read. An unknown suffix is a
+// 404 before any query, as is an id that cannot be one.
+func (s *Server) handleRunPath(c echo.Context) error {
+	id, suffix := splitSuffix(c.Param("id"))
+	h, ok := s.runFormats()[suffix]
+	if !ok {
+		return errNoRun
+	}
+	c.SetParamValues(id)
+	return h(c)
+}
+
+// splitSuffix splits "ID.md" into "ID" and "md". A segment without a dot
+// has the empty suffix; one ending in a dot has "." as its suffix, which
+// no format answers.
+func splitSuffix(segment string) (id, suffix string) {
+	i := strings.LastIndexByte(segment, '.')
+	switch {
+	case i < 0:
+		return segment, ""
+	case i == len(segment)-1:
+		return segment[:i], "."
+	}
+	return segment[:i], segment[i+1:]
+}
+
+// handleRunMarkdown writes the run for a postmortem: the table of the
+// policies in ?p= (default unfenced, fenced), the verdicts and the link.
+func (s *Server) handleRunMarkdown(c echo.Context) error {
+	run, sc, tr, err := s.loadReplayedRun(c)
+	if err != nil {
+		return err
+	}
+	chosen := choosePolicies(c.QueryParams()["p"])
+	link := absURL(c, "/r/"+run.ID+policyQuery(chosen))
+	var buf bytes.Buffer
+	if err := views.Markdown(&buf, sc, tr, chosen, link); err != nil {
+		return fmt.Errorf("write Markdown of run %s: %w", run.ID, err)
+	}
+	return c.Blob(http.StatusOK, markdownType, buf.Bytes())
+}
+
+// handleRunSVG writes the space-time diagram alone, under the policy in
+// ?d= (by default the one the run page shows).
+func (s *Server) handleRunSVG(c echo.Context) error {
+	run, sc, tr, err := s.loadReplayedRun(c)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := views.DiagramSVG(&buf, sc, tr, diagramPolicy(c)); err != nil {
+		return fmt.Errorf("draw diagram of run %s: %w", run.ID, err)
+	}
+	return c.Blob(http.StatusOK, svgType, buf.Bytes())
+}
+
+// diagramPolicy is the policy the diagram shows: ?d= when it names one,
+// else the default for the policies in ?p=.
+func diagramPolicy(c echo.Context) lab.Policy {
+	return views.DiagramPolicy(choosePolicies(c.QueryParams()["p"]), c.QueryParam("d"))
+}
+
+// loadReplayedRun loads the run named by :id with its stored scenario and trace.
+func (s *Server) loadReplayedRun(c echo.Context) (Run, *lab.Scenario, *lab.Trace, error) {
+	run, err := s.loadRun(c)
+	if err != nil {
+		return Run{}, nil, nil, err
+	}
+	sc, tr, err := decodeRun(run)
+	return run, sc, tr, err
+}
+
+// decodeRun decodes the scenario and trace of a run as they were stored;
+// the trace is not replayed again.
+func decodeRun(run Run) (*lab.Scenario, *lab.Trace, error) {
+	var sc lab.Scenario
+	var tr lab.Trace
+	if err := json.Unmarshal(run.Scenario, &sc); err != nil {
+		return nil, nil, fmt.Errorf("decode scenario of run %s: %w", run.ID, err)
+	}
+	if err := json.Unmarshal(run.Trace, &tr); err != nil {
+		return nil, nil, fmt.Errorf("decode trace of run %s: %w", run.ID, err)
+	}
+	return &sc, &tr, nil
+}

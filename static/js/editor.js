@@ -1,0 +1,527 @@
+// fencelab: the timeline editor. The editor is an HTML form that works
+// without this script (every button posts it; the server answers the
+// edited page). This script adds: dragging cards (SortableJS in its
+// pointer-event fallback mode, the same path for mouse and touch),
+// keyboard moves (Alt+Up, Alt+Down) announced to screen readers, a replay
+// on every change (POST /lab/preview answers the result alone), redraws
+// for changes that add or remove cards (POST /lab), and an unsaved draft
+// per source kept in localStorage. Loaded with defer from /static/, so
+// the Content-Security-Policy needs no inline script.
+"use strict";
+
+(function () {
+  var form = document.getElementById("editor");
+  if (!form || !window.fetch || !window.FormData) {
+    return;
+  }
+  document.documentElement.classList.add("js");
+
+  var draftKey = "fencelab.draft:" + (form.dataset.from || "blank");
+  var sortables = [];
+  var inflight = null; // the AbortController of the replay under way
+  var typing = 0;
+
+  function $(id) { return document.getElementById(id); }
+  function timeline() { return $("timeline"); }
+  function cards() { return Array.prototype.slice.call(timeline().children); }
+
+  // ---------- what is sent, and the draft kept in this browser ----------
+
+  function body(submitter) {
+    return new URLSearchParams(submitter ? new FormData(form, submitter) : new FormData(form));
+  }
+
+  // draftText is the form without the palette, which says nothing about
+  // the scenario.
+  function draftText() {
+    var keep = new URLSearchParams();
+    body().forEach(function (v, k) {
+      if (k.indexOf("add.") !== 0) {
+        keep.append(k, v);
+      }
+    });
+    return keep.toString();
+  }
+
+  function storage(fn) {
+    try {
+      return fn(window.localStorage);
+    } catch (e) {
+      return null; // storage off or full: the editor still works
+    }
+  }
+  function keepDraft() { storage(function (s) { s.setItem(draftKey, draftText()); }); }
+  function dropDraft() { storage(function (s) { s.removeItem(draftKey); }); }
+
+  // ---------- announcements ----------
+
+  function announce(text) {
+    var live = $("ev-announce");
+    live.textContent = "";
+    window.setTimeout(function () { live.textContent = text; }, 30);
+  }
+
+  function cardName(card) {
+    var actor = card.querySelector(".actor-select");
+    var kind = card.querySelector(".ev-title .kind");
+    return (actor && actor.value ? actor.value + " " : "") + (kind ? kind.textContent : "event");
+  }
+
+  // ---------- moving cards ----------
+
+  var numbered = /\bev([.-])\d+(?=[.-]|$)/g;
+  var renamed = ["id", "name", "for", "aria-labelledby", "aria-describedby"];
+
+  // renumber gives every card's names and ids its new step number, so the
+  // form says the new order.
+  function renumber() {
+    cards().forEach(function (card, k) {
+      var n = String(k + 1);
+      var all = [card].concat(Array.prototype.slice.call(card.querySelectorAll("*")));
+      all.forEach(function (el) {
+        renamed.forEach(function (a) {
+          var v = el.getAttribute(a);
+          if (v && v.indexOf("ev") >= 0) {
+            el.setAttribute(a, v.replace(numbered, "ev$1" + n));
+          }
+        });
+        if (el.dataset.op) {
+          el.value = el.dataset.op + "." + n;
+          el.setAttribute("aria-label", el.getAttribute("aria-label").replace(/event \d+/, "event " + n));
+        }
+      });
+      card.querySelectorAll(".ev-no, .ev-no-text").forEach(function (el) { el.textContent = n; });
+    });
+  }
+
+  function moved(card, focus) {
+    renumber();
+    var list = cards();
+    announce(cardName(card) + " moved to position " + (list.indexOf(card) + 1) + " of " + list.length + ".");
+    card.classList.remove("ev-moved");
+    void card.offsetWidth; // restart the highlight
+    card.classList.add("ev-moved");
+    if (focus && document.activeElement !== focus) {
+      focus.focus();
+    }
+    changed(true);
+  }
+
+  function move(card, delta, focus) {
+    var list = cards();
+    var to = list.indexOf(card) + delta;
+    if (to < 0 || to >= list.length) {
+      announce(cardName(card) + " is already " + (to < 0 ? "first." : "last."));
+      return;
+    }
+    timeline().insertBefore(card, delta < 0 ? list[to] : list[to].nextSibling);
+    moved(card, focus);
+  }
+
+  // setupSortable makes the cards sortable by their handles, and the
+  // palette's kinds draggable into the timeline (a copy stays behind).
+  function setupSortable() {
+    sortables.forEach(function (s) { s.destroy(); });
+    sortables = [];
+    if (!window.Sortable || !timeline()) {
+      return;
+    }
+    var common = {
+      forceFallback: true, // pointer events: the same path for mouse and touch
+      fallbackTolerance: 3,
+      animation: 120,
+      ghostClass: "ev-ghost",
+      chosenClass: "ev-chosen"
+    };
+    sortables.push(window.Sortable.create(timeline(), Object.assign({}, common, {
+      group: { name: "events", pull: false, put: true },
+      handle: ".ev-handle",
+      onAdd: function (evt) {
+        // A kind from the palette: the server makes its card at that place.
+        var kind = evt.item.dataset.kind;
+        evt.item.remove();
+        redraw(null, withOp("add." + kind + "." + (evt.newIndex + 1)));
+      },
+      onEnd: function (evt) {
+        if (evt.oldIndex !== evt.newIndex) {
+          moved(evt.item, evt.item.querySelector(".ev-handle"));
+        }
+      }
+    })));
+    var kinds = $("palette-kinds");
+    if (kinds) {
+      sortables.push(window.Sortable.create(kinds, Object.assign({}, common, {
+        group: { name: "events", pull: "clone", put: false },
+        sort: false
+      })));
+    }
+  }
+
+  function withOp(op) {
+    var b = body();
+    b.set("op", op);
+    return b;
+  }
+
+  // ---------- replaying ----------
+
+  function changed(now) {
+    keepDraft();
+    window.clearTimeout(typing);
+    if (now) {
+      replay();
+    } else {
+      typing = window.setTimeout(replay, 250);
+    }
+  }
+
+  function status(text) {
+    var el = $("result-status");
+    if (el && text) {
+      el.textContent = text;
+    }
+  }
+
+  function replay() {
+    if (inflight) {
+      inflight.abort();
+    }
+    var ctl = inflight = new AbortController();
+    var start = performance.now();
+    form.setAttribute("aria-busy", "true");
+    fetch("/lab/preview", { method: "POST", body: body(), signal: ctl.signal })
+      .then(function (res) {
+        if (!res.ok) {
+          throw new Error("the server answered " + res.status);
+        }
+        return res.text();
+      })
+      .then(function (html) {
+        if (ctl !== inflight) {
+          return;
+        }
+        var out = $("result-body");
+        out.innerHTML = html;
+        mark();
+        // How long from the change to the new table: the browser tests log it.
+        out.dataset.ms = String(Math.round(performance.now() - start));
+        out.dataset.updates = String((Number(out.dataset.updates) || 0) + 1);
+        var root = out.firstElementChild;
+        status(root && root.dataset.summary);
+        form.removeAttribute("aria-busy");
+      })
+      .catch(function (err) {
+        if (err.name !== "AbortError") {
+          form.removeAttribute("aria-busy");
+          status("Could not replay: " + err.message + ". Your changes are kept; try again.");
+        }
+      });
+  }
+
+  // ---------- errors and warnings on the cards ----------
+
+  function controlID(name) { return name.replace(/\./g, "-"); }
+
+  function clearMarks() {
+    form.querySelectorAll(".editor-pane .field-error").forEach(function (el) { el.remove(); });
+    form.querySelectorAll(".editor-pane [aria-invalid]").forEach(function (el) {
+      el.removeAttribute("aria-invalid");
+      if (/-err$/.test(el.getAttribute("aria-describedby") || "")) {
+        el.removeAttribute("aria-describedby");
+      }
+    });
+    cards().forEach(function (card) {
+      card.classList.remove("has-error", "ev-skipped");
+      var w = card.querySelector(".ev-warning");
+      if (w) {
+        w.hidden = true;
+      }
+    });
+  }
+
+  function errorNote(text, id) {
+    var p = document.createElement("p");
+    p.className = "field-error";
+    if (id) {
+      p.id = id;
+    }
+    p.textContent = "⚠ " + text;
+    return p;
+  }
+
+  // mark puts the errors and warnings the result lists on their cards and
+  // fields, as the server does on a whole page.
+  function mark() {
+    clearMarks();
+    var out = $("result-body");
+    out.querySelectorAll(".editor-errors li").forEach(function (li) {
+      var msg = li.querySelector(".message").textContent;
+      var card = li.dataset.card !== "0" ? $("ev-" + li.dataset.card) : null;
+      var control = li.dataset.control ? form.elements.namedItem(li.dataset.control) : null;
+      if (card) {
+        card.classList.add("has-error");
+      }
+      if (control && control.closest) {
+        var id = controlID(li.dataset.control) + "-err";
+        control.setAttribute("aria-invalid", "true");
+        control.setAttribute("aria-describedby", id);
+        var head = control.closest(".ev-head");
+        if (head) { // the actor: below the card's head
+          head.parentNode.insertBefore(errorNote(msg, id), head.nextSibling);
+        } else {
+          (control.closest(".ev-field") || control.parentNode).appendChild(errorNote(msg, id));
+        }
+        var more = control.closest("details");
+        if (more) {
+          more.open = true;
+        }
+      } else if (card) {
+        var note = errorNote(li.querySelector("a").textContent.replace(/^Event \d+ · /, "") + ": " + msg);
+        note.classList.add("card-error");
+        card.insertBefore(note, card.querySelector(".ev-warning"));
+      }
+    });
+    out.querySelectorAll(".editor-warnings li").forEach(function (li) {
+      var card = $("ev-" + li.dataset.card);
+      var w = card && card.querySelector(".ev-warning");
+      if (w) {
+        card.classList.add("ev-skipped");
+        w.textContent = "↷ " + li.textContent;
+        w.hidden = false;
+      }
+    });
+  }
+
+  // ---------- redrawing the editor ----------
+
+  // swap puts the editor of a whole page (from POST /lab or /lab/save) in
+  // place of this one, keeping focus and the open folds.
+  function swap(html) {
+    var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("editor");
+    if (!fresh) {
+      throw new Error("the answer had no editor");
+    }
+    var focusID = document.activeElement && document.activeElement.id;
+    var open = {};
+    form.querySelectorAll("details.chooser, details.advanced, details.about").forEach(function (d) {
+      open[d.className] = d.open;
+    });
+    form.replaceChildren.apply(form, Array.prototype.slice.call(fresh.childNodes));
+    form.querySelectorAll("details.chooser, details.advanced, details.about").forEach(function (d) {
+      if (open[d.className]) {
+        d.open = true;
+      }
+    });
+    setup();
+    var target = form.querySelector("[autofocus]") || (focusID && $(focusID));
+    if (target) {
+      target.removeAttribute("autofocus");
+      target.focus();
+    }
+  }
+
+  function redraw(submitter, sent) {
+    window.clearTimeout(typing);
+    if (inflight) {
+      inflight.abort();
+    }
+    form.setAttribute("aria-busy", "true");
+    return fetch("/lab", { method: "POST", body: sent || body(submitter) })
+      .then(function (res) {
+        if (!res.ok) {
+          throw new Error("the server answered " + res.status);
+        }
+        return res.text();
+      })
+      .then(function (html) {
+        swap(html);
+        form.removeAttribute("aria-busy");
+        keepDraft();
+        var root = $("result-body").firstElementChild;
+        status(root && root.dataset.summary);
+      })
+      .catch(function (err) {
+        form.removeAttribute("aria-busy");
+        status("Could not update the editor: " + err.message + ". Your changes are kept; try again.");
+      });
+  }
+
+  function save() {
+    form.setAttribute("aria-busy", "true");
+    fetch("/lab/save", { method: "POST", body: body() })
+      .then(function (res) {
+        if (res.redirected && /^\/r\//.test(new URL(res.url).pathname)) {
+          dropDraft();
+          window.location.assign(res.url);
+          return null;
+        }
+        if (res.status !== 422) {
+          throw new Error("the server answered " + res.status);
+        }
+        return res.text().then(function (html) {
+          swap(html);
+          form.removeAttribute("aria-busy");
+          announce("Not saved: the timeline has problems, marked on the cards.");
+          status("Not saved: fix the marked fields first.");
+        });
+      })
+      .catch(function (err) {
+        form.removeAttribute("aria-busy");
+        status("Could not save: " + err.message + ". Your changes are kept; try again.");
+      });
+  }
+
+  // ---------- policies, the palette, actors ----------
+
+  function chosenPolicies() {
+    return Array.prototype.slice.call(form.querySelectorAll('input[name="p"]:checked')).map(function (b) { return b.value; });
+  }
+
+  function policiesChanged() {
+    var chosen = chosenPolicies();
+    var names = $("chosen-names");
+    if (names) {
+      names.textContent = chosen.length ? chosen.join(", ") : "unfenced, fenced";
+    }
+    var q = new URLSearchParams();
+    if (form.dataset.from) {
+      q.set("from", form.dataset.from);
+    }
+    if (chosen.join(" ") !== "unfenced fenced") {
+      chosen.forEach(function (p) { q.append("p", p); });
+    }
+    var s = q.toString();
+    window.history.replaceState(null, "", "/lab" + (s ? "?" + s : ""));
+  }
+
+  // showPaletteFields shows only the fields the chosen kind takes, and
+  // what the kind does.
+  function showPaletteFields() {
+    var kind = form.querySelector('input[name="add.kind"]:checked');
+    if (!kind) {
+      return;
+    }
+    form.querySelectorAll(".palette [data-kinds]").forEach(function (el) {
+      var kinds = el.dataset.kinds;
+      el.hidden = kinds !== "all" && kinds.split(" ").indexOf(kind.value) < 0;
+    });
+    var text = $("kind-text");
+    if (text) {
+      text.textContent = kind.closest("label").title;
+    }
+  }
+
+  // recolour paints a card's actor pill and edge in its new actor's colour.
+  function recolour(select) {
+    var card = select.closest(".ev-card");
+    var tone = "none";
+    form.querySelectorAll("input.actor-name").forEach(function (input, i) {
+      if (input.value === select.value && tone === "none") {
+        tone = String(i % 8);
+      }
+    });
+    select.className = select.className.replace(/\bactor-(\d+|none)\b/, "actor-" + tone);
+    card.className = card.className.replace(/\btone-\S+/, "tone-" + tone);
+    var text = card.querySelector(".ev-actor-text");
+    if (text) {
+      text.textContent = select.value;
+    }
+  }
+
+  function inPalette(el) { return el.closest && el.closest(".palette"); }
+
+  // ---------- wiring ----------
+
+  form.addEventListener("submit", function (ev) {
+    var b = ev.submitter;
+    ev.preventDefault();
+    if (b && b.hasAttribute("data-save")) {
+      save();
+      return;
+    }
+    var op = b && b.name === "op" ? b.value : "run";
+    var verb = op.split(".")[0];
+    if ((verb === "up" || verb === "down") && b.closest(".ev-card")) {
+      move(b.closest(".ev-card"), verb === "up" ? -1 : 1, b);
+    } else if (op === "run") {
+      changed(true);
+    } else {
+      redraw(b);
+    }
+  });
+
+  form.addEventListener("input", function (ev) {
+    var t = ev.target;
+    if (inPalette(t) || t.tagName === "SELECT" || t.type === "checkbox" || t.hasAttribute("data-rerender")) {
+      return; // these wait for their change event
+    }
+    changed(false);
+  });
+
+  form.addEventListener("change", function (ev) {
+    var t = ev.target;
+    if (inPalette(t)) {
+      showPaletteFields();
+      return;
+    }
+    if (t.hasAttribute("data-rerender")) {
+      redraw(null); // a rename or a new name: every card's choices change
+      return;
+    }
+    if (t.name === "p") {
+      policiesChanged();
+    }
+    if (/^ev\.\d+\.actor$/.test(t.name)) {
+      recolour(t);
+    }
+    if (t.tagName === "SELECT" || t.type === "checkbox") {
+      changed(true);
+    }
+  });
+
+  form.addEventListener("keydown", function (ev) {
+    var up = ev.key === "ArrowUp", down = ev.key === "ArrowDown";
+    if (!up && !down) {
+      return;
+    }
+    var t = ev.target;
+    var card = t.closest && t.closest(".ev-card");
+    var onHandle = t.classList && t.classList.contains("ev-handle");
+    if (!card || !(ev.altKey || onHandle) || ev.ctrlKey || ev.metaKey) {
+      return;
+    }
+    ev.preventDefault();
+    move(card, up ? -1 : 1, t);
+  });
+
+  form.addEventListener("click", function (ev) {
+    if (ev.target.closest && ev.target.closest("[data-discard]")) {
+      dropDraft();
+      window.location.reload();
+    }
+  });
+
+  function setup() {
+    setupSortable();
+    showPaletteFields();
+  }
+
+  // restoreDraft brings back unsaved changes made to the same source in
+  // this browser: the server draws the editor from them.
+  function restoreDraft() {
+    var saved = storage(function (s) { return s.getItem(draftKey); });
+    if (!saved || saved === draftText()) {
+      return;
+    }
+    redraw(null, new URLSearchParams(saved)).then(function () {
+      var note = $("draft-note");
+      if (note) {
+        note.hidden = false;
+      }
+      policiesChanged();
+    });
+  }
+
+  setup();
+  restoreDraft();
+})();

@@ -1,0 +1,208 @@
+package views
+
+import (
+	"strings"
+
+	"github.com/a-h/templ"
+
+	"fencelab/lab"
+)
+
+// EditorPage is the timeline editor with the result of its last replay.
+type EditorPage struct {
+	Draft  Draft
+	Result EditorResult
+	Focus  string // id of the control to focus after a form post
+}
+
+// EditorResult is what the editor shows beside the timeline: the replay of
+// a valid draft, or the engine's validation errors placed on the controls
+// they name.
+type EditorResult struct {
+	Report *Report // nil when the draft is not valid
+	Errors []EditorError
+}
+
+// EditorError is one validation error with the form control it belongs to
+// ("ev.3.request", "scope.1.first_token") and the card it belongs to (0:
+// none).
+type EditorError struct {
+	lab.FieldError
+	Control string
+	Card    int
+}
+
+// NewEditorResult replays nothing: it wraps a replayed draft, keeping the
+// actors' colours in the order of the draft's actor list, so that a
+// reordering does not repaint them.
+func NewEditorResult(d *Draft, s *lab.Scenario, t *lab.Trace) EditorResult {
+	r := NewReport(s, t, d.Policies)
+	order := map[string]int{}
+	for _, a := range d.Actors {
+		if _, ok := order[a.Name]; !ok {
+			order[a.Name] = len(order)
+		}
+	}
+	for _, a := range r.actorList {
+		if _, ok := order[a]; !ok {
+			order[a] = len(order)
+		}
+	}
+	r.actors = order
+	return EditorResult{Report: r}
+}
+
+// InvalidEditorResult places each of the engine's errors on the control it names.
+func InvalidEditorResult(d *Draft, errs []lab.FieldError) EditorResult {
+	out := make([]EditorError, len(errs))
+	for i, fe := range errs {
+		out[i] = d.locate(fe)
+	}
+	return EditorResult{Errors: out}
+}
+
+// locate finds the form control an engine error names.
+func (d *Draft) locate(fe lab.FieldError) EditorError {
+	ee := EditorError{FieldError: fe}
+	if fe.Index > 0 {
+		ee.Card = fe.Index
+		if fe.Index <= len(d.Events) && Takes(d.Events[fe.Index-1].Kind, fe.Field) {
+			ee.Control = eventControl(fe.Index, fe.Field)
+		}
+		return ee
+	}
+	switch {
+	case fe.Field == "title" || fe.Field == "description":
+		ee.Control = fe.Field
+	case strings.HasPrefix(fe.Field, "scopes."):
+		name, sub := splitDeclared(strings.TrimPrefix(fe.Field, "scopes."))
+		for i, sc := range d.Scopes {
+			if sc.Name == name {
+				ee.Control = declaredControl("scope", i+1, sub)
+				break
+			}
+		}
+	case strings.HasPrefix(fe.Field, "resources."):
+		name, sub := splitDeclared(strings.TrimPrefix(fe.Field, "resources."))
+		for i, r := range d.Resources {
+			if r.Name == name {
+				ee.Control = declaredControl("resource", i+1, sub)
+				break
+			}
+		}
+	}
+	return ee
+}
+
+// splitDeclared splits "job.first_token" into the name and the field; a
+// bare name ("job") names the name itself.
+func splitDeclared(s string) (name, sub string) {
+	for _, f := range []string{".first_token", ".fencing", ".remember"} {
+		if strings.HasSuffix(s, f) {
+			return strings.TrimSuffix(s, f), f[1:]
+		}
+	}
+	return s, "name"
+}
+
+func declaredControl(prefix string, i int, sub string) string {
+	return prefix + "." + itoa(i) + "." + sub
+}
+
+func eventControl(i int, f string) string { return "ev." + itoa(i) + "." + f }
+
+// controlID is the element id of the control with form name n: dots become dashes.
+func controlID(n string) string { return strings.ReplaceAll(n, ".", "-") }
+
+// errorsFor are the messages placed on control n.
+func (r *EditorResult) errorsFor(n string) []string {
+	var out []string
+	for _, e := range r.Errors {
+		if e.Control == n {
+			out = append(out, e.Message)
+		}
+	}
+	return out
+}
+
+// cardErrors are the messages on card i that no control of it shows.
+func (r *EditorResult) cardErrors(i int) []lab.FieldError {
+	var out []lab.FieldError
+	for _, e := range r.Errors {
+		if e.Card == i && e.Control == "" {
+			out = append(out, e.FieldError)
+		}
+	}
+	return out
+}
+
+// hasCardErrors reports whether card i has any error.
+func (r *EditorResult) hasCardErrors(i int) bool {
+	for _, e := range r.Errors {
+		if e.Card == i {
+			return true
+		}
+	}
+	return false
+}
+
+// warning is step i's warning (why it was skipped), if the draft ran.
+func (r *EditorResult) warning(i int) string {
+	if r.Report == nil || i < 1 || i > len(r.Report.Trace.Steps) {
+		return ""
+	}
+	return r.Report.Trace.Steps[i-1].Warning
+}
+
+// invalidAttrs marks control n invalid and points it at its messages.
+func invalidAttrs(r EditorResult, n string) templ.Attributes {
+	if len(r.errorsFor(n)) == 0 {
+		return nil
+	}
+	return templ.Attributes{"aria-invalid": "true", "aria-describedby": controlID(n) + "-err"}
+}
+
+// focusAttr puts autofocus on the control a form post asked to focus.
+func focusAttr(focus, n string) templ.Attributes {
+	if focus == "" || focus != controlID(n) {
+		return nil
+	}
+	return templ.Attributes{"autofocus": true}
+}
+
+// errorAnchor is where an error's link in the list leads.
+func errorAnchor(e EditorError) string {
+	switch {
+	case e.Control != "":
+		return controlID(e.Control)
+	case e.Card > 0:
+		return "ev-" + itoa(e.Card)
+	}
+	return "editor"
+}
+
+// resultSummary is one line for screen readers after each replay: how
+// each compared policy ends.
+func resultSummary(r EditorResult) string {
+	if len(r.Errors) > 0 {
+		return "Not run: " + plural(len(r.Errors), "problem") + " marked on the cards."
+	}
+	if r.Report == nil || len(r.Report.Trace.Steps) == 0 {
+		return "Nothing to replay yet."
+	}
+	var parts []string
+	for _, p := range r.Report.Policies {
+		s := r.Report.Trace.Summary[p]
+		for _, res := range r.Report.resources {
+			v := "empty"
+			if x := s.Final[res]; x != nil {
+				v = *x
+			}
+			parts = append(parts, string(p)+": "+res+" ends as "+v)
+		}
+		if n := len(s.Violations); n > 0 {
+			parts[len(parts)-1] += ", " + plural(n, "violation")
+		}
+	}
+	return "Replayed. " + strings.Join(parts, "; ") + "."
+}

@@ -1,0 +1,62 @@
+package views
+
+import (
+	"net/url"
+	"slices"
+
+	"fencelab/lab"
+)
+
+// DiagramPolicy is the policy a page's diagram shows: asked when it names
+// one of lab.Policies; else fenced when it is among the chosen (most
+// lessons turn on what fencing does); else the first chosen.
+func DiagramPolicy(chosen []lab.Policy, asked string) lab.Policy {
+	if p := lab.Policy(asked); lab.PolicyIndex(p) >= 0 {
+		return p
+	}
+	if len(chosen) == 0 || slices.Contains(chosen, lab.Fenced) {
+		return lab.Fenced
+	}
+	return chosen[0]
+}
+
+// pageQuery keeps the reader's choices in a link: the table's policies
+// and the diagram's, unless it is the default for them.
+func pageQuery(chosen []lab.Policy, d lab.Policy) url.Values {
+	q := url.Values{}
+	for _, p := range chosen {
+		q.Add("p", string(p))
+	}
+	if d != DiagramPolicy(chosen, "") {
+		q.Set("d", string(d))
+	}
+	return q
+}
+
+// withQuery is path with q, if any.
+func withQuery(path string, q url.Values) string {
+	if len(q) == 0 {
+		return path
+	}
+	return path + "?" + q.Encode()
+}
+
+// diagramLink is the page at path with the diagram under policy d, scrolled to it.
+func diagramLink(path string, r *Report, d lab.Policy) string {
+	return withQuery(path, pageQuery(r.Policies, d)) + "#diagram"
+}
+
+// presentLink is the presentation of the page at path, with the same choices.
+func presentLink(path string, r *Report, d lab.Policy) string {
+	return withQuery(path+"/present", pageQuery(r.Policies, d))
+}
+
+// markdownLink is the Markdown export of run id with the table's policies.
+func markdownLink(id string, r *Report) string {
+	return withQuery("/r/"+id+".md", pageQuery(r.Policies, DiagramPolicy(r.Policies, "")))
+}
+
+// svgLink is the diagram of run id under policy d, as a file.
+func svgLink(id string, d lab.Policy) string {
+	return withQuery("/r/"+id+".svg", url.Values{"d": {string(d)}})
+}
