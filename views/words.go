@@ -114,10 +114,13 @@ func paragraphs(s string) []string {
 	return out
 }
 
-// plural writes "1 event", "3 events".
+// plural writes "1 event", "3 events", "2 policies".
 func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
+	}
+	if stem, ok := strings.CutSuffix(word, "y"); ok {
+		return itoa(n) + " " + stem + "ies"
 	}
 	return itoa(n) + " " + word + "s"
 }
