@@ -13,7 +13,7 @@ import (
 // editorForm is what a browser would post from the editor's form: the
 // text, hidden and checked inputs, each select's chosen option and the
 // textareas; no buttons.
-func editorForm(t *testing.T, p page) url.Values {
+func editorForm(t testing.TB, p page) url.Values {
 	t.Helper()
 	f := find(p.root, func(e *html.Node) bool { return e.Data == "form" && attr(e, "id") == "editor" })
 	if f == nil {

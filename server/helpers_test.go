@@ -74,7 +74,7 @@ var (
 	libraryErr  error
 )
 
-func testLibrary(t *testing.T) *lab.Library {
+func testLibrary(t testing.TB) *lab.Library {
 	t.Helper()
 	libraryOnce.Do(func() { library, libraryErr = lab.LoadLibrary(scenarios.FS, scenarios.Order) })
 	if libraryErr != nil {
@@ -83,7 +83,7 @@ func testLibrary(t *testing.T) *lab.Library {
 	return library
 }
 
-func builtinSource(t *testing.T, name string) string {
+func builtinSource(t testing.TB, name string) string {
 	t.Helper()
 	b, ok := testLibrary(t).Get(name)
 	if !ok {
@@ -93,7 +93,7 @@ func builtinSource(t *testing.T, name string) string {
 }
 
 // openDB opens a SQLite file in dir and closes it at the end of the test.
-func openDB(t *testing.T, dir string) *sqlite.DB {
+func openDB(t testing.TB, dir string) *sqlite.DB {
 	t.Helper()
 	db, err := sqlite.Open(filepath.Join(dir, "fencelab.db"))
 	if err != nil {
@@ -104,7 +104,7 @@ func openDB(t *testing.T, dir string) *sqlite.DB {
 }
 
 // newServer builds the whole handler around store; log collects its log.
-func newServer(t *testing.T, store server.Store, secret []byte, log io.Writer) *server.Server {
+func newServer(t testing.TB, store server.Store, secret []byte, log io.Writer) *server.Server {
 	t.Helper()
 	if log == nil {
 		log = io.Discard
@@ -120,7 +120,7 @@ func newServer(t *testing.T, store server.Store, secret []byte, log io.Writer) *
 }
 
 // newTestServer is a server on a fresh SQLite file in a temp dir.
-func newTestServer(t *testing.T) (*server.Server, *sqlite.DB) {
+func newTestServer(t testing.TB) (*server.Server, *sqlite.DB) {
 	t.Helper()
 	db := openDB(t, t.TempDir())
 	secret, err := db.Secret(context.Background())
@@ -198,7 +198,7 @@ const (
 // page is a parsed HTML response, for asserting what a reader sees.
 type page struct{ root *html.Node }
 
-func parsePage(t *testing.T, body []byte) page {
+func parsePage(t testing.TB, body []byte) page {
 	t.Helper()
 	root, err := html.Parse(bytes.NewReader(body))
 	if err != nil {
