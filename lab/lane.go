@@ -61,14 +61,13 @@ func emptySnapshot(resources []string) *snapshot {
 }
 
 // newReceivers allocates every lane's receivers, and their marks, at once.
-func newReceivers(pr *program) [][]receiver {
+func newReceivers(pr *program) (lanes [numPolicies][]receiver) {
 	n, k := len(pr.resources), len(pr.scopes)
 	all := make([]receiver, numPolicies*n)
 	marks := make([]mark, numPolicies*n*k)
 	for i := range all {
 		all[i].applied = marks[i*k : (i+1)*k : (i+1)*k]
 	}
-	lanes := make([][]receiver, numPolicies)
 	for i := range lanes {
 		lanes[i] = all[i*n : (i+1)*n : (i+1)*n]
 	}

@@ -37,7 +37,8 @@ type op struct {
 }
 
 func compile(s *Scenario) *program {
-	pr := &program{scopes: sortedKeys(s.Scopes), resources: sortedKeys(s.Resources)}
+	pr := &program{scopes: sortedKeys(s.Scopes), resources: sortedKeys(s.Resources),
+		actors: make([]string, 0, 4), requestIDs: make([]string, 0, len(s.Events))}
 	for _, name := range pr.scopes {
 		pr.firstToken = append(pr.firstToken, s.Scopes[name].FirstToken)
 	}

@@ -98,6 +98,8 @@ func newReplayer(s *Scenario) *replayer {
 		requests: make([]request, pr.requests),
 		steps:    make([]Step, len(pr.events)),
 		warnings: []Warning{},
+		memo:     make([]snapMemo, 0, 4),
+		texts:    make([]textMemo, 0, 4),
 	}
 	for i := range r.leases {
 		r.leases[i] = lease{next: pr.firstToken[i], holder: -1}
