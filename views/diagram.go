@@ -89,15 +89,15 @@ func DiagramSVG(w io.Writer, s *lab.Scenario, t *lab.Trace, p lab.Policy) error 
 	if _, err := io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?>`+"\n"); err != nil {
 		return err
 	}
-	return diagramSVG(newDiagram(s, t, p, true)).Render(context.Background(), w)
+	return diagramSVG(newDiagram(s, t, p, true, nil)).Render(context.Background(), w)
 }
 
 // newDiagram lays out the whole picture.
-func newDiagram(s *lab.Scenario, t *lab.Trace, p lab.Policy, standalone bool) *diagram {
+func newDiagram(s *lab.Scenario, t *lab.Trace, p lab.Policy, standalone bool, order []string) *diagram {
 	if lab.PolicyIndex(p) < 0 { // an unknown policy has no outcomes to draw
 		p = lab.Policies[0]
 	}
-	g := newGrid(s, t, p, standalone)
+	g := newGrid(s, t, p, standalone, order)
 	d := &diagram{id: "diagram-" + string(p), standalone: standalone}
 	d.title = clip(s.Title, lab.MaxTitle) + " — under " + string(p)
 	d.desc = g.describe()

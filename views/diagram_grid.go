@@ -52,8 +52,14 @@ type grid struct {
 	walk walk // leases, pauses and crashes, from one pass over the steps
 }
 
-func newGrid(s *lab.Scenario, t *lab.Trace, p lab.Policy, standalone bool) *grid {
+// newGrid lays out the lanes: the actors named in order first (the
+// editor's actor list, so lanes keep the cards' colours), then the rest in
+// order of first appearance.
+func newGrid(s *lab.Scenario, t *lab.Trace, p lab.Policy, standalone bool, order []string) *grid {
 	g := &grid{s: s, t: t, p: p, standalone: standalone, actorIdx: map[string]int{}, used: map[legendKey]bool{}}
+	for _, a := range order {
+		g.addActor(a)
+	}
 	for _, e := range s.Events {
 		g.addActor(e.Actor)
 	}

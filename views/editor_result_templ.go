@@ -320,7 +320,7 @@ func EditorResultBody(r EditorResult) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = Diagram(r.Report.Scenario, r.Report.Trace, r.Report.Policies[0]).Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = DiagramInOrder(r.Report.Scenario, r.Report.Trace, r.Report.Policies[0], r.Report.colourOrder()).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

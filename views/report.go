@@ -75,6 +75,17 @@ func (r *Report) actorClass(actor string) string {
 	return "actor actor-" + itoa(i%8)
 }
 
+// colourOrder lists the actors by their colour index, for the diagram.
+func (r *Report) colourOrder() []string {
+	out := make([]string, len(r.actors))
+	for name, i := range r.actors {
+		if i < len(out) {
+			out[i] = name
+		}
+	}
+	return out
+}
+
 // disagree reports whether the chosen policies decided a step differently.
 func (r *Report) disagree(st lab.Step) bool {
 	for _, p := range r.Policies {
