@@ -75,6 +75,23 @@ func (s *Server) handleEditorPreview(c echo.Context) error {
 // handleEditorSave stores the draft as a run and sends the browser to its
 // link; a draft that is not valid comes back with its errors on the cards.
 func (s *Server) handleEditorSave(c echo.Context) error {
+	return s.saveDraft(c, func(id, query string) string { return "/r/" + id + query })
+}
+
+// handleEditorExplore stores the draft as a run and explores its every
+// ordering: the explorer reads saved runs, and its counterexamples lead
+// back to the editor.
+func (s *Server) handleEditorExplore(c echo.Context) error {
+	return s.saveDraft(c, func(id, query string) string {
+		if query != "" {
+			query = "&" + query[1:]
+		}
+		return "/explore?from=r/" + id + query
+	})
+}
+
+// saveDraft saves the posted draft and redirects to target(id, ?p=...).
+func (s *Server) saveDraft(c echo.Context, target func(id, query string) string) error {
 	form, err := readForm(c)
 	if err != nil {
 		return err
@@ -93,7 +110,7 @@ func (s *Server) handleEditorSave(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return seeOther(c, "/r/"+run.ID+policyQuery(d.Policies))
+	return seeOther(c, target(run.ID, policyQuery(d.Policies)))
 }
 
 // replayDraft replays a valid draft, or places the engine's errors on the

@@ -263,3 +263,18 @@ func TestEditorNarrow(t *testing.T) {
 	}
 	screenshot(t, ctx, "editor-360")
 }
+
+// TestEditorExploreButton: with scripts on, "Explore every ordering"
+// leaves the editor for the explorer on the draft as it stands.
+func TestEditorExploreButton(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t)
+	openEditor(t, ctx, base+"/lab?from=old-token-first")
+	run(t, ctx, "explore", chromedp.Click(chromedp.CSS("button[data-explore]")))
+	run(t, ctx, "wait for the explorer", chromedp.WaitVisible(chromedp.ID("x-events-h")))
+	text := eval[string](t, ctx, `document.body.textContent.replace(/\s+/g, " ")`)
+	if !strings.Contains(text, "21 orderings") {
+		t.Errorf("the explorer opened from the editor does not show the 21 orderings of old-token-first")
+	}
+	screenshot(t, ctx, "editor-explore")
+}

@@ -26,6 +26,7 @@ func (s *Server) routes() {
 	e.POST("/lab", s.handleEditorForm)
 	e.POST("/lab/preview", s.handleEditorPreview)
 	e.POST("/lab/save", s.handleEditorSave)
+	e.POST("/lab/explore", s.handleEditorExplore)
 	read("/explore", s.handleExplorePage)
 	e.POST("/explore", s.handleExploreForm)
 	e.POST("/explore/edit", s.handleExploreEdit)

@@ -439,6 +439,13 @@
       save();
       return;
     }
+    if (b && b.hasAttribute("data-explore")) {
+      // A plain submission: the server saves the draft and opens the
+      // explorer; the draft stays in this browser for coming back.
+      form.action = b.getAttribute("formaction");
+      form.submit();
+      return;
+    }
     var op = b && b.name === "op" ? b.value : "run";
     var verb = op.split(".")[0];
     if ((verb === "up" || verb === "down") && b.closest(".ev-card")) {
