@@ -6,7 +6,7 @@ import (
 )
 
 // DescribeEvent renders an event's kind and fields in one short line, as
-// in `write result "old-result" token=41`. The actor and note are left to
+// in `write → result "old-result" token=41`. The actor and note are left to
 // the caller.
 func DescribeEvent(e Event) string {
 	parts := []string{string(e.Kind)}
@@ -16,13 +16,18 @@ func DescribeEvent(e Event) string {
 		}
 	}
 	switch e.Kind {
-	case Send:
-		add(e.ID + " →")
+	case Write, Send:
+		// The scope of a write is its grant's, shown by its token.
+		if e.Kind == Send {
+			add(e.ID)
+		}
+		add("→ " + e.Resource)
 	case Deliver, Commit:
 		add(e.Request)
+	default:
+		add(e.Scope)
+		add(e.Resource)
 	}
-	add(e.Scope)
-	add(e.Resource)
 	if e.Value != nil {
 		add(strconv.Quote(*e.Value))
 	}
