@@ -24,6 +24,11 @@ var fieldsOf = map[Kind][]string{
 	Crash:   {"actor"},
 }
 
+// Fields lists the fields kind k takes besides kind and note, in the
+// order of the spec's table; nil for an unknown kind. The editor offers
+// exactly these. The slice is shared: do not modify it.
+func Fields(k Kind) []string { return fieldsOf[k] }
+
 // requiredOf counts the leading entries of fieldsOf that are required.
 var requiredOf = map[Kind]int{
 	Acquire: 1, Read: 1, Pause: 1, Resume: 1, Expire: 1, Renew: 1, Release: 1, Check: 1,

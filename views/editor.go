@@ -100,32 +100,13 @@ func (e *DraftEvent) SetEventField(name, v string) {
 // the order the cards show them.
 var EventFieldNames = []string{"actor", "scope", "resource", "value", "id", "request", "op", "token", "note"}
 
-// kindFields lists the fields each kind takes besides kind and note, as the
-// spec's table (and lab's parser) has them; a test keeps the two in step.
-var kindFields = map[lab.Kind][]string{
-	lab.Acquire: {"actor", "scope", "token"},
-	lab.Read:    {"actor"},
-	lab.Pause:   {"actor"},
-	lab.Resume:  {"actor"},
-	lab.Expire:  {"actor", "scope"},
-	lab.Renew:   {"actor", "scope"},
-	lab.Release: {"actor", "scope"},
-	lab.Check:   {"actor"},
-	lab.Write:   {"actor", "value", "resource", "op", "token"},
-	lab.Send:    {"actor", "value", "id", "resource", "op", "token"},
-	lab.Deliver: {"request"},
-	lab.Commit:  {"request"},
-	lab.Restart: {"resource"},
-	lab.Crash:   {"actor"},
-}
-
 // KindFields lists the fields kind k takes besides kind and note; nil for
 // an unknown kind.
-func KindFields(k lab.Kind) []string { return kindFields[k] }
+func KindFields(k lab.Kind) []string { return lab.Fields(k) }
 
 // Takes reports whether kind k takes field f. Every kind takes a note.
 func Takes(k lab.Kind, f string) bool {
-	return f == "note" || slices.Contains(kindFields[k], f)
+	return f == "note" || slices.Contains(lab.Fields(k), f)
 }
 
 // kindText says what each kind does, for the palette.

@@ -94,7 +94,7 @@ func (d *Draft) isPrimary(e DraftEvent, f string) bool {
 // card's head), into those shown at once and those folded away; the note
 // comes last among the first.
 func (d *Draft) cardFields(e DraftEvent) (primary, more []string) {
-	for _, f := range kindFields[e.Kind] {
+	for _, f := range lab.Fields(e.Kind) {
 		if f == "actor" {
 			continue
 		}
