@@ -57,10 +57,17 @@
 //     in one JSON object keeps its last value, as encoding/json does.
 //
 // Replay:
-//   - A skipped step changes nothing and involves no token: its "token" is
-//     null, and its event shows only the defaults known without replaying.
+//   - A skipped step changes nothing, but a write or send still carries
+//     its token: a skipped one shows, in "token" and in its event, the
+//     scope and token it would have carried. A skipped deliver or commit
+//     shows its request's token once the request was sent, else null. A
+//     skipped acquire grants nothing: null.
+//   - A deliver of a send that was itself skipped is skipped too ("not
+//     sent yet"): the request never left.
 //   - A refused acquire's "token" is null (nothing was granted); a renew's
-//     is null too (it grants no new token).
+//     is null too (it grants no new token). A granted acquire's token is
+//     in the step's "token"; its event keeps "token" only when the file
+//     named one, so a broken issuer's explicit token stays visible.
 //   - A write's request gets the id "#N", N its step number, in the
 //     trace's event. "#" is not allowed in a send's id, so the two never
 //     collide.
@@ -92,7 +99,13 @@
 //     client-check aborts, a write whose token equals the current valid
 //     lease's, even when that token was issued twice.
 //   - authoritative rejects a write that belongs to no scope (an actor
-//     with no grant, with several scopes declared).
+//     with no grant, with several scopes declared). Such a write can fire
+//     only duplicate-applied and unowned-write: stale-overwrite,
+//     superseded-write and valid-write-rejected are about a scope.
+//   - fenced-register at a "memory" receiver: a restart forgets the
+//     registered token too. The spec's "remembers at least that token from
+//     then on" meets its rule that such a receiver forgets what it
+//     remembers; the more specific rule, the receiver's memory, wins.
 //   - Violations are listed in step order; within a step in the spec's
 //     order of invariants. Outcomes are written in the order of Policies;
 //     "summary" is a JSON object whose keys encoding/json sorts.

@@ -117,8 +117,17 @@ func (r *replayer) step(i int) {
 	st := &r.steps[i]
 	st.Index = i + 1
 	st.Event = r.s.Events[i]
-	if e.kind == Write {
-		st.Event.ID = r.pr.requestIDs[e.request]
+	var q request
+	switch e.kind {
+	case Write, Send:
+		// A write carries its token whether or not it can happen here, so
+		// a skipped one shows the token it would have carried.
+		q = r.buildRequest(e)
+		r.fillRequest(i, e, &q)
+	case Deliver, Commit:
+		if rq := &r.requests[e.request]; rq.sent {
+			st.Token = tokenOf(rq)
+		}
 	}
 	r.memo, r.texts = r.memo[:0], r.texts[:0]
 	if msg := r.skipReason(e); msg != "" {
@@ -147,7 +156,7 @@ func (r *replayer) step(i int) {
 	case Check:
 		r.check(i, e)
 	case Write, Send:
-		r.send(i, e)
+		r.send(i, e, q)
 	case Deliver:
 		r.deliver(i, e)
 	case Commit:

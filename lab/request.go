@@ -4,22 +4,9 @@ import "strconv"
 
 // send handles a write or a send: the worker builds the request, and under
 // client-check first consults its lease. A write is then delivered at once.
-func (r *replayer) send(i int, e op) {
+func (r *replayer) send(i int, e op, built request) {
 	q := &r.requests[e.request]
-	w := r.workers[e.actor]
-	*q = request{sent: true, actor: e.actor, scope: -1, resource: e.resource, value: e.value, key: e.key}
-	if w.hasGrant {
-		q.scope = w.scope
-	} else if len(r.pr.scopes) == 1 {
-		q.scope = 0
-	}
-	switch {
-	case e.token != nil:
-		q.hasToken, q.token = true, *e.token
-	case !e.tokenNull && w.hasGrant:
-		q.hasToken, q.token = true, w.token
-	}
-	r.fillRequest(i, e, q)
+	*q = built
 	passed, why := r.clientCheck(e.actor)
 	for li := range r.lanes {
 		l := &r.lanes[li]
@@ -43,6 +30,25 @@ func (r *replayer) send(i int, e op) {
 	}
 }
 
+// buildRequest is the request a write or send carries: the scope and token
+// of the actor's latest grant, unless the event names a token.
+func (r *replayer) buildRequest(e op) request {
+	w := r.workers[e.actor]
+	q := request{sent: true, actor: e.actor, scope: -1, resource: e.resource, value: e.value, key: e.key}
+	if w.hasGrant {
+		q.scope = w.scope
+	} else if len(r.pr.scopes) == 1 {
+		q.scope = 0
+	}
+	switch {
+	case e.token != nil:
+		q.hasToken, q.token = true, *e.token
+	case !e.tokenNull && w.hasGrant:
+		q.hasToken, q.token = true, w.token
+	}
+	return q
+}
+
 // fillRequest completes the step's event with the defaults the replay
 // chose: scope, token and, for a write, the id of its request.
 func (r *replayer) fillRequest(i int, e op, q *request) {
@@ -54,6 +60,9 @@ func (r *replayer) fillRequest(i int, e op, q *request) {
 	if q.hasToken {
 		ev.Token = ptr(q.token)
 		r.steps[i].Token = ev.Token
+	}
+	if e.kind == Write {
+		ev.ID = r.pr.requestIDs[e.request]
 	}
 }
 
