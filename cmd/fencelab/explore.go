@@ -27,7 +27,7 @@ type exploreFlags struct {
 // policy, how many orderings break which invariant. Interrupted (Ctrl-C),
 // at the deadline or at the budget, it prints what it counted so far.
 func explore(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	f, err := parseExploreFlags(args)
+	f, err := parseExploreFlags(args, piped(stdin))
 	if err != nil {
 		return err
 	}
@@ -53,7 +53,7 @@ func explore(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return writeExploration(stdout, s, x)
 }
 
-func parseExploreFlags(args []string) (exploreFlags, error) {
+func parseExploreFlags(args []string, stdinPiped bool) (exploreFlags, error) {
 	var f exploreFlags
 	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -77,7 +77,7 @@ func parseExploreFlags(args []string) (exploreFlags, error) {
 		return f, &usageError{"explore: give one scenario file"}
 	case len(files) == 1 && f.source.scenario != "":
 		return f, &usageError{"explore: give a file or --scenario, not both"}
-	case len(files) == 0 && f.source.scenario == "":
+	case len(files) == 0 && f.source.scenario == "" && !stdinPiped:
 		return f, &usageError{"explore: give a scenario file, - for stdin, or --scenario NAME"}
 	case f.budget < 1:
 		return f, &usageError{fmt.Sprintf("explore: --budget must be at least 1, got %d", f.budget)}
@@ -85,6 +85,8 @@ func parseExploreFlags(args []string) (exploreFlags, error) {
 		return f, &usageError{fmt.Sprintf("explore: --deadline must not be negative, got %s", f.deadline)}
 	case len(files) == 1:
 		f.source.file = files[0]
+	case f.source.scenario == "":
+		f.source.file = "-"
 	}
 	return f, nil
 }

@@ -30,7 +30,7 @@ func replay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return seed(lib, stdout)
 	}
-	f, err := parseReplayFlags(args)
+	f, err := parseReplayFlags(args, piped(stdin))
 	if err != nil {
 		return err
 	}
@@ -50,7 +50,7 @@ func replay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return writeTable(stdout, s, t, f.policies)
 }
 
-func parseReplayFlags(args []string) (replayFlags, error) {
+func parseReplayFlags(args []string, stdinPiped bool) (replayFlags, error) {
 	var f replayFlags
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -80,6 +80,8 @@ func parseReplayFlags(args []string) (replayFlags, error) {
 		return f, &usageError{"replay: give one scenario file"}
 	case len(files) == 1 && f.scenario != "":
 		return f, &usageError{"replay: give a file or --scenario, not both"}
+	case len(files) == 0 && f.scenario == "" && stdinPiped:
+		f.file = "-"
 	case len(files) == 0 && f.scenario == "":
 		return f, &usageError{"replay: give a scenario file, - for stdin, or --scenario NAME"}
 	case len(files) == 1:
@@ -129,6 +131,17 @@ func loadScenario(cmd string, f replayFlags, lib *lab.Library, stdin io.Reader) 
 		r = file
 	}
 	return lab.Parse(r)
+}
+
+// piped reports whether stdin is a pipe or a file rather than a terminal
+// (or /dev/null): `fencelab replay --json < s.json` then reads it as "-".
+func piped(stdin io.Reader) bool {
+	f, ok := stdin.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice == 0
 }
 
 // reportInvalid prints every validation error on its own line; other

@@ -121,3 +121,32 @@ func TestReplayMarkdownGolden(t *testing.T) {
 		t.Errorf("run(%q) Markdown (-want +got):\n%s", args, diff)
 	}
 }
+
+// TestReplayReadsRedirectedStdin: `fencelab replay --json < s.json` reads
+// the file as if "-" were given; with no flag at all it is still the seed.
+func TestReplayReadsRedirectedStdin(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.json")
+	if err := os.WriteFile(path, []byte(pausedWorkerJSON), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdin := func() *os.File {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	var out bytes.Buffer
+	if err := run([]string{"replay", "--json"}, stdin(), &out, &bytes.Buffer{}); err != nil {
+		t.Fatalf("run(replay --json < file) = %v", err)
+	}
+	var tr lab.Trace
+	if err := json.Unmarshal(out.Bytes(), &tr); err != nil || len(tr.Steps) != 7 {
+		t.Errorf("run(replay --json < file) printed %d steps (%v), want the 7 of the file", len(tr.Steps), err)
+	}
+	out.Reset()
+	if err := run([]string{"replay"}, stdin(), &out, &bytes.Buffer{}); err != nil || !strings.HasPrefix(out.String(), "unfenced final value: ") {
+		t.Errorf("run(replay < file) = %v, %q; want the seed's lines", err, out.String())
+	}
+}
