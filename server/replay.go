@@ -22,7 +22,9 @@ func (s *Server) handleReplayPage(c echo.Context) error {
 		return err
 	}
 	report := views.NewReport(sc, lab.Replay(sc), choosePolicies(c.Request().PostForm["p"]))
-	return render(c, http.StatusOK, views.Scenario(views.ScenarioPage{Report: report, Source: source}))
+	page := views.ScenarioPage{Report: report, Source: source,
+		Diagram: views.DiagramPolicy(report.Policies, c.Request().PostForm.Get("d"))}
+	return render(c, http.StatusOK, views.Scenario(page))
 }
 
 // handleAPIReplay answers the trace, as the CLI's --json prints it; nothing is saved.

@@ -233,7 +233,7 @@ func Run(p RunPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = DiagramPanel(p.Report, p.Diagram, "/r/"+p.ID).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = DiagramPanel(p.Report, p.Diagram, "/r/"+p.ID, "").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -217,7 +217,7 @@ func Scenario(p ScenarioPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = DiagramPanel(p.Report, p.diagram(), scenarioPath(p)).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = DiagramPanel(p.Report, p.diagram(), scenarioPath(p), p.Source).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
