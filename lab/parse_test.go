@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -149,5 +150,30 @@ func TestCanonicalRoundTrip(t *testing.T) {
 	b2, _ := marshal(s2)
 	if string(b1) != string(b2) {
 		t.Errorf("canonical JSON changed on a round trip:\n%s\n%s", b1, b2)
+	}
+}
+
+// TestEventJSONRoundTrip: a trace read back with encoding/json (as a saved
+// run is) keeps an explicit null token apart from an absent one.
+func TestEventJSONRoundTrip(t *testing.T) {
+	s, err := Parse(strings.NewReader(`{"version":1,"title":"t","events":[
+		{"actor":"A","kind":"acquire","token":-7},{"actor":"A","kind":"write","value":"v","token":null},{"actor":"A","kind":"write","value":"w"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := marshal(Replay(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Trace
+	if err := json.Unmarshal(want, &back); err != nil {
+		t.Fatalf("json.Unmarshal(trace): %v", err)
+	}
+	if !back.Steps[1].Event.TokenNull || back.Steps[2].Event.TokenNull || *back.Steps[0].Event.Token != -7 {
+		t.Errorf("events read back = %+v, %+v, %+v; want the explicit null kept apart", back.Steps[0].Event, back.Steps[1].Event, back.Steps[2].Event)
+	}
+	got, _ := marshal(&back)
+	if string(got) != string(want) {
+		t.Errorf("trace JSON changed on a round trip through encoding/json:\n%s\n%s", want, got)
 	}
 }
