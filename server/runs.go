@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -133,23 +132,9 @@ func (s *Server) handleRunPage(c echo.Context) error {
 		EngineVersion: run.EngineVersion,
 		CreatedAt:     run.CreatedAt,
 		Source:        string(run.Scenario),
-		Drift:         drift(run),
+		Drift:         s.drifts.of(run),
 	}
 	return render(c, http.StatusOK, views.Run(page))
-}
-
-// drift says how today's engine differs on a saved run: empty when a fresh
-// replay gives the stored trace byte for byte.
-func drift(run Run) string {
-	sc, err := lab.Parse(bytes.NewReader(run.Scenario))
-	if err != nil {
-		return "Today’s engine no longer accepts this scenario (" + err.Error() + ")."
-	}
-	fresh, err := json.Marshal(lab.Replay(sc))
-	if err != nil || !bytes.Equal(fresh, run.Trace) {
-		return "Replaying the saved scenario now gives other decisions, reasons or values."
-	}
-	return ""
 }
 
 // runJSON answers GET /api/runs/{id}: the scenario and trace as stored.

@@ -30,6 +30,7 @@ type Server struct {
 	log     *slog.Logger
 
 	explorations *explorations
+	drifts       *driftMemo
 }
 
 // New builds the server with its routes and middleware.
@@ -46,6 +47,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{echo: echo.New(), store: cfg.Store, library: cfg.Library, secret: cfg.Secret, log: log}
 	s.explorations = newExplorations(cfg.Explore)
+	s.drifts = newDriftMemo()
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError
