@@ -28,13 +28,13 @@ func Markdown(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Policy,
 		fmt.Fprintf(&b, "| %d | %s | %s | %s |", st.Index, mdCell(st.Event.Actor), mdEvent(st.Event), mdToken(st.Token))
 		for _, p := range policies {
 			o := st.Outcomes.Of(p)
-			fmt.Fprintf(&b, " **%s** %s<br>%s |", o.Decision, mdCell(strings.TrimPrefix(o.Reason, string(o.Decision)+": ")), mdCell(mdValues(o.Values, o.Tokens)))
+			fmt.Fprintf(&b, " **%s** %s<br>%s |", o.Decision, mdCell(strings.TrimPrefix(o.Reason, string(o.Decision)+": ")), mdCell(ValuesText(o.Values, o.Tokens)))
 		}
 		b.WriteString("\n")
 	}
 	b.WriteString("\n### Verdicts\n\n")
 	for _, p := range policies {
-		fmt.Fprintf(&b, "- **%s**: %s\n", p, mdVerdict(t.Summary[p]))
+		fmt.Fprintf(&b, "- **%s**: %s\n", p, mdCell(VerdictText(t.Summary[p])))
 	}
 	for _, wn := range t.Warnings {
 		fmt.Fprintf(&b, "- step %d skipped: %s\n", wn.Step, mdText(wn.Message))
@@ -61,7 +61,10 @@ func mdToken(t *int64) string {
 	return fmt.Sprint(*t)
 }
 
-func mdValues(values map[string]*string, tokens map[string]*int64) string {
+// ValuesText shows each resource's value with the token that wrote it,
+// as in "result = old-result (41), email = (none)"; plain text, shared by
+// the CLI's table and the Markdown export.
+func ValuesText(values map[string]*string, tokens map[string]*int64) string {
 	var parts []string
 	for _, name := range lab.SortedNames(values) {
 		v := "(none)"
@@ -76,8 +79,10 @@ func mdValues(values map[string]*string, tokens map[string]*int64) string {
 	return strings.Join(parts, ", ")
 }
 
-func mdVerdict(s lab.Summary) string {
-	out := "final " + mdCell(mdValues(s.Final, nil))
+// VerdictText is a policy's verdict in one line of plain text: its final
+// values and its violations with their steps.
+func VerdictText(s lab.Summary) string {
+	out := "final " + ValuesText(s.Final, nil)
 	if len(s.Violations) == 0 {
 		return out + "; no violations"
 	}

@@ -41,12 +41,12 @@ func TestReplayCommand(t *testing.T) {
 		err   string
 	}{
 		{"table of a built-in", []string{"replay", "--scenario", "paused-worker"}, "", 0, []string{
-			"unfenced: final result=old-result; violations: stale-overwrite at step 8, superseded-write at step 8, unowned-write at step 8",
-			"fenced: final result=new-result; no violations",
+			"unfenced: final result = old-result; violations: stale-overwrite at step 8, superseded-write at step 8, unowned-write at step 8",
+			"fenced: final result = new-result; no violations",
 			"rejected: 41 < 42 already accepted",
 		}, ""},
 		{"chosen policies from stdin", []string{"replay", "-", "--policies", "fenced-strict"}, pausedWorkerJSON + "\n", 0, []string{
-			"fenced-strict: final result=new; no violations", "rejected: 41 is not greater than 42 already accepted",
+			"fenced-strict: final result = new; no violations", "rejected: 41 is not greater than 42 already accepted",
 		}, ""},
 		{"warnings are listed", []string{"replay", "-"}, `{"version":1,"title":"t","events":[{"actor":"A","kind":"resume"}]}`, 0,
 			[]string{"warning: step 1 skipped: A is not paused"}, ""},

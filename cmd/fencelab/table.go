@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"fencelab/lab"
+	"fencelab/views"
 )
 
 // writeTable prints the per-step table with aligned columns, then each
@@ -23,7 +24,7 @@ func writeTable(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Polic
 		row := []string{fmt.Sprint(st.Index), st.Event.Actor, lab.DescribeEvent(st.Event), tokenText(st.Token)}
 		for _, p := range policies {
 			o := st.Outcomes.Of(p)
-			row = append(row, lab.ReasonWithDecision(o), valuesText(o.Values, o.Tokens))
+			row = append(row, lab.ReasonWithDecision(o), views.ValuesText(o.Values, o.Tokens))
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
@@ -32,7 +33,7 @@ func writeTable(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Polic
 	}
 	fmt.Fprintln(w)
 	for _, p := range policies {
-		fmt.Fprintf(w, "%s: %s\n", p, verdict(t.Summary[p]))
+		fmt.Fprintf(w, "%s: %s\n", p, views.VerdictText(t.Summary[p]))
 	}
 	for _, wn := range t.Warnings {
 		fmt.Fprintf(w, "warning: step %d skipped: %s\n", wn.Step, wn.Message)
@@ -40,38 +41,9 @@ func writeTable(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Polic
 	return nil
 }
 
-func verdict(s lab.Summary) string {
-	final := "final " + valuesText(s.Final, nil)
-	if len(s.Violations) == 0 {
-		return final + "; no violations"
-	}
-	var vs []string
-	for _, v := range s.Violations {
-		vs = append(vs, fmt.Sprintf("%s at step %d", v.Kind, v.Step))
-	}
-	return final + "; violations: " + strings.Join(vs, ", ")
-}
-
 func tokenText(t *int64) string {
 	if t == nil {
 		return "-"
 	}
 	return fmt.Sprint(*t)
-}
-
-// valuesText shows each resource's value, with the token that wrote it when known.
-func valuesText(values map[string]*string, tokens map[string]*int64) string {
-	var parts []string
-	for _, name := range lab.SortedNames(values) {
-		v := values[name]
-		s := name + "=-"
-		if v != nil {
-			s = name + "=" + *v
-			if t := tokens[name]; t != nil {
-				s += fmt.Sprintf("@%d", *t)
-			}
-		}
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, " ")
 }
