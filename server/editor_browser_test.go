@@ -67,35 +67,53 @@ func at(t *testing.T, ctx context.Context, id string, frac float64) point {
 	})()`)
 }
 
-// TestEditorDrag drags A's late write above B's write with real mouse
-// events: unfenced then ends on new-result, without a reload.
+// TestEditorDrag teaches old-token-first's lesson with real mouse events,
+// without a reload: as written, A's late write (token 41) reaches the
+// resource before B has written, so fenced accepts it. Dragging B's write
+// above A's resume lets the resource see 42 first: fenced now rejects A's
+// write, and unfenced ends with A's old-result over B's new-result.
 func TestEditorDrag(t *testing.T) {
 	base := startServer(t)
 	ctx := newBrowser(t)
-	openEditor(t, ctx, base+"/lab?from=paused-worker")
-	if got := finalValue(t, ctx, "unfenced"); got != "old-result" {
-		t.Fatalf("before the drag, unfenced ends as %q, want old-result", got)
+	openEditor(t, ctx, base+"/lab?from=old-token-first")
+	if got := decisionAt(t, ctx, 6, "fenced"); got != "accepted" {
+		t.Fatalf("before the drag, fenced decides A's write (step 6) %q, want accepted", got)
+	}
+	if got := finalValue(t, ctx, "unfenced"); got != "new-result" {
+		t.Fatalf("before the drag, unfenced ends as %q, want new-result", got)
 	}
 	noReload(t, ctx)
-	eval[chromedp.Void](t, ctx, `document.getElementById("ev-7").scrollIntoView({block: "center"})`)
-	from, to := at(t, ctx, "ev-8-handle", .5), at(t, ctx, "ev-6", .25)
+	eval[chromedp.Void](t, ctx, `document.getElementById("ev-6").scrollIntoView({block: "center"})`)
+	from, to := at(t, ctx, "ev-7-handle", .5), at(t, ctx, "ev-5", .25)
 	before := updates(t, ctx)
 	start := time.Now()
-	run(t, ctx, "drag A's write above B's write", chromedp.DragAndDropXY(from.X, from.Y, to.X, to.Y, 20))
+	run(t, ctx, "drag B's write above A's resume", chromedp.DragAndDropXY(from.X, from.Y, to.X, to.Y, 20))
 	dropped := time.Now()
-	waitForUpdate(t, ctx, before, "unfenced to end on new-result", finalValueJS("unfenced")+` === "new-result"`)
+	waitForUpdate(t, ctx, before, "unfenced to end on old-result", finalValueJS("unfenced")+` === "old-result"`)
 	seen := time.Since(dropped)
 	ms := eval[int](t, ctx, `Number(document.getElementById("result-body").dataset.ms)`)
 	t.Logf("drop → updated table: %d ms in the page (from the drop to the new table in place); %v seen by the test (polling every 5 ms) after a drag of %v",
 		ms, seen.Round(time.Millisecond), dropped.Sub(start).Round(time.Millisecond))
-	if got := cardValue(t, ctx, 6); got != "old-result" {
-		t.Errorf("after the drag, card 6's value = %q, want old-result (A's write)", got)
+	if got := cardValue(t, ctx, 5); got != "new-result" {
+		t.Errorf("after the drag, card 5's value = %q, want new-result (B's write)", got)
 	}
-	if got := eval[string](t, ctx, `document.querySelector("#step-6 .col-actor").textContent.trim()`); got != "A" {
-		t.Errorf("after the drag, row 6's actor = %q, want A", got)
+	if got := decisionAt(t, ctx, 7, "fenced"); got != "rejected" {
+		t.Errorf("after the drag, fenced decides A's write (step 7) %q, want rejected", got)
+	}
+	if got := finalValue(t, ctx, "fenced"); got != "new-result" {
+		t.Errorf("after the drag, fenced ends as %q, want new-result", got)
 	}
 	checkNoReload(t, ctx, "dragging")
 	screenshot(t, ctx, "editor-after-drag")
+}
+
+// decisionAt is the decision word policy shows at step n of the table.
+func decisionAt(t *testing.T, ctx context.Context, n int, policy string) string {
+	t.Helper()
+	return eval[string](t, ctx, `(function () {
+		const b = document.querySelector('#step-`+strconv.Itoa(n)+` td[data-label=`+jsString(policy)+`] .badge');
+		return b ? b.textContent.replace(/[^a-z]/g, "") : "";
+	})()`)
 }
 
 // TestEditorKeyboard moves A's write up twice with Alt+Up, announced.
