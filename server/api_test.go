@@ -180,7 +180,7 @@ func manyEvents(n int) string {
 // TestBadRunIDs answers ids outside the id alphabet or length with a 404
 // before any query.
 func TestBadRunIDs(t *testing.T) {
-	store := &countingStore{Store: sqliteStore{openDB(t, t.TempDir())}}
+	store := &countingStore{Store: openDB(t, t.TempDir())}
 	s := newServer(t, store, testSecret, nil)
 	ids := []string{"short", "AAAAAAAAAAAAAAAAA", "AAAAAAAAAAAAAAA!", "AAAAAAAAAAAAAAA%2E", "%3Cscript%3E12345678", "AAAAAAAA.AAAAAAA", "%C3%84AAAAAAAAAAAAAA"}
 	for _, id := range ids {

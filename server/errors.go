@@ -37,8 +37,9 @@ type problem struct {
 }
 
 // handleError is the one error handler: validation 422, malformed JSON 400,
-// an over-long body 413, *echo.HTTPError its own code, the rest 500, logged
-// and shown generically. JSON under /api, a page elsewhere.
+// an over-long body 413, *echo.HTTPError its own code, a store that cannot
+// be reached 503 and a full one 507, the rest 500, logged and shown
+// generically. JSON under /api, a page elsewhere.
 func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
@@ -76,11 +77,24 @@ func (s *Server) classify(err error, c echo.Context) problem {
 			"Nothing was run. Fix these problems and replay it:", inv.Errors}
 	case errors.As(err, &herr) && (herr.Code < 500 || herr.Code == http.StatusServiceUnavailable):
 		return problem{herr.Code, statusTitle(herr.Code), message(herr), nil}
+	case errors.Is(err, ErrUnavailable):
+		s.log.Warn("database unavailable", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+		c.Response().Header().Set("Retry-After", retryAfter)
+		return problem{http.StatusServiceUnavailable, "Database unavailable",
+			"The database cannot be reached right now, so nothing was saved or read. Please try again in a moment.", nil}
+	case errors.Is(err, ErrFull):
+		s.log.Error("database full", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+		return problem{http.StatusInsufficientStorage, "Storage full",
+			"The database has no room left, so nothing was saved. Saved runs can still be opened.", nil}
 	}
 	s.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 	return problem{http.StatusInternalServerError, "Something went wrong",
 		"The server could not answer this request. It has been logged; please try again in a moment.", nil}
 }
+
+// retryAfter is the Retry-After of a 503, in seconds: long enough for a
+// database restart or failover to finish, short enough for a person.
+const retryAfter = "5"
 
 // errorJSON is the body of every API error.
 type errorJSON struct {

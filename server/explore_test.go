@@ -24,7 +24,7 @@ func newExploreServer(t *testing.T, cfg server.ExploreConfig) *server.Server {
 	t.Helper()
 	db := openDB(t, t.TempDir())
 	s, err := server.New(server.Config{
-		Store: sqliteStore{db}, Library: testLibrary(t), Secret: testSecret,
+		Store: db, Library: testLibrary(t), Secret: testSecret,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Explore: cfg,
 	})
 	if err != nil {

@@ -178,7 +178,7 @@ func TestRunSVG(t *testing.T) {
 // TestRunSuffixes answers 404 for an unknown run under every suffix, and
 // for an unknown suffix of a known run; malformed ids never reach the store.
 func TestRunSuffixes(t *testing.T) {
-	store := &countingStore{Store: sqliteStore{openDB(t, t.TempDir())}}
+	store := &countingStore{Store: openDB(t, t.TempDir())}
 	s := newServer(t, store, testSecret, nil)
 	id := saveRun(t, s, "paused-worker")
 	store.queries = 0

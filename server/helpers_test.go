@@ -23,22 +23,6 @@ import (
 	"fencelab/server/sqlite"
 )
 
-// sqliteStore adapts the real database to server.Store, as cmd/fencelab does.
-type sqliteStore struct{ db *sqlite.DB }
-
-func (s sqliteStore) SaveRun(ctx context.Context, r server.Run) (server.Run, error) {
-	saved, err := s.db.SaveRun(ctx, sqlite.Run(r))
-	return server.Run(saved), err
-}
-
-func (s sqliteStore) Run(ctx context.Context, id string) (server.Run, error) {
-	r, err := s.db.Run(ctx, id)
-	if errors.Is(err, sqlite.ErrNotFound) {
-		return server.Run{}, fmt.Errorf("%w: %w", server.ErrNotFound, err)
-	}
-	return server.Run(r), err
-}
-
 // countingStore counts the queries that reach the store.
 type countingStore struct {
 	server.Store
@@ -62,6 +46,8 @@ func (failingStore) SaveRun(context.Context, server.Run) (server.Run, error) {
 	return server.Run{}, errDisk
 }
 func (failingStore) Run(context.Context, string) (server.Run, error) { return server.Run{}, errDisk }
+func (failingStore) Secret(context.Context) ([]byte, error)          { return nil, errDisk }
+func (failingStore) Ping(context.Context) error                      { return errDisk }
 
 // panickingStore panics on every read, as a bug would.
 type panickingStore struct{ failingStore }
@@ -127,7 +113,7 @@ func newTestServer(t testing.TB) (*server.Server, *sqlite.DB) {
 	if err != nil {
 		t.Fatalf("Secret: %v", err)
 	}
-	return newServer(t, sqliteStore{db}, secret, nil), db
+	return newServer(t, db, secret, nil), db
 }
 
 var testSecret = []byte("0123456789abcdef0123456789abcdef")

@@ -38,5 +38,8 @@ func (s *Server) routes() {
 	read("/api/scenarios", s.handleAPIScenarios)
 	read("/api/scenarios/:name", s.handleAPIScenario)
 
+	read("/healthz", s.handleHealthz)
+	read("/readyz", s.handleReadyz)
+
 	read("/static/*", echo.StaticDirectoryHandler(static.FS, true))
 }

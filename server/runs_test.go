@@ -80,7 +80,7 @@ func TestRunSurvivesRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newServer(t, sqliteStore{db}, secret, nil)
+	s := newServer(t, db, secret, nil)
 	link := postForm(t, s, "/runs", url.Values{"scenario": {src}}).Header().Get("Location")
 	before := get(t, s, link+query)
 	checkResponse(t, "GET "+link, before, http.StatusOK, htmlType)
@@ -93,7 +93,7 @@ func TestRunSurvivesRestart(t *testing.T) {
 	if err != nil || !bytes.Equal(secret, secret2) {
 		t.Fatalf("secret changed across restart (err %v)", err)
 	}
-	s = newServer(t, sqliteStore{db}, secret2, nil)
+	s = newServer(t, db, secret2, nil)
 	after := get(t, s, link+query)
 	checkResponse(t, "GET "+link+" after restart", after, http.StatusOK, htmlType)
 	if a, b := parsePage(t, before.Body.Bytes()).table(t), parsePage(t, after.Body.Bytes()).table(t); a != b {
@@ -108,17 +108,17 @@ func TestRunSurvivesRestart(t *testing.T) {
 // stored one.
 func TestRunDrift(t *testing.T) {
 	db := openDB(t, t.TempDir())
-	s := newServer(t, sqliteStore{db}, testSecret, nil)
+	s := newServer(t, db, testSecret, nil)
 	link := postForm(t, s, "/runs", url.Values{"scenario": {builtinSource(t, "paused-worker")}}).Header().Get("Location")
 	id := strings.TrimPrefix(link, "/r/")
 
-	stored, err := sqliteStore{db}.Run(context.Background(), id)
+	stored, err := db.Run(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	stored.ID = "driftdriftdrift0"
 	stored.Trace = bytes.Replace(stored.Trace, []byte(`"rejected"`), []byte(`"accepted"`), 1)
-	if _, err := (sqliteStore{db}).SaveRun(context.Background(), stored); err != nil {
+	if _, err := db.SaveRun(context.Background(), stored); err != nil {
 		t.Fatal(err)
 	}
 	rec := get(t, s, "/r/"+stored.ID)

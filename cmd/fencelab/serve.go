@@ -17,7 +17,6 @@ import (
 	"fencelab/lab"
 	"fencelab/scenarios"
 	"fencelab/server"
-	"fencelab/server/sqlite"
 )
 
 // Timeouts of the HTTP server: a slow or stalled client cannot hold a
@@ -53,7 +52,7 @@ func serve(args []string, stdout, stderr io.Writer) error {
 }
 
 func listenAndServe(ctx context.Context, log *slog.Logger, addr, dbPath string) error {
-	db, err := sqlite.Open(dbPath)
+	db, err := openStore(dbPath)
 	if err != nil {
 		return err
 	}
@@ -78,7 +77,7 @@ func listenAndServe(ctx context.Context, log *slog.Logger, addr, dbPath string) 
 	return serveUntilDone(ctx, log, hs, ln)
 }
 
-func newServer(ctx context.Context, db *sqlite.DB, log *slog.Logger) (*server.Server, error) {
+func newServer(ctx context.Context, db server.Store, log *slog.Logger) (*server.Server, error) {
 	secret, err := db.Secret(ctx)
 	if err != nil {
 		return nil, err
@@ -87,7 +86,7 @@ func newServer(ctx context.Context, db *sqlite.DB, log *slog.Logger) (*server.Se
 	if err != nil {
 		return nil, fmt.Errorf("load built-in scenarios: %w", err)
 	}
-	return server.New(server.Config{Store: store{db}, Library: library, Secret: secret, Logger: log})
+	return server.New(server.Config{Store: db, Library: library, Secret: secret, Logger: log})
 }
 
 // serveUntilDone serves until ctx ends, then stops accepting connections

@@ -6,21 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"fencelab/server"
 )
 
-// Run is a saved run: the scenario as submitted, the trace the engine
-// produced for it, and the engine version that produced it.
-type Run struct {
-	ID            string
-	Title         string
-	Scenario      []byte // canonical scenario JSON
-	Trace         []byte // trace JSON
-	EngineVersion string
-	CreatedAt     time.Time // stored in UTC to the second
-}
-
-// ErrNotFound is returned, wrapped, when no run has the requested ID.
-var ErrNotFound = errors.New("run not found")
+// Run is the server's saved run.
+type Run = server.Run
 
 // SaveRun stores r unless a run with its ID exists, and returns the stored
 // row: the existing one in that case, since a saved run is a permanent link
@@ -31,7 +22,7 @@ func (db *DB) SaveRun(ctx context.Context, r Run) (Run, error) {
 	}
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
-		return Run{}, fmt.Errorf("save run %q: %w", r.ID, err)
+		return Run{}, fmt.Errorf("save run %q: %w", r.ID, storeError(err))
 	}
 	defer tx.Rollback()
 
@@ -44,14 +35,14 @@ func (db *DB) SaveRun(ctx context.Context, r Run) (Run, error) {
 		r.ID, r.Title, string(r.Scenario), string(r.Trace), r.EngineVersion,
 		r.CreatedAt.UTC().Format(time.RFC3339))
 	if err != nil {
-		return Run{}, fmt.Errorf("save run %q: %w", r.ID, err)
+		return Run{}, fmt.Errorf("save run %q: %w", r.ID, storeError(err))
 	}
 	stored, err := queryRun(ctx, tx, r.ID)
 	if err == nil {
 		err = tx.Commit()
 	}
 	if err != nil {
-		return Run{}, fmt.Errorf("save run %q: %w", r.ID, err)
+		return Run{}, fmt.Errorf("save run %q: %w", r.ID, storeError(err))
 	}
 	return stored, nil
 }
@@ -60,7 +51,7 @@ func (db *DB) SaveRun(ctx context.Context, r Run) (Run, error) {
 func (db *DB) Run(ctx context.Context, id string) (Run, error) {
 	r, err := queryRun(ctx, db.read, id)
 	if err != nil {
-		return Run{}, fmt.Errorf("read run %q: %w", id, err)
+		return Run{}, fmt.Errorf("read run %q: %w", id, storeError(err))
 	}
 	return r, nil
 }
@@ -79,7 +70,7 @@ func queryRun(ctx context.Context, q queryer, id string) (Run, error) {
 		FROM runs WHERE id = ?`, id).
 		Scan(&r.ID, &r.Title, &r.Scenario, &r.Trace, &r.EngineVersion, &created)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Run{}, ErrNotFound
+		return Run{}, server.ErrNotFound
 	}
 	if err != nil {
 		return Run{}, err

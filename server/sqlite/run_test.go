@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"fencelab/server"
 )
 
 func sampleRun(id string) Run {
@@ -135,8 +137,8 @@ func TestSaveRunRejects(t *testing.T) {
 			if got, err := db.SaveRun(t.Context(), r); err == nil {
 				t.Errorf("SaveRun(%+v) = %+v, nil; want an error", r, got)
 			}
-			if _, err := db.Run(t.Context(), r.ID); !errors.Is(err, ErrNotFound) {
-				t.Errorf("Run(%q) after a refused save: error = %v, want ErrNotFound", r.ID, err)
+			if _, err := db.Run(t.Context(), r.ID); !errors.Is(err, server.ErrNotFound) {
+				t.Errorf("Run(%q) after a refused save: error = %v, want server.ErrNotFound", r.ID, err)
 			}
 		})
 	}
@@ -152,9 +154,9 @@ func TestRunNotFound(t *testing.T) {
 		want error
 	}{
 		{"exists", nil},
-		{"missing", ErrNotFound},
-		{"", ErrNotFound},
-		{"EXISTS", ErrNotFound}, // IDs are case-sensitive
+		{"missing", server.ErrNotFound},
+		{"", server.ErrNotFound},
+		{"EXISTS", server.ErrNotFound}, // IDs are case-sensitive
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%q", tt.id), func(t *testing.T) {

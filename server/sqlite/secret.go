@@ -18,10 +18,10 @@ func (db *DB) Secret(ctx context.Context) ([]byte, error) {
 		return secret, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("secret: %w", err)
+		return nil, fmt.Errorf("secret: %w", storeError(err))
 	}
 	if secret, err = db.createSecret(ctx); err != nil {
-		return nil, fmt.Errorf("secret: %w", err)
+		return nil, fmt.Errorf("secret: %w", storeError(err))
 	}
 	return secret, nil
 }

@@ -139,3 +139,13 @@ func migrateFile(ctx context.Context, db *sql.DB, name string) error {
 	}
 	return tx.Commit()
 }
+
+// Ping reports whether the database can be written now: it takes the
+// write lock and gives it back unused, so a file locked by another process
+// or on a failing disk answers with server.ErrUnavailable.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := checkWritable(ctx, db.write); err != nil {
+		return fmt.Errorf("ping: %w", storeError(err))
+	}
+	return nil
+}
