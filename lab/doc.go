@@ -5,7 +5,7 @@
 //
 // # The contract
 //
-// The replay model is specified in shared/spec/model.md (version 1). In
+// The replay model is "model 2", described for users in docs/model.md. In
 // short: workers take leases from a lease service, and each grant carries a
 // fencing token from the scope's monotonic issuer. Workers pause, lose
 // leases, resume and send writes that carry their token. A protected
@@ -20,6 +20,19 @@
 // together. Replay never fails on a valid scenario: an event that cannot
 // happen at its place is skipped with a warning; refusals and rejections
 // are outcomes, not errors.
+//
+// Every violation has a class, which says how bad it is, from the most to
+// the least severe: corrupting (stale-overwrite, duplicate-applied: the
+// data is wrong), refusing (valid-write-rejected: the valid holder's work
+// was refused), deposed (superseded-write, and unowned-write while another
+// actor validly holds the scope: a write from a lease already passed to a
+// newer grant got in) and overrun (unowned-write while nobody else holds
+// the scope: the lease ended before the process stopped, but nothing newer
+// was at risk). Summary.Worst gives a policy's most severe class.
+//
+// Version is stored with every saved run; it is 2.x for model 2, so runs
+// saved under model 1 keep their stored trace and show that today's engine
+// would say something else.
 //
 // # How the replay is organised
 //
@@ -95,9 +108,20 @@
 //     write's scope when the write lands, so an old request of an actor
 //     that holds a newer lease again does not fire it (stale-overwrite and
 //     superseded-write do).
-//   - valid-write-rejected also fires when fenced-strict rejects, or
-//     client-check aborts, a write whose token equals the current valid
-//     lease's, even when that token was issued twice.
+//   - valid-write-rejected fires when fenced-strict rejects, or
+//     client-check aborts, a write of the scope's current valid holder
+//     carrying that lease's token. A second actor carrying the same token
+//     after a duplicate grant is not the holder (model 2), so rejecting it
+//     fires nothing. A holder whose write carries an explicit token other
+//     than its lease's is not "with token t" either.
+//   - The class of an unowned-write is decided when the write lands: deposed
+//     when an actor other than the writer validly holds the write's scope
+//     (whatever its token), else overrun. A write of an actor that holds
+//     the scope again under a newer grant is not unowned (above), so its
+//     harm shows as superseded-write (deposed) or stale-overwrite
+//     (corrupting). A write with no scope is always an overrun.
+//   - A trace stored before classes existed reads back with an empty
+//     class; Summary.Worst and Class.Severity ignore it (severity 0).
 //   - authoritative rejects a write that belongs to no scope (an actor
 //     with no grant, with several scopes declared). Such a write can fire
 //     only duplicate-applied and unowned-write: stale-overwrite,

@@ -24,7 +24,7 @@ func (l *lane) apply(r *replayer, q, i int) {
 		}
 	}
 	if !r.holds(rq.actor, rq.scope) {
-		l.violate(UnownedWrite, i)
+		l.violateAs(UnownedWrite, r.unownedClass(rq), i)
 	}
 	if rq.hasToken && rq.scope >= 0 {
 		if m := &res.applied[rq.scope]; !m.set || rq.token > m.hi {
@@ -38,26 +38,46 @@ func (l *lane) apply(r *replayer, q, i int) {
 	l.snapshot(r, q, res)
 }
 
+// unownedClass is the class of an unowned write: deposed when another
+// actor validly holds the write's scope (even with the same token, after a
+// duplicate grant), else overrun. A write with no scope is an overrun.
+func (r *replayer) unownedClass(rq *request) Class {
+	if rq.scope < 0 {
+		return Overrun
+	}
+	if ls := r.leases[rq.scope]; ls.valid && ls.holder != rq.actor {
+		return Deposed
+	}
+	return Overrun
+}
+
 // checkRejected records valid-write-rejected when a write refused at the
-// receiver (or aborted by its worker) carried the scope's current valid token.
+// receiver (or aborted by its worker) came from the scope's current valid
+// holder with that lease's token. Model 2: a second actor carrying the same
+// token, after a duplicate grant, is not the holder.
 func (l *lane) checkRejected(r *replayer, q, i int) {
 	rq := &r.requests[q]
 	if !rq.hasToken || rq.scope < 0 {
 		return
 	}
-	if ls := r.leases[rq.scope]; ls.valid && ls.token == rq.token {
+	if ls := r.leases[rq.scope]; ls.valid && ls.holder == rq.actor && ls.token == rq.token {
 		l.violate(ValidWriteRejected, i)
 	}
 }
 
-// violate records an invariant broken at step i, once per step and kind.
+// violate records an invariant broken at step i, once per step and kind,
+// in the class the kind always has.
 func (l *lane) violate(kind Invariant, i int) {
+	l.violateAs(kind, classOf(kind), i)
+}
+
+func (l *lane) violateAs(kind Invariant, c Class, i int) {
 	for _, v := range l.violations {
 		if v.Step == i+1 && v.Kind == kind {
 			return
 		}
 	}
-	l.violations = append(l.violations, Violation{Kind: kind, Step: i + 1})
+	l.violations = append(l.violations, Violation{Kind: kind, Step: i + 1, Class: c})
 }
 
 // snapshot gives the lane new value maps after request q landed. Outcomes

@@ -203,7 +203,7 @@ func refTally(s *lab.Scenario, tally map[string]int) {
 	}
 	for _, p := range lab.Policies {
 		for _, v := range tr.Summary[p].Violations {
-			tally[fmt.Sprintf("%-18s violation %s", p, v.Kind)]++
+			tally[fmt.Sprintf("%-18s violation %s %s", p, v.Kind, v.Class)]++
 		}
 	}
 }
@@ -249,6 +249,9 @@ func refCompare(s *lab.Scenario) []string {
 		sum := tr.Summary[pol]
 		if a, b := refViol(sum.Violations), refViol(m.lanes[p].viol); a != b {
 			diffs = append(diffs, fmt.Sprintf("%s violations: engine [%s] model [%s]", pol, a, b))
+		}
+		if a, b := sum.Worst(), refWorst(m.lanes[p].viol); a != b {
+			diffs = append(diffs, fmt.Sprintf("%s worst: engine %q model %q", pol, a, b))
 		}
 		final := map[string]*string{}
 		for name, r := range m.lanes[p].res {
@@ -325,8 +328,20 @@ func refMap[T any](mp map[string]*T) string {
 func refViol(vs []lab.Violation) string {
 	var parts []string
 	for _, v := range vs {
-		parts = append(parts, fmt.Sprintf("%d:%s", v.Step, v.Kind))
+		parts = append(parts, fmt.Sprintf("%d:%s:%s", v.Step, v.Kind, v.Class))
 	}
 	slices.Sort(parts)
 	return strings.Join(parts, " ")
+}
+
+// refWorst is the most severe class among vs, by the spec's order.
+func refWorst(vs []lab.Violation) lab.Class {
+	for _, c := range []lab.Class{lab.Corrupting, lab.Refusing, lab.Deposed, lab.Overrun} {
+		for _, v := range vs {
+			if v.Class == c {
+				return c
+			}
+		}
+	}
+	return ""
 }

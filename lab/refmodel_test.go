@@ -7,7 +7,6 @@ package lab_test
 
 import (
 	"fmt"
-	"slices"
 
 	"fencelab/lab"
 )
@@ -330,16 +329,28 @@ func (m *refModel) deliver(id string, q *refReq) {
 	}
 }
 
+// violate records a violation in the class the spec's table gives it;
+// unowned-write is classed by applied, which knows the moment.
 func (m *refModel) violate(p int, kind lab.Invariant) {
-	v := lab.Violation{Kind: kind, Step: m.cur}
-	if !slices.Contains(m.lanes[p].viol, v) {
-		m.lanes[p].viol = append(m.lanes[p].viol, v)
-	}
+	class := map[lab.Invariant]lab.Class{lab.StaleOverwrite: lab.Corrupting, lab.DuplicateApplied: lab.Corrupting,
+		lab.ValidWriteRejected: lab.Refusing, lab.SupersededWrite: lab.Deposed}[kind]
+	m.violateAs(p, kind, class)
 }
 
+func (m *refModel) violateAs(p int, kind lab.Invariant, class lab.Class) {
+	for _, v := range m.lanes[p].viol {
+		if v.Step == m.cur && v.Kind == kind {
+			return
+		}
+	}
+	m.lanes[p].viol = append(m.lanes[p].viol, lab.Violation{Kind: kind, Step: m.cur, Class: class})
+}
+
+// rejected: valid-write-rejected only when the writer itself holds the
+// scope's current valid lease with the write's token (model 2).
 func (m *refModel) rejected(p int, q *refReq) {
 	le := m.leases[q.scope]
-	if q.token != nil && q.scope != "" && le.valid && le.token == *q.token {
+	if q.token != nil && q.scope != "" && le.valid && le.holder == q.actor && le.token == *q.token {
 		m.violate(p, lab.ValidWriteRejected)
 	}
 }
@@ -362,7 +373,13 @@ func (m *refModel) apply(p int, q *refReq) {
 		m.violate(p, lab.DuplicateApplied)
 	}
 	if !m.holds(q.actor, q.scope) {
-		m.violate(p, lab.UnownedWrite)
+		// deposed when another actor validly holds the scope now (same
+		// token or not); overrun when nobody else does, or with no scope.
+		class := lab.Overrun
+		if le := m.leases[q.scope]; q.scope != "" && le.valid && le.holder != q.actor {
+			class = lab.Deposed
+		}
+		m.violateAs(p, lab.UnownedWrite, class)
 	}
 	if q.op != "" {
 		r.ops[q.op] = true

@@ -85,10 +85,11 @@ type Summary struct {
 	Violations []Violation        `json:"violations"`
 }
 
-// Violation is one invariant broken at one step.
+// Violation is one invariant broken at one step, with how bad it is.
 type Violation struct {
-	Kind Invariant `json:"kind"`
-	Step int       `json:"step"`
+	Kind  Invariant `json:"kind"`
+	Step  int       `json:"step"`
+	Class Class     `json:"class"`
 }
 
 // Warning explains why a step was skipped.

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"fencelab/lab"
 	"fencelab/server"
 )
 
@@ -36,7 +37,7 @@ func TestSaveRunForm(t *testing.T) {
 	checkResponse(t, "GET "+link, page, http.StatusOK, htmlType)
 	p := parsePage(t, page.Body.Bytes())
 	checkPausedWorker(t, p)
-	for _, want := range []string{"engine 1.0.0", `value="http://example.com` + link + `"`, `href="/lab?from=r/` + link[3:] + `"`, "data-copy"} {
+	for _, want := range []string{"engine " + lab.Version, `value="http://example.com` + link + `"`, `href="/lab?from=r/` + link[3:] + `"`, "data-copy"} {
 		if !strings.Contains(page.Body.String(), want) {
 			t.Errorf("GET %s: page lacks %q", link, want)
 		}
