@@ -23,14 +23,66 @@ const (
 	StopCanceled StopReason = "canceled" // the context was canceled
 )
 
+// Writes says how the explorer treats a write (model 2).
+type Writes string
+
+// The two ways to explore a write.
+const (
+	// WritesSplit explores each write as a send with id "#N" and its
+	// deliver, so the network can delay it (the default).
+	WritesSplit Writes = "split"
+	// WritesAtomic keeps each write one step, as model 1 did.
+	WritesAtomic Writes = "atomic"
+)
+
+// Expiry says how the explorer orders an expire (model 2).
+type Expiry string
+
+// The two ways to order an expire.
+const (
+	// ExpiryFree lets the clock expire a lease at any time between the
+	// actor's grant and its next acquire of the scope (the default).
+	ExpiryFree Expiry = "free"
+	// ExpiryProgram keeps each expire at its place in its actor's program,
+	// as model 1 did.
+	ExpiryProgram Expiry = "program"
+)
+
+// ParseWrites reads the writes switch: "" (the default, split), "split" or "atomic".
+func ParseWrites(s string) (Writes, error) {
+	switch Writes(s) {
+	case "", WritesSplit:
+		return WritesSplit, nil
+	case WritesAtomic:
+		return WritesAtomic, nil
+	}
+	return "", fmt.Errorf("writes %q: use split or atomic", s)
+}
+
+// ParseExpiry reads the expiry switch: "" (the default, free), "free" or "program".
+func ParseExpiry(s string) (Expiry, error) {
+	switch Expiry(s) {
+	case "", ExpiryFree:
+		return ExpiryFree, nil
+	case ExpiryProgram:
+		return ExpiryProgram, nil
+	}
+	return "", fmt.Errorf("expiry %q: use free or program", s)
+}
+
 // ExploreOptions bound an exploration. The deadline and cancellation come
-// from the context given to Explore.
+// from the context given to Explore. The zero value explores as model 2
+// does: writes split, expiry free.
 type ExploreOptions struct {
 	// Budget is the most distinct states Explore stores; 0 means DefaultBudget.
 	Budget int
 	// Progress, when set, is called every 1,024 steps with the number of
 	// distinct states stored so far, for a progress bar.
 	Progress func(states int)
+	// Writes: "" or WritesSplit, or WritesAtomic.
+	Writes Writes
+	// Expiry: "" or ExpiryFree, or ExpiryProgram.
+	Expiry Expiry
 }
 
 // Exploration is what Explore found over the orderings of a scenario's
@@ -38,7 +90,9 @@ type ExploreOptions struct {
 // were followed to their end before it stopped, and each Counterexample is
 // the first among those seen, not necessarily the first of all.
 type Exploration struct {
-	Events    int                 `json:"events"`            // the scenario's events
+	Writes    Writes              `json:"writes"`            // how writes were explored
+	Expiry    Expiry              `json:"expiry"`            // how expires were ordered
+	Events    []Event             `json:"events"`            // the explored events; Counterexample.Order indexes them
 	Orderings *mathbig.Int        `json:"orderings"`         // orderings counted, all of them when Complete
 	States    int                 `json:"states"`            // distinct states stored
 	Bytes     int                 `json:"bytes"`             // memory the stored states took
@@ -48,11 +102,16 @@ type Exploration struct {
 }
 
 // PolicyExploration is one policy's verdict over every ordering explored.
-// Violating has an entry for each of the five invariants, zero included.
+// Violating has an entry for each of the five invariants, zero included;
+// ByClass one for each of the four classes: the orderings whose most
+// severe violation is of that class. Worst is the most severe class any
+// ordering reaches, nil when none.
 type PolicyExploration struct {
 	Policy         Policy                     `json:"policy"`
 	AnyViolating   *mathbig.Int               `json:"any_violating"`
 	Violating      map[Invariant]*mathbig.Int `json:"violating"`
+	ByClass        map[Class]*mathbig.Int     `json:"by_class"`
+	Worst          *Class                     `json:"worst"`
 	Counterexample *Counterexample            `json:"counterexample"`
 }
 
@@ -68,6 +127,7 @@ type Counterexample struct {
 	Order     []int     `json:"order"`
 	Step      int       `json:"step"`
 	Invariant Invariant `json:"invariant"`
+	Class     Class     `json:"class"`
 }
 
 // Of returns the exploration of policy p, or nil.
@@ -104,7 +164,7 @@ func Explore(ctx context.Context, s *Scenario, opt ExploreOptions) *Exploration 
 
 // result turns the tally of the first state into the exploration.
 func (x *explorer) result(root *tally) *Exploration {
-	ex := &Exploration{Events: x.n, Orderings: root.all.bigInt(), States: x.table.len(),
+	ex := &Exploration{Writes: WritesAtomic, Expiry: ExpiryProgram, Events: exploredEvents(x.r.s.Events), Orderings: root.all.bigInt(), States: x.table.len(),
 		Bytes: x.table.bytes(), Complete: x.stopped == "", Stopped: x.stopped}
 	for p, policy := range Policies {
 		pe := PolicyExploration{Policy: policy, AnyViolating: root.v[anyEntry(p)].bigInt(),
@@ -140,6 +200,15 @@ func Reorder(s *Scenario, order []int) (*Scenario, error) {
 		c.Events[i] = copyEvent(s.Events[n-1])
 	}
 	return &c, nil
+}
+
+// exploredEvents copies the events an exploration ran.
+func exploredEvents(events []Event) []Event {
+	out := make([]Event, len(events))
+	for i, e := range events {
+		out[i] = copyEvent(e)
+	}
+	return out
 }
 
 func copyEvent(e Event) Event {

@@ -112,7 +112,7 @@ func checkCounterexample(t *testing.T, s *Scenario, x *Exploration, p Policy) {
 		t.Fatalf("Reorder(%v): %v", c.Order, err)
 	}
 	vs := Replay(r).Summary[p].Violations
-	if len(vs) == 0 || vs[0] != (Violation{Kind: c.Invariant, Step: c.Step}) {
+	if len(vs) == 0 || vs[0].Kind != c.Invariant || vs[0].Step != c.Step {
 		t.Errorf("Replay(Reorder(%v)) under %s: violations %v, want first %s at step %d", c.Order, p, vs, c.Invariant, c.Step)
 	}
 }
@@ -246,7 +246,7 @@ func TestExploreBeyondUint64(t *testing.T) {
 	for i := range 80 {
 		order = append(order, (i+40)%80+1)
 	}
-	if got, want := describeCE(pe.Counterexample), describeCE(&Counterexample{order, 40, UnownedWrite}); got != want {
+	if got, want := describeCE(pe.Counterexample), describeCE(&Counterexample{Order: order, Step: 40, Invariant: UnownedWrite}); got != want {
 		t.Errorf("Explore(A 40 events, B 40) counterexample under unfenced = %s, want %s", got, want)
 	}
 }

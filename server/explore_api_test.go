@@ -79,9 +79,9 @@ func TestAPIExplore(t *testing.T) {
 		t.Errorf("POST /api/explore body differs from json.Marshal(lab.Explore):\ngot  %s\nwant %s", got, want)
 	}
 	var x struct {
-		Events    int      `json:"events"`
-		Orderings *big.Int `json:"orderings"`
-		Complete  bool     `json:"complete"`
+		Events    []lab.Event `json:"events"`
+		Orderings *big.Int    `json:"orderings"`
+		Complete  bool        `json:"complete"`
 		Policies  []struct {
 			Policy         string              `json:"policy"`
 			AnyViolating   *big.Int            `json:"any_violating"`
@@ -92,8 +92,8 @@ func TestAPIExplore(t *testing.T) {
 	if err := json.Unmarshal(rec.Body.Bytes(), &x); err != nil {
 		t.Fatalf("decode: %v", err)
 	}
-	if x.Events != 7 || x.Orderings.Int64() != 21 || !x.Complete || len(x.Policies) != len(lab.Policies) {
-		t.Fatalf("POST /api/explore: events %d, orderings %s, complete %v, %d policies", x.Events, x.Orderings, x.Complete, len(x.Policies))
+	if len(x.Events) != 7 || x.Orderings.Int64() != 21 || !x.Complete || len(x.Policies) != len(lab.Policies) {
+		t.Fatalf("POST /api/explore: events %d, orderings %s, complete %v, %d policies", len(x.Events), x.Orderings, x.Complete, len(x.Policies))
 	}
 	for i, pe := range x.Policies {
 		if pe.Policy != string(lab.Policies[i]) || len(pe.Violating) != len(lab.Invariants) {

@@ -102,7 +102,7 @@ func writeExploration(w io.Writer, s *lab.Scenario, x *lab.Exploration) error {
 }
 
 func headline(x *lab.Exploration) string {
-	states := fmt.Sprintf("%d events, %d distinct states", x.Events, x.States)
+	states := fmt.Sprintf("%d events, %d distinct states", len(x.Events), x.States)
 	switch x.Stopped {
 	case "":
 		return fmt.Sprintf("%s: all %s orderings explored", states, x.Orderings)
