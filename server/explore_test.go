@@ -16,6 +16,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/server"
+	"fencelab/static"
 )
 
 // newExploreServer is a server on a fresh SQLite file whose explorations
@@ -127,7 +128,7 @@ func TestExplorePage(t *testing.T) {
 		t.Errorf("fenced bar: aria-label %q, want %q", got, want)
 	}
 	checkExploreOrdering(t, p, "B", "1 2 3 5 6 4 7", 5)
-	checkCSPClean(t, "GET /explore", p, []string{"/static/js/site.js", "/static/js/explore.js"})
+	checkCSPClean(t, "GET /explore", p, []string{static.URL("js/site.js"), static.URL("js/explore.js")})
 }
 
 // checkExploreOrdering finds the counterexample ordering label: its order,
@@ -312,7 +313,7 @@ func TestExploreHostileText(t *testing.T) {
 	if h1 := find(p.root, func(e *html.Node) bool { return e.Data == "h1" }); h1 == nil || !strings.HasSuffix(text(h1), "<script>alert(1)</script>") {
 		t.Errorf("POST /explore (hostile): h1 does not show the title as text")
 	}
-	checkCSPClean(t, "POST /explore (hostile)", p, []string{"/static/js/site.js", "/static/js/explore.js"})
+	checkCSPClean(t, "POST /explore (hostile)", p, []string{static.URL("js/site.js"), static.URL("js/explore.js")})
 }
 
 func hasAttr(n *html.Node, key string) bool {

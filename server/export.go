@@ -22,10 +22,10 @@ const (
 // /r/{id}.{suffix}: the page, and the exports for a postmortem.
 func (s *Server) runFormats() map[string]echo.HandlerFunc {
 	return map[string]echo.HandlerFunc{
-		"":     s.handleRunPage,
-		"md":   s.handleRunMarkdown,
-		"json": s.handleAPIRun,
-		"svg":  s.handleRunSVG,
+		"":     s.cached(revalidateCache, s.handleRunPage),
+		"md":   s.cached(exportCache, s.handleRunMarkdown),
+		"json": s.cached(immutableCache, s.handleAPIRun),
+		"svg":  s.cached(exportCache, s.handleRunSVG),
 	}
 }
 

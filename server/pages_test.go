@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"fencelab/static"
 )
 
 func TestPages(t *testing.T) {
@@ -201,7 +203,7 @@ func TestHostileText(t *testing.T) {
 			t.Errorf("%s: h1 does not show the title as text", name)
 		}
 		scripts := findAll(p.root, func(e *html.Node) bool { return e.Data == "script" })
-		if len(scripts) != 1 || attr(scripts[0], "src") != "/static/js/site.js" {
+		if len(scripts) != 1 || attr(scripts[0], "src") != static.URL("js/site.js") {
 			t.Errorf("%s: want exactly one script, from /static/; got %d", name, len(scripts))
 		}
 		if got := p.cell(t, 2, "unfenced"); !strings.Contains(got, `"><script>alert(4)</script>`) {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"fencelab/static"
 )
 
 // stepLinks are the hrefs of the links in row n's step cell.
@@ -59,14 +61,14 @@ func checkPresent(t *testing.T, call string, p page, steps int) {
 	if got := len(p.bands()); got != steps {
 		t.Errorf("%s: %d bands in the diagram, want %d", call, got, steps)
 	}
-	script := find(p.root, func(e *html.Node) bool { return e.Data == "script" && attr(e, "src") == "/static/js/present.js" })
+	script := find(p.root, func(e *html.Node) bool { return e.Data == "script" && attr(e, "src") == static.URL("js/present.js") })
 	if script == nil {
 		t.Fatalf("%s: no /static/js/present.js", call)
 	}
 	if _, deferred := attrOK(script, "defer"); !deferred {
 		t.Errorf("%s: no deferred /static/js/present.js", call)
 	}
-	for _, css := range []string{"/static/css/present.css", "/static/css/diagram.css"} {
+	for _, css := range []string{static.URL("css/present.css"), static.URL("css/diagram.css")} {
 		if !p.has(func(e *html.Node) bool { return e.Data == "link" && attr(e, "href") == css }) {
 			t.Errorf("%s: no stylesheet %s", call, css)
 		}
@@ -180,7 +182,7 @@ func TestDiagramOnPages(t *testing.T) {
 				t.Errorf("GET %s: no link to %s", tt.target, href)
 			}
 		}
-		if !p.has(func(e *html.Node) bool { return e.Data == "link" && attr(e, "href") == "/static/css/diagram.css" }) {
+		if !p.has(func(e *html.Node) bool { return e.Data == "link" && attr(e, "href") == static.URL("css/diagram.css") }) {
 			t.Errorf("GET %s: diagram.css not linked", tt.target)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"net/http"
+	"sync"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -16,11 +17,24 @@ const (
 	jsonType = "application/json; charset=utf-8"
 )
 
+// renderBuffers are reused across pages: a page is 30-60 KB, and growing
+// a buffer from empty for each one cost more than rendering the table.
+var renderBuffers = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte, 0, 64<<10)) }}
+
+// maxPooledBuffer keeps a rare huge page from pinning its buffer.
+const maxPooledBuffer = 1 << 20
+
 // render writes a page. The component renders into a buffer first, so a
 // failing component leaves no half-written page behind.
 func render(c echo.Context, status int, page templ.Component) error {
-	var buf bytes.Buffer
-	if err := page.Render(c.Request().Context(), &buf); err != nil {
+	buf := renderBuffers.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer func() {
+		if buf.Cap() <= maxPooledBuffer {
+			renderBuffers.Put(buf)
+		}
+	}()
+	if err := page.Render(c.Request().Context(), buf); err != nil {
 		return fmt.Errorf("render %s: %w", c.Request().URL.Path, err)
 	}
 	return c.Blob(status, htmlType, buf.Bytes())

@@ -4,19 +4,17 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
-
-	"fencelab/static"
 )
 
 // routes registers every route of the lab, once. What can be read answers
 // HEAD too; a saved run has no update or delete route.
 func (s *Server) routes() {
 	e := s.echo
-	e.Use(s.logRequests, s.recoverPanics, securityHeaders, limitBody)
+	e.Use(s.logRequests, s.recoverPanics, securityHeaders, limitBody, compress)
 	read := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }
 
-	read("/", s.handleHome)
-	read("/scenarios/:name", s.handleScenarioPage)
+	read("/", s.cached(revalidateCache, s.handleHome))
+	read("/scenarios/:name", s.cached(revalidateCache, s.handleScenarioPage))
 	read("/scenarios/:name/present", s.handleScenarioPresent)
 	e.POST("/replay", s.handleReplayPage)
 	e.POST("/runs", s.handleSaveRunForm)
@@ -34,12 +32,12 @@ func (s *Server) routes() {
 	e.POST("/api/replay", s.handleAPIReplay)
 	e.POST("/api/runs", s.handleAPISaveRun)
 	e.POST("/api/explore", s.handleAPIExplore)
-	read("/api/runs/:id", s.handleAPIRun)
+	read("/api/runs/:id", s.cached(immutableCache, s.handleAPIRun))
 	read("/api/scenarios", s.handleAPIScenarios)
 	read("/api/scenarios/:name", s.handleAPIScenario)
 
 	read("/healthz", s.handleHealthz)
 	read("/readyz", s.handleReadyz)
 
-	read("/static/*", echo.StaticDirectoryHandler(static.FS, true))
+	read("/static/*", s.handleStatic)
 }

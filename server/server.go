@@ -4,6 +4,7 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 
@@ -19,6 +20,8 @@ type Config struct {
 	Secret  []byte        // keys the run ids; keep it stable across restarts
 	Logger  *slog.Logger  // nil: slog.Default()
 	Explore ExploreConfig // bounds of the explorations of every ordering
+	// PageCacheBytes bounds the rendered pages kept in memory; 0 means 64 MB.
+	PageCacheBytes int
 }
 
 // Server is the lab's HTTP handler.
@@ -31,6 +34,8 @@ type Server struct {
 
 	explorations *explorations
 	drifts       *driftMemo
+	pages        *pageCache        // rendered answers that cannot change
+	assets       map[string]*asset // the static files, by name
 }
 
 // New builds the server with its routes and middleware.
@@ -48,6 +53,12 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{echo: echo.New(), store: cfg.Store, library: cfg.Library, secret: cfg.Secret, log: log}
 	s.explorations = newExplorations(cfg.Explore)
 	s.drifts = newDriftMemo()
+	s.pages = newPageCache(cfg.PageCacheBytes)
+	assets, err := loadAssets()
+	if err != nil {
+		return nil, fmt.Errorf("server: load static files: %w", err)
+	}
+	s.assets = assets
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError

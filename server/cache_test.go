@@ -1,0 +1,177 @@
+package server_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"fencelab/static"
+)
+
+// fetch sends a GET with the given headers through the whole handler.
+func fetch(t *testing.T, h http.Handler, target string, header map[string]string) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodGet, target, nil)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	checkSecurityHeaders(t, "GET "+target, rec.Result().Header)
+	return rec
+}
+
+// gunzip decodes a gzipped body, failing the test when it is not one.
+func gunzip(t *testing.T, call string, body []byte) []byte {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(body))
+	if err != nil {
+		t.Fatalf("%s: body is not gzip: %v", call, err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("%s: gunzip: %v", call, err)
+	}
+	return b
+}
+
+// TestStaticFiles: a hashed address is kept for a year, a plain one is
+// checked again, both answer 304 to their ETag and gzip when asked.
+func TestStaticFiles(t *testing.T) {
+	s, _ := newTestServer(t)
+	plain := fetch(t, s, "/static/css/site.css", nil)
+	hashedURL := static.URL("css/site.css")
+	if hashedURL == "/static/css/site.css" || !strings.HasPrefix(hashedURL, "/static/css/site.") {
+		t.Fatalf("static.URL(css/site.css) = %q, want a hashed address", hashedURL)
+	}
+	hashed := fetch(t, s, hashedURL, nil)
+	tests := []struct {
+		name    string
+		rec     *httptest.ResponseRecorder
+		control string
+	}{
+		{"plain", plain, "no-cache"},
+		{"hashed", hashed, "public, max-age=31536000, immutable"},
+	}
+	for _, tt := range tests {
+		if tt.rec.Code != http.StatusOK {
+			t.Fatalf("%s: status %d", tt.name, tt.rec.Code)
+		}
+		if got := tt.rec.Header().Get("Cache-Control"); got != tt.control {
+			t.Errorf("%s: Cache-Control = %q, want %q", tt.name, got, tt.control)
+		}
+		if got := tt.rec.Header().Get("Content-Type"); got != "text/css; charset=utf-8" {
+			t.Errorf("%s: Content-Type = %q", tt.name, got)
+		}
+	}
+	if !bytes.Equal(plain.Body.Bytes(), hashed.Body.Bytes()) || plain.Body.Len() == 0 {
+		t.Fatalf("hashed and plain addresses give different bodies (%d, %d bytes)", hashed.Body.Len(), plain.Body.Len())
+	}
+	etag := hashed.Header().Get("ETag")
+	if again := fetch(t, s, hashedURL, map[string]string{"If-None-Match": etag}); again.Code != http.StatusNotModified || again.Body.Len() != 0 {
+		t.Errorf("GET %s with If-None-Match %s: %d with %d bytes, want 304 and none", hashedURL, etag, again.Code, again.Body.Len())
+	}
+	gz := fetch(t, s, hashedURL, map[string]string{"Accept-Encoding": "gzip, br"})
+	if gz.Header().Get("Content-Encoding") != "gzip" {
+		t.Fatalf("GET %s with Accept-Encoding gzip: Content-Encoding = %q", hashedURL, gz.Header().Get("Content-Encoding"))
+	}
+	if got := gunzip(t, hashedURL, gz.Body.Bytes()); !bytes.Equal(got, plain.Body.Bytes()) {
+		t.Errorf("GET %s gzipped: decodes to %d bytes, want the %d of the file", hashedURL, len(got), plain.Body.Len())
+	}
+	refused := fetch(t, s, hashedURL, map[string]string{"Accept-Encoding": "gzip;q=0"})
+	if refused.Header().Get("Content-Encoding") != "" {
+		t.Errorf("GET %s with gzip;q=0: Content-Encoding = %q, want none", hashedURL, refused.Header().Get("Content-Encoding"))
+	}
+	stale := fetch(t, s, "/static/css/site.000000000000.css", nil)
+	if stale.Code != http.StatusOK || stale.Header().Get("Cache-Control") != "no-cache" {
+		t.Errorf("GET an old hash: %d, Cache-Control %q; want 200 and no-cache", stale.Code, stale.Header().Get("Cache-Control"))
+	}
+	if rec := fetch(t, s, "/static/css/nothing.000000000000.css", nil); rec.Code != http.StatusNotFound {
+		t.Errorf("GET an unknown hashed file: %d, want 404", rec.Code)
+	}
+}
+
+// TestCachedPages: a scenario page and a saved run are rendered once and
+// then served as the same bytes, with a strong ETag, 304s and gzip.
+func TestCachedPages(t *testing.T) {
+	s, _ := newTestServer(t)
+	id := saveRun(t, s, "paused-worker")
+	for _, target := range []string{"/", "/scenarios/paused-worker", "/r/" + id, "/r/" + id + ".md", "/r/" + id + ".svg", "/r/" + id + ".json", "/api/runs/" + id} {
+		first := fetch(t, s, target, nil)
+		second := fetch(t, s, target, nil)
+		if first.Code != http.StatusOK || second.Code != http.StatusOK {
+			t.Fatalf("GET %s: %d then %d", target, first.Code, second.Code)
+		}
+		if !bytes.Equal(first.Body.Bytes(), second.Body.Bytes()) {
+			t.Errorf("GET %s twice: different bodies", target)
+		}
+		etag := first.Header().Get("ETag")
+		if !strings.HasPrefix(etag, `"`) || etag != second.Header().Get("ETag") {
+			t.Errorf("GET %s: ETags %q then %q, want one strong ETag", target, etag, second.Header().Get("ETag"))
+		}
+		if first.Header().Get("Cache-Control") == "" {
+			t.Errorf("GET %s: no Cache-Control", target)
+		}
+		if nm := fetch(t, s, target, map[string]string{"If-None-Match": etag}); nm.Code != http.StatusNotModified {
+			t.Errorf("GET %s with its ETag: %d, want 304", target, nm.Code)
+		}
+		gz := fetch(t, s, target, map[string]string{"Accept-Encoding": "gzip"})
+		if gz.Header().Get("Content-Encoding") != "gzip" {
+			t.Errorf("GET %s with Accept-Encoding gzip: not gzipped", target)
+			continue
+		}
+		if got := gunzip(t, target, gz.Body.Bytes()); !bytes.Equal(got, first.Body.Bytes()) {
+			t.Errorf("GET %s gzipped: decodes to other bytes than the plain answer", target)
+		}
+	}
+}
+
+// TestCachedPageKey: the order of ?p= does not make a second page, an
+// unknown run is not kept, and a failing render is not kept either.
+func TestCachedPageKey(t *testing.T) {
+	s, _ := newTestServer(t)
+	a := fetch(t, s, "/scenarios/paused-worker?p=fenced&p=unfenced", nil)
+	b := fetch(t, s, "/scenarios/paused-worker?p=unfenced&p=fenced&utm=x", nil)
+	if a.Header().Get("ETag") != b.Header().Get("ETag") {
+		t.Errorf("?p=fenced&p=unfenced and ?p=unfenced&p=fenced: ETags %q and %q, want one page", a.Header().Get("ETag"), b.Header().Get("ETag"))
+	}
+	c := fetch(t, s, "/scenarios/paused-worker?p=fenced", nil)
+	if c.Header().Get("ETag") == a.Header().Get("ETag") {
+		t.Errorf("?p=fenced and ?p=fenced&p=unfenced share an ETag")
+	}
+	// Asked for before it is saved, a run is a 404 that must not be kept:
+	// two servers with one secret give the run the same id.
+	x := newServer(t, openDB(t, t.TempDir()), testSecret, nil)
+	y := newServer(t, openDB(t, t.TempDir()), testSecret, nil)
+	id := saveRun(t, x, "old-token-first")
+	if rec := fetch(t, y, "/r/"+id, nil); rec.Code != http.StatusNotFound {
+		t.Fatalf("GET /r/%s before it is saved: %d, want 404", id, rec.Code)
+	}
+	if again := saveRun(t, y, "old-token-first"); again != id {
+		t.Fatalf("one scenario, one secret: ids %s and %s", id, again)
+	}
+	if rec := fetch(t, y, "/r/"+id, nil); rec.Code != http.StatusOK {
+		t.Errorf("GET /r/%s once saved: %d, want 200 (was the 404 kept?)", id, rec.Code)
+	}
+}
+
+// TestDynamicGzip: answers made per request are gzipped when the client
+// takes it, and only then.
+func TestDynamicGzip(t *testing.T) {
+	s, _ := newTestServer(t)
+	plain := fetch(t, s, "/lab?from=paused-worker", nil)
+	gz := fetch(t, s, "/lab?from=paused-worker", map[string]string{"Accept-Encoding": "gzip"})
+	if plain.Header().Get("Content-Encoding") != "" {
+		t.Errorf("GET /lab without Accept-Encoding: Content-Encoding %q", plain.Header().Get("Content-Encoding"))
+	}
+	if gz.Header().Get("Content-Encoding") != "gzip" {
+		t.Fatalf("GET /lab with Accept-Encoding gzip: Content-Encoding %q", gz.Header().Get("Content-Encoding"))
+	}
+	if got := gunzip(t, "/lab", gz.Body.Bytes()); len(got) != plain.Body.Len() || gz.Body.Len()*2 > plain.Body.Len() {
+		t.Errorf("GET /lab: %d bytes gzipped to %d, decoding to %d", plain.Body.Len(), gz.Body.Len(), len(got))
+	}
+}

@@ -1,0 +1,177 @@
+package server
+
+import (
+	"bytes"
+	"container/list"
+	"crypto/sha256"
+	"encoding/base64"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/labstack/echo/v4"
+)
+
+// defaultPageCacheBytes bounds the rendered pages kept in memory.
+const defaultPageCacheBytes = 64 << 20
+
+// pageCache keeps the rendered answers of addresses whose answer cannot
+// change while the program runs: a built-in scenario's page and a saved
+// run's page and exports. They are rendered once, gzipped once and then
+// served as bytes, with a strong ETag. Least recently used entries go
+// first when the bytes kept pass the bound.
+type pageCache struct {
+	mu      sync.Mutex
+	max     int
+	size    int
+	order   *list.List               // front: most recently used
+	entries map[string]*list.Element // of *cachedPage
+}
+
+// cachedPage is one rendered answer.
+type cachedPage struct {
+	key            string
+	ctype, control string
+	etag           string
+	body, gz       []byte
+}
+
+func newPageCache(maxBytes int) *pageCache {
+	if maxBytes <= 0 {
+		maxBytes = defaultPageCacheBytes
+	}
+	return &pageCache{max: maxBytes, order: list.New(), entries: map[string]*list.Element{}}
+}
+
+func (pc *pageCache) get(key string) *cachedPage {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	el, ok := pc.entries[key]
+	if !ok {
+		return nil
+	}
+	pc.order.MoveToFront(el)
+	return el.Value.(*cachedPage)
+}
+
+func (pc *pageCache) put(p *cachedPage) {
+	cost := len(p.body) + len(p.gz) + len(p.key)
+	if cost > pc.max/8 {
+		return // one page must not push out everything else
+	}
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if _, ok := pc.entries[p.key]; ok {
+		return
+	}
+	pc.entries[p.key] = pc.order.PushFront(p)
+	pc.size += cost
+	for pc.size > pc.max {
+		last := pc.order.Back()
+		old := last.Value.(*cachedPage)
+		pc.order.Remove(last)
+		delete(pc.entries, old.key)
+		pc.size -= len(old.body) + len(old.gz) + len(old.key)
+	}
+}
+
+// cacheKeyParams are the query parameters the cached pages read; any
+// other parameter changes nothing and is left out of the key, so that
+// nobody can fill the cache with one page under many addresses.
+var cacheKeyParams = []string{"d", "p"}
+
+// pageKey names an answer: host (links in a page may be built from it),
+// path, and the query parameters that matter, in a fixed order.
+func pageKey(r *http.Request) string {
+	var b strings.Builder
+	b.WriteString(r.Host)
+	b.WriteString(r.URL.Path)
+	q := r.URL.Query()
+	for _, name := range cacheKeyParams {
+		vals := q[name]
+		if name == "p" {
+			vals = slices.Clone(vals) // policy order on the page follows the spec, not the URL
+			slices.Sort(vals)
+		}
+		for _, v := range vals {
+			b.WriteString("&" + name + "=" + url.QueryEscape(v))
+		}
+	}
+	return b.String()
+}
+
+// cached serves h's answer from the page cache, rendering it on the first
+// request. Only a 200 is kept; anything else goes out as the handler made
+// it. control is the Cache-Control the kept answer is sent with.
+func (s *Server) cached(control string, h echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		key := pageKey(req)
+		if p := s.pages.get(key); p != nil {
+			return sendBytes(c, p.ctype, p.control, p.etag, p.body, p.gz)
+		}
+		if req.Method != http.MethodGet {
+			return h(c)
+		}
+		res := c.Response()
+		rec := &recorder{header: res.Header()}
+		err := record(res, rec, func() error { return h(c) })
+		if err != nil {
+			res.Header().Del("Content-Length")
+			return err
+		}
+		if rec.status != http.StatusOK {
+			return c.Blob(rec.status, res.Header().Get("Content-Type"), rec.body.Bytes())
+		}
+		p := newCachedPage(key, res.Header().Get("Content-Type"), control, rec.body.Bytes())
+		s.pages.put(p)
+		return sendBytes(c, p.ctype, p.control, p.etag, p.body, p.gz)
+	}
+}
+
+func newCachedPage(key, ctype, control string, body []byte) *cachedPage {
+	sum := sha256.Sum256(body)
+	return &cachedPage{
+		key: key, ctype: ctype, control: control,
+		etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`,
+		body: bytes.Clone(body), gz: gzipBytes(body),
+	}
+}
+
+// recorder takes a handler's answer so that it can be kept and sent in
+// its gzipped form.
+type recorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (r *recorder) Header() http.Header { return r.header }
+
+func (r *recorder) WriteHeader(status int) {
+	if r.status == 0 {
+		r.status = status
+	}
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.body.Write(b)
+}
+
+// record runs h with the response going into rec, and puts the real
+// writer back afterwards, even when h panics, so the error page reaches
+// the client.
+func record(res *echo.Response, rec *recorder, h func() error) error {
+	orig := res.Writer
+	res.Writer = rec
+	defer func() {
+		res.Writer = orig
+		res.Committed, res.Status, res.Size = false, 0, 0
+	}()
+	return h()
+}
