@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"log/slog"
 	"net/http"
 	"runtime/debug"
 	"time"
@@ -17,17 +18,23 @@ const maxBody = 64 << 10
 const contentSecurityPolicy = "default-src 'self'; object-src 'none'; base-uri 'none'; " +
 	"form-action 'self'; frame-ancestors 'none'"
 
-// logRequests logs one line per request, after the error handler has
-// written the response, so the status is the one the client got.
+// logRequests writes one access-log line per request, after the error
+// handler has written the response, so the status is the one the client
+// got. Without an access log it only hands errors to the error handler.
 func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
 		if err := next(c); err != nil {
 			c.Error(err)
 		}
+		if s.access == nil {
+			return nil
+		}
 		req, res := c.Request(), c.Response()
-		s.log.Info("request", "method", req.Method, "path", req.URL.RequestURI(),
-			"status", res.Status, "bytes", res.Size, "duration", time.Since(start))
+		s.access.LogAttrs(req.Context(), slog.LevelInfo, "request",
+			slog.String("method", req.Method), slog.String("path", req.URL.RequestURI()),
+			slog.Int("status", res.Status), slog.Int64("bytes", res.Size),
+			slog.Duration("duration", time.Since(start)), slog.String("remote", c.RealIP()))
 		return nil
 	}
 }

@@ -17,9 +17,11 @@ import (
 type Config struct {
 	Store   Store
 	Library *lab.Library
-	Secret  []byte        // keys the run ids; keep it stable across restarts
-	Logger  *slog.Logger  // nil: slog.Default()
-	Explore ExploreConfig // bounds of the explorations of every ordering
+	Secret  []byte       // keys the run ids; keep it stable across restarts
+	Logger  *slog.Logger // nil: slog.Default()
+	// AccessLog gets one line per request; nil writes none.
+	AccessLog *slog.Logger
+	Explore   ExploreConfig // bounds of the explorations of every ordering
 	// PageCacheBytes bounds the rendered pages kept in memory; 0 means 64 MB.
 	PageCacheBytes int
 }
@@ -31,6 +33,7 @@ type Server struct {
 	library *lab.Library
 	secret  []byte
 	log     *slog.Logger
+	access  *slog.Logger // nil: no access log
 
 	explorations *explorations
 	drifts       *driftMemo
@@ -51,6 +54,7 @@ func New(cfg Config) (*Server, error) {
 		log = slog.Default()
 	}
 	s := &Server{echo: echo.New(), store: cfg.Store, library: cfg.Library, secret: cfg.Secret, log: log}
+	s.access = cfg.AccessLog
 	s.explorations = newExplorations(cfg.Explore)
 	s.drifts = newDriftMemo()
 	s.pages = newPageCache(cfg.PageCacheBytes)

@@ -36,6 +36,7 @@ func serve(args []string, stdout, stderr io.Writer) error {
 	flags.SetOutput(stderr)
 	addr := flags.String("addr", envOr("FENCELAB_ADDR", ":8080"), "listen address (env FENCELAB_ADDR)")
 	dbPath := flags.String("db", envOr("FENCELAB_DB", "./fencelab.db"), "SQLite file, created if absent (env FENCELAB_DB)")
+	accessPath := flags.String("access-log", envOr("FENCELAB_ACCESS_LOG", "stderr"), "where one line per request goes: stderr, off, or a file appended to (env FENCELAB_ACCESS_LOG)")
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -46,18 +47,39 @@ func serve(args []string, stdout, stderr io.Writer) error {
 		return &usageError{fmt.Sprintf("serve takes no arguments, got %q", flags.Args())}
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
+	access, closeAccess, err := openAccessLog(*accessPath, log)
+	if err != nil {
+		return err
+	}
+	defer closeAccess()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return listenAndServe(ctx, log, *addr, *dbPath)
+	return listenAndServe(ctx, log, access, *addr, *dbPath)
 }
 
-func listenAndServe(ctx context.Context, log *slog.Logger, addr, dbPath string) error {
+// openAccessLog returns the logger of the access log: the program's own
+// log for stderr, none for off, else a file appended to.
+func openAccessLog(where string, log *slog.Logger) (*slog.Logger, func(), error) {
+	switch where {
+	case "stderr", "":
+		return log, func() {}, nil
+	case "off":
+		return nil, func() {}, nil
+	}
+	f, err := os.OpenFile(where, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o640)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open access log: %w", err)
+	}
+	return slog.New(slog.NewTextHandler(f, nil)), func() { f.Close() }, nil
+}
+
+func listenAndServe(ctx context.Context, log, access *slog.Logger, addr, dbPath string) error {
 	db, err := openStore(dbPath)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	handler, err := newServer(ctx, db, log)
+	handler, err := newServer(ctx, db, log, access)
 	if err != nil {
 		return err
 	}
@@ -77,7 +99,7 @@ func listenAndServe(ctx context.Context, log *slog.Logger, addr, dbPath string) 
 	return serveUntilDone(ctx, log, hs, ln)
 }
 
-func newServer(ctx context.Context, db server.Store, log *slog.Logger) (*server.Server, error) {
+func newServer(ctx context.Context, db server.Store, log, access *slog.Logger) (*server.Server, error) {
 	secret, err := db.Secret(ctx)
 	if err != nil {
 		return nil, err
@@ -86,7 +108,7 @@ func newServer(ctx context.Context, db server.Store, log *slog.Logger) (*server.
 	if err != nil {
 		return nil, fmt.Errorf("load built-in scenarios: %w", err)
 	}
-	return server.New(server.Config{Store: db, Library: library, Secret: secret, Logger: log})
+	return server.New(server.Config{Store: db, Library: library, Secret: secret, Logger: log, AccessLog: access})
 }
 
 // serveUntilDone serves until ctx ends, then stops accepting connections

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -104,5 +105,35 @@ func TestServeBadFlags(t *testing.T) {
 	err = serve([]string{"extra"}, io.Discard, &stderr)
 	if _, ok := err.(*usageError); !ok {
 		t.Errorf("serve(extra) = %v, want a usage error", err)
+	}
+}
+
+// TestAccessLog: stderr shares the program's log, off writes none, and a
+// path is a file appended to, created if absent.
+func TestAccessLog(t *testing.T) {
+	var buf bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&buf, nil))
+	if got, _, err := openAccessLog("stderr", log); err != nil || got != log {
+		t.Errorf("openAccessLog(stderr) = %v, %v; want the program's log", got, err)
+	}
+	if got, _, err := openAccessLog("off", log); err != nil || got != nil {
+		t.Errorf("openAccessLog(off) = %v, %v; want none", got, err)
+	}
+	path := filepath.Join(t.TempDir(), "access.log")
+	if err := os.WriteFile(path, []byte("kept\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	access, closeAccess, err := openAccessLog(path, log)
+	if err != nil {
+		t.Fatalf("openAccessLog(%s): %v", path, err)
+	}
+	access.Info("request", "path", "/r/x")
+	closeAccess()
+	b, _ := os.ReadFile(path)
+	if !strings.HasPrefix(string(b), "kept\n") || !strings.Contains(string(b), "path=/r/x") || buf.Len() != 0 {
+		t.Errorf("access log file = %q, program log = %q; want the line appended to the file only", b, buf.String())
+	}
+	if _, _, err := openAccessLog(filepath.Join(t.TempDir(), "no", "such", "dir.log"), log); err == nil {
+		t.Errorf("openAccessLog(a path in a missing directory) = nil error")
 	}
 }
