@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"fencelab/static"
 )
 
 // serve sends one request through the whole handler (routing, middleware,
@@ -66,4 +68,12 @@ func BenchmarkEditorPreview(b *testing.B) {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		return req
 	}, http.StatusOK)
+}
+
+// BenchmarkStaticFile is a hashed stylesheet from memory: the floor of
+// what the middleware costs.
+func BenchmarkStaticFile(b *testing.B) {
+	h, _ := newTestServer(b)
+	target := static.URL("css/site.css")
+	serve(b, h, func() *http.Request { return httptest.NewRequest(http.MethodGet, target, nil) }, http.StatusOK)
 }
