@@ -35,7 +35,7 @@ func serve(args []string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet("serve", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	addr := flags.String("addr", envOr("FENCELAB_ADDR", ":8080"), "listen address (env FENCELAB_ADDR)")
-	dbPath := flags.String("db", envOr("FENCELAB_DB", "./fencelab.db"), "SQLite file, created if absent (env FENCELAB_DB)")
+	dbPath := flags.String("db", envOr("FENCELAB_DB", "./fencelab.db"), "SQLite file, created if absent, or a postgres:// URL (env FENCELAB_DB)")
 	accessPath := flags.String("access-log", envOr("FENCELAB_ACCESS_LOG", "stderr"), "where one line per request goes: stderr, off, or a file appended to (env FENCELAB_ACCESS_LOG)")
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -74,7 +74,7 @@ func openAccessLog(where string, log *slog.Logger) (*slog.Logger, func(), error)
 }
 
 func listenAndServe(ctx context.Context, log, access *slog.Logger, addr, dbPath string) error {
-	db, err := openStore(dbPath)
+	db, err := openStore(ctx, dbPath)
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func listenAndServe(ctx context.Context, log, access *slog.Logger, addr, dbPath 
 		IdleTimeout:       idleTimeout,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-	log.Info("serving", "addr", ln.Addr().String(), "db", dbPath, "engine", lab.Version)
+	log.Info("serving", "addr", ln.Addr().String(), "db", redact(dbPath), "engine", lab.Version)
 	return serveUntilDone(ctx, log, hs, ln)
 }
 

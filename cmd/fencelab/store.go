@@ -1,7 +1,12 @@
 package main
 
 import (
+	"context"
+	"net/url"
+	"strings"
+
 	"fencelab/server"
+	"fencelab/server/postgres"
 	"fencelab/server/sqlite"
 )
 
@@ -11,7 +16,27 @@ type database interface {
 	Close() error
 }
 
-// openStore opens the store that --db names.
-func openStore(db string) (database, error) {
+// openStore opens the store that --db names: a postgres:// (or
+// postgresql://) URL is PostgreSQL, anything else a SQLite file.
+func openStore(ctx context.Context, db string) (database, error) {
+	if isPostgres(db) {
+		return postgres.Open(ctx, db)
+	}
 	return sqlite.Open(db)
+}
+
+func isPostgres(db string) bool {
+	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
+}
+
+// redact is db as it may be logged: a URL without its password.
+func redact(db string) string {
+	if !isPostgres(db) {
+		return db
+	}
+	u, err := url.Parse(db)
+	if err != nil {
+		return "postgres://(unreadable URL)"
+	}
+	return u.Redacted()
 }

@@ -20,7 +20,8 @@ var migrationFS embed.FS
 // writeParams go in every writer DSN so each pooled connection gets them:
 // FULL keeps a returned link durable across power loss, and immediate
 // transactions take the write lock up front instead of failing mid-way.
-const writeParams = "_journal_mode=WAL&_synchronous=FULL&_busy_timeout=5000&_foreign_keys=1&_txlock=immediate"
+// A variable so that the tests can wait less for a locked file.
+var writeParams = "_journal_mode=WAL&_synchronous=FULL&_busy_timeout=5000&_foreign_keys=1&_txlock=immediate"
 
 // readParams omit the journal mode and transaction lock: a read-only
 // connection may not change them and never writes.

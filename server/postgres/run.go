@@ -1,0 +1,84 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"fencelab/server"
+)
+
+// SaveRun stores r unless a run with its ID exists, and returns the stored
+// row: the existing one in that case, since a saved run is a permanent link
+// and never changes. Two servers saving one ID at once both get the row
+// that won. A zero CreatedAt is set to the current time.
+//
+// The save is idempotent, so a save that fails on a broken connection
+// (after a database restart, say) is tried once more on a fresh one.
+func (db *DB) SaveRun(ctx context.Context, r server.Run) (server.Run, error) {
+	if r.CreatedAt.IsZero() {
+		r.CreatedAt = time.Now()
+	}
+	r.CreatedAt = r.CreatedAt.UTC().Truncate(time.Second)
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
+	stored, err := db.saveRun(ctx, r)
+	if err != nil && unavailable(err) && ctx.Err() == nil {
+		stored, err = db.saveRun(ctx, r)
+	}
+	if err != nil {
+		return server.Run{}, fmt.Errorf("save run %q: %w", r.ID, storeError(err))
+	}
+	return stored, nil
+}
+
+// saveRun inserts, and reads the row that won when the insert did
+// nothing. Each statement commits on its own: under READ COMMITTED the
+// second sees a row another server committed after the first began.
+func (db *DB) saveRun(ctx context.Context, r server.Run) (server.Run, error) {
+	stored, err := scanRun(db.pool.QueryRow(ctx, `
+		INSERT INTO runs (id, title, scenario, trace, engine_version, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6)
+		ON CONFLICT (id) DO NOTHING
+		RETURNING `+runColumns,
+		r.ID, r.Title, string(r.Scenario), string(r.Trace), r.EngineVersion, r.CreatedAt))
+	if errors.Is(err, server.ErrNotFound) {
+		return db.queryRun(ctx, r.ID)
+	}
+	return stored, err
+}
+
+// Run returns the run with the given ID, or an error wrapping
+// server.ErrNotFound.
+func (db *DB) Run(ctx context.Context, id string) (server.Run, error) {
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
+	r, err := db.queryRun(ctx, id)
+	if err != nil {
+		return server.Run{}, fmt.Errorf("read run %q: %w", id, storeError(err))
+	}
+	return r, nil
+}
+
+const runColumns = `id, title, scenario, trace, engine_version, created_at`
+
+func (db *DB) queryRun(ctx context.Context, id string) (server.Run, error) {
+	return scanRun(db.pool.QueryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE id = $1`, id))
+}
+
+func scanRun(row pgx.Row) (server.Run, error) {
+	var r server.Run
+	var scenario, trace string
+	err := row.Scan(&r.ID, &r.Title, &scenario, &trace, &r.EngineVersion, &r.CreatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return server.Run{}, server.ErrNotFound
+	}
+	if err != nil {
+		return server.Run{}, err
+	}
+	r.Scenario, r.Trace, r.CreatedAt = []byte(scenario), []byte(trace), r.CreatedAt.UTC()
+	return r, nil
+}

@@ -1,0 +1,34 @@
+package postgres
+
+import (
+	"testing"
+
+	"fencelab/server"
+	"fencelab/server/storetest"
+)
+
+// TestStore runs the store contract on the PostgreSQL server named by
+// FENCELAB_TEST_POSTGRES, a fresh schema per test. Several stores on one
+// schema stand for several servers; a failing database is a proxy in
+// front of it that cuts every connection.
+func TestStore(t *testing.T) {
+	base := storetest.PostgresURL(t)
+	storetest.TestStore(t, storetest.Harness{Fresh: func(t *testing.T) storetest.Database {
+		dsn, hostPort := storetest.FreshSchema(t, base)
+		proxy := storetest.NewProxy(t, hostPort)
+		dsn = storetest.ThroughProxy(t, dsn, proxy)
+		return storetest.Database{
+			Open: func() (server.Store, error) {
+				db, err := Open(t.Context(), dsn)
+				if err == nil {
+					t.Cleanup(func() { db.Close() })
+				}
+				return db, err
+			},
+			Break: func() func() {
+				proxy.Cut()
+				return proxy.Resume
+			},
+		}
+	}})
+}
