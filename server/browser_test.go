@@ -1,8 +1,9 @@
 package server_test
 
 // The harness of the browser tests: a real server on a loopback port and
-// headless Chromium driven with chromedp. Locally the tests skip when
-// Chromium is missing; .ci/run sets FENCELAB_BROWSER_TESTS=required, so
+// headless Chromium driven with chromedp. The tests share one browser and
+// run in parallel, each in a tab of its own; -short skips them. Locally
+// they also skip when Chromium is missing; .ci/run sets FENCELAB_BROWSER_TESTS=required, so
 // there they fail instead. Each test keeps screenshots (PNG) in the
 // directory FENCELAB_ARTEFACTS names, or in its own temporary directory.
 
@@ -35,43 +36,85 @@ func startServer(t *testing.T) string {
 	return ts.URL
 }
 
-// newBrowser starts headless Chromium in a fresh profile and returns a
-// tab's context with a deadline for the test's steps. Console errors and
-// uncaught exceptions in the page (a CSP violation among them) fail the
-// test when it ends.
+// The browser the tests share: started by the first test that needs it,
+// stopped by TestMain when every test has run. Each test gets its own tab
+// in its own browser context, so no cookies or localStorage leak between
+// tests, and the tests run in parallel.
+var shared struct {
+	once    sync.Once
+	browser context.Context // the first tab, whose context owns the browser
+	err     error
+	stop    func()
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.stop != nil {
+		shared.stop()
+	}
+	os.Exit(code)
+}
+
+// startBrowser starts headless Chromium in a fresh profile, once.
+func startBrowser() (context.Context, error) {
+	shared.once.Do(func() {
+		profile, err := os.MkdirTemp("", "fencelab-chromium-")
+		if err != nil {
+			shared.err = err
+			return
+		}
+		opts := append(chromedp.DefaultExecAllocatorOptions[:],
+			chromedp.ExecPath(chromiumPath),
+			chromedp.Headless,
+			chromedp.NoSandbox,
+			chromedp.DisableGPU,
+			chromedp.NoFirstRun,
+			chromedp.Flag("disable-quic", true),
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.UserDataDir(profile),
+			chromedp.WindowSize(1280, 1000),
+		)
+		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		browser, cancelBrowser := chromedp.NewContext(alloc)
+		shared.stop = func() {
+			cancelBrowser()
+			cancelAlloc()
+			os.RemoveAll(profile)
+		}
+		// The first action ties the browser's life to its context: start it
+		// on one without a deadline.
+		shared.browser, shared.err = browser, chromedp.Do(browser)
+	})
+	return shared.browser, shared.err
+}
+
+// newBrowser returns a fresh tab of the shared headless Chromium (its own
+// browser context: no cookies or localStorage shared with other tests),
+// with a deadline for the test's steps, and marks the test parallel.
+// Console errors and uncaught exceptions in the page (a CSP violation
+// among them) fail the test when it ends. Browser tests are skipped under
+// -short, and when Chromium is missing unless FENCELAB_BROWSER_TESTS is
+// "required".
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("browser test skipped under -short")
+	}
 	if _, err := os.Stat(chromiumPath); err != nil {
 		if os.Getenv("FENCELAB_BROWSER_TESTS") == "required" {
 			t.Fatalf("browser tests are required, but Chromium is missing: %v", err)
 		}
 		t.Skipf("no Chromium at %s: browser test skipped", chromiumPath)
 	}
-	profile := t.TempDir() // created first, so it is removed after the browser exits
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(1280, 1000),
-	)
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancelAlloc)
-	browser, cancelBrowser := chromedp.NewContext(alloc)
-	t.Cleanup(cancelBrowser)
-	// The first action ties the browser's life to its context: start it
-	// on one without a deadline.
-	if err := chromedp.Do(browser); err != nil {
+	t.Parallel()
+	browser, err := startBrowser()
+	if err != nil {
 		t.Fatalf("start Chromium: %v", err)
 	}
-	watchConsole(t, browser)
-	ctx, cancel := context.WithTimeout(browser, browserTimeout)
+	tab := newTab(t, browser)
+	ctx, cancel := context.WithTimeout(tab, browserTimeout)
 	t.Cleanup(cancel)
 	return ctx
 }
