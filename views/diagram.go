@@ -3,6 +3,7 @@ package views
 import (
 	"context"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -11,8 +12,9 @@ import (
 )
 
 // The diagram is laid out in plain Go (diagram*.go) as a display list of
-// lanes, bands and shapes in SVG user units, and diagram.templ only draws
-// that list. Colours, widths and fonts are presentation attributes, which
+// lanes, bands and shapes in SVG user units (layoutDiagram). Two renderers
+// draw that one list: diagram.templ as SVG, and diagram_png.go as a raster
+// image for the places that take no SVG. Colours, widths and fonts are presentation attributes, which
 // a strict Content-Security-Policy allows and a standalone .svg file keeps;
 // classes only carry hover, print and test hooks (static/css/diagram.css).
 
@@ -20,6 +22,8 @@ import (
 type diagram struct {
 	id         string // prefix of the title and desc ids
 	standalone bool   // a complete SVG document rather than part of a page
+	policy     lab.Policy
+	verdict    string // the caption's sum of the violations
 	width      int
 	height     int
 	title      string // <title>: what the picture is
@@ -57,8 +61,8 @@ type shapeKind uint8
 
 const (
 	shLine   shapeKind = iota // x1,y1 → x2,y2
-	shPoly                    // points in d
-	shPath                    // path data in d
+	shPoly                    // a closed polygon through pts
+	shPath                    // a cubic Bézier curve: pts[0], controls pts[1], pts[2], end pts[3]
 	shCircle                  // centre x1,y1, radius r
 	shRect                    // x1,y1, width x2, height y2, corner r
 	shText                    // at x1,y1
@@ -70,7 +74,8 @@ type shape struct {
 	kind           shapeKind
 	x1, y1, x2, y2 int
 	r              int
-	d              string
+	pts            []point
+	d              string // SVG path data or points, made from the geometry by svgPaths
 	fill, stroke   string
 	width          string // stroke width
 	dash           string
@@ -92,13 +97,23 @@ func DiagramSVG(w io.Writer, s *lab.Scenario, t *lab.Trace, p lab.Policy) error 
 	return diagramSVG(newDiagram(s, t, p, true, nil)).Render(context.Background(), w)
 }
 
-// newDiagram lays out the whole picture.
+// point is a position in SVG user units.
+type point struct{ x, y float64 }
+
+// newDiagram lays out the whole picture for the SVG renderer.
 func newDiagram(s *lab.Scenario, t *lab.Trace, p lab.Policy, standalone bool, order []string) *diagram {
+	d := layoutDiagram(s, t, p, standalone, order)
+	d.svgPaths()
+	return d
+}
+
+// layoutDiagram lays out the whole picture: the geometry both renderers draw.
+func layoutDiagram(s *lab.Scenario, t *lab.Trace, p lab.Policy, standalone bool, order []string) *diagram {
 	if lab.PolicyIndex(p) < 0 { // an unknown policy has no outcomes to draw
 		p = lab.Policies[0]
 	}
 	g := newGrid(s, t, p, standalone, order)
-	d := &diagram{id: "diagram-" + string(p), standalone: standalone}
+	d := &diagram{id: "diagram-" + string(p), standalone: standalone, policy: p, verdict: g.verdict()}
 	d.title = clip(s.Title, lab.MaxTitle) + " — under " + string(p)
 	d.desc = g.describe()
 	d.header = g.header()
@@ -108,35 +123,58 @@ func newDiagram(s *lab.Scenario, t *lab.Trace, p lab.Policy, standalone bool, or
 	d.flights = g.flights
 	d.footer = g.footer()
 	d.width, d.height = g.width, g.height
-	for _, groups := range [][]group{d.lanes, d.spans, d.flights} {
-		segments(groups)
-	}
-	for i := range d.bands {
-		segments(d.bands[i].groups)
-	}
-	d.header, d.footer = segmentShapes(d.header), segmentShapes(d.footer)
 	return d
 }
 
-// segments turns each line into path data, one attribute instead of four
-// for the template to write.
-func segments(groups []group) {
-	for i := range groups {
-		segmentShapes(groups[i].shapes)
-	}
-}
-
-func segmentShapes(shapes []shape) []shape {
-	for i := range shapes {
-		if s := &shapes[i]; s.kind == shLine {
+// svgPaths writes each line, polygon and curve as SVG path data or points,
+// one attribute for the template to write.
+func (d *diagram) svgPaths() {
+	d.eachShape(func(s *shape) {
+		switch s.kind {
+		case shLine:
 			b := make([]byte, 0, 32)
 			b = strconv.AppendInt(append(b, 'M'), int64(s.x1), 10)
 			b = strconv.AppendInt(append(b, ' '), int64(s.y1), 10)
 			b = strconv.AppendInt(append(b, 'L'), int64(s.x2), 10)
 			s.d = string(strconv.AppendInt(append(b, ' '), int64(s.y2), 10))
+		case shPoly:
+			b := make([]byte, 0, 16*len(s.pts))
+			for _, p := range s.pts {
+				b = appendPoint(b, p.x, p.y)
+			}
+			s.d = string(b)
+		case shPath:
+			if len(s.pts) == 4 {
+				s.d = "M" + svgNum(s.pts[0].x) + " " + svgNum(s.pts[0].y) + " C" + svgNum(s.pts[1].x) + " " + svgNum(s.pts[1].y) + " " +
+					svgNum(s.pts[2].x) + " " + svgNum(s.pts[2].y) + " " + svgNum(s.pts[3].x) + " " + svgNum(s.pts[3].y)
+			}
+		}
+	})
+}
+
+// eachShape calls f on every shape of the diagram, in drawing order.
+func (d *diagram) eachShape(f func(*shape)) {
+	each := func(shapes []shape) {
+		for i := range shapes {
+			f(&shapes[i])
 		}
 	}
-	return shapes
+	for _, groups := range [][]group{d.lanes, d.spans, d.flights} {
+		for i := range groups {
+			each(groups[i].shapes)
+		}
+	}
+	each(d.header)
+	for i := range d.bands {
+		for j := range d.bands[i].groups {
+			each(d.bands[i].groups[j].shapes)
+		}
+	}
+	each(d.footer)
+}
+
+func svgNum(v float64) string {
+	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
 }
 
 func (d *diagram) viewBox() string {

@@ -87,7 +87,7 @@ func (g *grid) violationLabels(i int, kinds []lab.Invariant) group {
 	for k, kind := range kinds {
 		yy := base + k*violLineH
 		out = append(out,
-			shape{kind: shPoly, d: warnSign(g.violX+9, yy-5), fill: colViol},
+			shape{kind: shPoly, pts: warnSign(g.violX+9, yy-5), fill: colViol},
 			shape{kind: shText, x1: g.violX + 20, y1: yy, text: string(kind), fill: colViol, bold: true, size: 12},
 		)
 	}
@@ -95,11 +95,9 @@ func (g *grid) violationLabels(i int, kinds []lab.Invariant) group {
 }
 
 // warnSign is a small triangle centred on (x,y).
-func warnSign(x, y int) string {
-	b := make([]byte, 0, 40)
-	b = appendPoint(b, float64(x), float64(y-6))
-	b = appendPoint(b, float64(x+6), float64(y+5))
-	return string(appendPoint(b, float64(x-6), float64(y+5)))
+func warnSign(x, y int) []point {
+	fx, fy := float64(x), float64(y)
+	return []point{{fx, fy - 6}, {fx + 6, fy + 5}, {fx - 6, fy + 5}}
 }
 
 // event draws what step i did under the policy.

@@ -77,15 +77,15 @@ func arrow(x1, y1, x2, y2 int, col, width, dash string) []shape {
 	}
 	ux, uy := dx/l, dy/l
 	bx, by := float64(x2)-10*ux, float64(y2)-10*uy
-	pts := make([]byte, 0, 48)
-	pts = appendPoint(pts, float64(x2), float64(y2))
-	pts = appendPoint(pts, bx-5*uy, by+5*ux)
-	pts = appendPoint(pts, bx+5*uy, by-5*ux)
+	head := []point{{float64(x2), float64(y2)}, {tenth(bx - 5*uy), tenth(by + 5*ux)}, {tenth(bx + 5*uy), tenth(by - 5*ux)}}
 	return []shape{
 		{kind: shLine, x1: x1, y1: y1, x2: int(math.Round(bx + 2*ux)), y2: int(math.Round(by + 2*uy)), stroke: col, width: width, dash: dash},
-		{kind: shPoly, d: string(pts), fill: col},
+		{kind: shPoly, pts: head, fill: col},
 	}
 }
+
+// tenth rounds to the tenth of a unit that the SVG writes.
+func tenth(v float64) float64 { return math.Round(v*10) / 10 }
 
 func appendPoint(b []byte, x, y float64) []byte {
 	if len(b) > 0 {
@@ -139,7 +139,7 @@ func endMark(d lab.Decision, x, y int, halo string) []shape {
 		if d == lab.Applied {
 			fill = col
 		}
-		out = append(out, shape{kind: shPoly, d: diamond(x, y, 8), fill: fill, stroke: col, width: "2.5"})
+		out = append(out, shape{kind: shPoly, pts: diamond(x, y, 8), fill: fill, stroke: col, width: "2.5"})
 	default:
 		out = append(out, banned(x, y, col)...)
 	}
@@ -161,10 +161,7 @@ func banned(x, y int, col string) []shape {
 	}
 }
 
-func diamond(x, y, r int) string {
-	b := make([]byte, 0, 40)
-	b = appendPoint(b, float64(x), float64(y-r))
-	b = appendPoint(b, float64(x+r), float64(y))
-	b = appendPoint(b, float64(x), float64(y+r))
-	return string(appendPoint(b, float64(x-r), float64(y)))
+func diamond(x, y, r int) []point {
+	fx, fy, fr := float64(x), float64(y), float64(r)
+	return []point{{fx, fy - fr}, {fx + fr, fy}, {fx, fy + fr}, {fx - fr, fy}}
 }

@@ -92,8 +92,9 @@ func (g *grid) commit(i int, bg string) []group {
 		return g.mark(i, bg)
 	}
 	rx, y0, y := g.xOfResource(g.t.Steps[j].Event.Resource), g.mid(k), g.mid(i)
-	d := "M" + itoa(rx-10) + " " + itoa(y0) + " C" + itoa(rx-46) + " " + itoa(y0) + " " + itoa(rx-46) + " " + itoa(y) + " " + itoa(rx-24) + " " + itoa(y)
-	g.flights = append(g.flights, group{class: "flight", shapes: []shape{{kind: shPath, d: d, stroke: colInfo, width: "2", dash: "5 3"}}})
+	fx, fy0, fy := float64(rx), float64(y0), float64(y)
+	curve := []point{{fx - 10, fy0}, {fx - 46, fy0}, {fx - 46, fy}, {fx - 24, fy}}
+	g.flights = append(g.flights, group{class: "flight", shapes: []shape{{kind: shPath, pts: curve, stroke: colInfo, width: "2", dash: "5 3"}}})
 	shapes := arrow(rx-26, y, rx-11, y, colInfo, "2", "")
 	shapes = append(shapes, note(rx-50, y+5, "commit "+g.t.Steps[i].Event.Request, "end", bg))
 	shapes = append(shapes, endMark(o.Decision, rx, y, bg)...)

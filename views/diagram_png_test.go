@@ -1,0 +1,133 @@
+package views
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"fencelab/lab"
+)
+
+// TestDiagramPNG decodes each picture and checks its size, that it is not
+// blank, and that it carries the colours of what it shows: a red strip and
+// wash where an invariant broke, none where nothing did.
+func TestDiagramPNG(t *testing.T) {
+	cases := map[string]*lab.Scenario{
+		"paused-worker": builtin(t, "paused-worker"),
+		"generated-40":  generated(t, 40),
+	}
+	for name, s := range cases {
+		tr := lab.Replay(s)
+		for _, p := range []lab.Policy{lab.Unfenced, lab.Fenced} {
+			for _, size := range []PictureSize{Card, Full} {
+				if testing.Short() && size == Full && name != "paused-worker" {
+					continue // a 2-megapixel picture
+				}
+				call := "DiagramPNG(" + name + ", " + string(p) + ", " + sizeName(size) + ")"
+				img := decodePNG(t, call, s, tr, p, size)
+				b := img.Bounds()
+				wantW, wantH := CardWidth, CardHeight
+				if size == Full {
+					d := layoutDiagram(s, tr, p, true, nil)
+					wantW, wantH = 2*d.width, 2*d.height
+				}
+				if b.Dx() != wantW || b.Dy() != wantH {
+					t.Errorf("%s is %dx%d, want %dx%d", call, b.Dx(), b.Dy(), wantW, wantH)
+				}
+				if f := inkShare(img); f < 0.02 || f > 0.6 {
+					t.Errorf("%s: %.3f of its pixels are not white, want a drawing (0.02 to 0.6)", call, f)
+				}
+				violated := len(tr.Summary[p].Violations) > 0
+				if got := hasColour(img, colViol); got != violated {
+					t.Errorf("%s shows the violation red = %v, want %v (violations: %v)", call, got, violated, tr.Summary[p].Violations)
+				}
+			}
+		}
+	}
+}
+
+// TestDiagramPNGLongRun draws a very long run smaller rather than huge.
+func TestDiagramPNGLongRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("draws a 12-megapixel picture")
+	}
+	s := generated(t, 400)
+	img := decodePNG(t, "DiagramPNG(generated-400, full)", s, lab.Replay(s), lab.Fenced, Full)
+	if px := img.Bounds().Dx() * img.Bounds().Dy(); px > maxFullArea+img.Bounds().Dx()+img.Bounds().Dy()+1 {
+		t.Errorf("DiagramPNG(generated-400, full) has %d pixels, want at most about %d", px, maxFullArea)
+	}
+}
+
+func decodePNG(t *testing.T, call string, s *lab.Scenario, tr *lab.Trace, p lab.Policy, size PictureSize) *image.RGBA {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := DiagramPNG(&buf, s, tr, p, size); err != nil {
+		t.Fatalf("%s: %v", call, err)
+	}
+	img, err := png.Decode(&buf)
+	if err != nil {
+		t.Fatalf("%s wrote no PNG: %v", call, err)
+	}
+	rgba, ok := img.(*image.RGBA)
+	if !ok {
+		t.Fatalf("%s decodes as %T, want the RGB of *image.RGBA", call, img)
+	}
+	if dir := os.Getenv("FENCELAB_ARTEFACTS"); dir != "" {
+		var again bytes.Buffer
+		if err := DiagramPNG(&again, s, tr, p, size); err == nil {
+			os.WriteFile(filepath.Join(dir, "png-"+s.Title[:min(12, len(s.Title))]+"-"+string(p)+"-"+sizeName(size)+".png"), again.Bytes(), 0o644)
+		}
+	}
+	return rgba
+}
+
+func sizeName(s PictureSize) string {
+	if s == Full {
+		return "full"
+	}
+	return "card"
+}
+
+// inkShare is the share of pixels that are not white.
+func inkShare(img *image.RGBA) float64 {
+	n := 0
+	for i := 0; i < len(img.Pix); i += 4 {
+		if p := img.Pix[i : i+3]; p[0] < 0xf0 || p[1] < 0xf0 || p[2] < 0xf0 {
+			n++
+		}
+	}
+	return float64(n) / float64(len(img.Pix)/4)
+}
+
+// hasColour reports whether some pixel has exactly the colour "#rrggbb".
+func hasColour(img *image.RGBA, hex string) bool {
+	c := (&canvas{}).colourOrBlack(hex)
+	for i := 0; i < len(img.Pix); i += 4 {
+		if p := img.Pix[i : i+3]; p[0] == c.R && p[1] == c.G && p[2] == c.B {
+			return true
+		}
+	}
+	return false
+}
+
+// BenchmarkDiagramPNG lays out, draws and encodes a picture, as a first
+// request for it does (later ones are served from the cache).
+func BenchmarkDiagramPNG(b *testing.B) {
+	for name, s := range map[string]*lab.Scenario{"paused-worker": builtin(b, "paused-worker"), "generated-40": generated(b, 40)} {
+		tr := lab.Replay(s)
+		for _, size := range []PictureSize{Card, Full} {
+			b.Run(name+"/"+sizeName(size), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := DiagramPNG(io.Discard, s, tr, lab.Unfenced, size); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
