@@ -136,29 +136,57 @@
 //   - Every declared resource appears in "values" and "tokens" at every
 //     step, null until written.
 //
-// Exploring orderings (Explore):
-//   - An ordering keeps each actor's events in file order, expire included:
-//     it is the lease service's act, but it keeps its place in the actor's
-//     program (this gives old-token-first its 21 orderings). A deliver comes
-//     after the send it names; a commit after every deliver of its request
-//     (with no deliver it is free, and always skipped); each resource's
-//     restarts keep their order. Nothing else constrains deliver, commit
-//     and restart.
-//   - Orderings are sequences of event indices: two alike events swapped
-//     are two orderings. Each ordering replays exactly as
-//     Replay(Reorder(s, order)) would, skips included.
-//   - Counts are, per policy and invariant, the orderings that break it at
-//     least once. The counterexample is the ordering whose first violation
-//     comes at the earliest step, then the smallest by original indices;
-//     its Invariant is the first broken at that step, in the spec's order.
+// Exploring orderings (Explore, model 2):
+//   - The explored events: with writes split (the default) each write at
+//     place N of the file becomes "send #N" (actor, value, resource, op,
+//     token and note copied) followed by "deliver #N" (no note), in
+//     Exploration.Events; Counterexample.Order indexes those, from 1. The
+//     client check of client-check happens at the send. With writes
+//     atomic the explored events are the file's.
+//   - An ordering keeps each actor's events in file order, except an
+//     expire under expiry free (the default): it runs after the acquire of
+//     the same actor and scope that precedes it in the file and before the
+//     one that follows it, and is otherwise free; the actor's other events
+//     are chained past it. An expire with no such acquire before it is
+//     bounded on that side by nothing (wherever the actor does not validly
+//     hold the lease, it is skipped, as in a replay). With
+//     expiry program an expire keeps its place in its actor's program. A
+//     deliver comes after the send it names; a commit after every deliver
+//     of its request (with no deliver it is free, and always skipped); each
+//     resource's restarts keep their order. Nothing else constrains
+//     deliver, commit and restart.
+//   - Orderings are sequences of explored-event indices: two alike events
+//     swapped are two orderings. Each ordering replays exactly as Replay
+//     would replay the explored events in that order, skips included.
+//   - Counts are, per policy: per invariant, the orderings that break it at
+//     least once; per class, the orderings whose most severe violation is
+//     of that class (by_class, all four keys, zeros included). Worst is
+//     the most severe class any ordering reached, null when none.
+//   - The counterexample reaches the policy's worst class: of the
+//     orderings that do, the one whose first violation of that class comes
+//     at the earliest step, then the least as a list of explored-event
+//     indices. Its Step is that violation's step, its Invariant the first
+//     of that class broken there in the order of Invariants, its Class the
+//     worst class.
+//   - Exploration.Reorder turns a counterexample into a scenario that can
+//     be edited and saved. "#" is not allowed in a send id (so that a
+//     write's "#N" never collides with one), so the sends split from
+//     writes are renamed "write-N" in the send and its deliver, or
+//     "write-N-2", "write-N-3", ... when a send of the file already has
+//     that id. The saved scenario then replays the ordering step for step.
+//   - The writes and expiry switches accept "" as the default; any other
+//     value than split/atomic and free/program is an error at the CLI and
+//     the API (ParseWrites, ParseExpiry), never silently the default.
 //   - Merged states hold what can change a later decision or violation:
 //     leases, workers, requests, each lane's receivers (remembered token,
 //     highest applied token per scope, applied op keys), aborted and
-//     pending requests, and the invariants each policy has broken so far.
-//     Values and reason texts are left out: no decision reads them.
+//     pending requests, and what each policy has broken so far, with
+//     unowned-write split by class. Values and reason texts are left out:
+//     no decision reads them.
 //   - When the budget or the context stops a run, Complete is false and
-//     the counts cover only orderings fully counted; the counterexample is
-//     the first one met.
+//     the counts cover only orderings fully counted; Worst and the
+//     counterexample are the most severe class met and the first ordering
+//     met that reaches it, which may lie in an ordering not counted.
 //
 // Library:
 //   - A built-in's one-line lesson is the first sentence of its

@@ -164,16 +164,28 @@ func Explore(ctx context.Context, s *Scenario, opt ExploreOptions) *Exploration 
 
 // result turns the tally of the first state into the exploration.
 func (x *explorer) result(root *tally) *Exploration {
-	ex := &Exploration{Writes: WritesAtomic, Expiry: ExpiryProgram, Events: exploredEvents(x.r.s.Events), Orderings: root.all.bigInt(), States: x.table.len(),
-		Bytes: x.table.bytes(), Complete: x.stopped == "", Stopped: x.stopped}
+	ex := &Exploration{Writes: x.opt.Writes, Expiry: x.opt.Expiry, Events: exploredEvents(x.r.s.Events),
+		Orderings: root.all.bigInt(), States: x.table.len(), Bytes: x.table.bytes(),
+		Complete: x.stopped == "", Stopped: x.stopped}
 	for p, policy := range Policies {
 		pe := PolicyExploration{Policy: policy, AnyViolating: root.v[anyEntry(p)].bigInt(),
-			Violating: make(map[Invariant]*mathbig.Int, numInvariants)}
+			Violating: make(map[Invariant]*mathbig.Int, numInvariants),
+			ByClass:   make(map[Class]*mathbig.Int, numClasses)}
 		for k, inv := range Invariants {
 			pe.Violating[inv] = root.v[invEntry(p, k)].bigInt()
 		}
-		if f := x.best[p]; f.step > 0 {
-			pe.Counterexample = &Counterexample{Order: x.order.complete(f.prefix), Step: f.step, Invariant: f.inv}
+		below := new(mathbig.Int)
+		for c, class := range Classes {
+			reach := root.v[classEntry(p, c)].bigInt()
+			pe.ByClass[class] = new(mathbig.Int).Sub(reach, below)
+			below = reach
+		}
+		for c, class := range Classes {
+			if f := x.best[p][c]; f.step > 0 {
+				pe.Worst = &class
+				pe.Counterexample = &Counterexample{Order: x.order.complete(f.prefix), Step: f.step, Invariant: f.inv, Class: class}
+				break
+			}
 		}
 		ex.Policies = append(ex.Policies, pe)
 	}

@@ -12,26 +12,32 @@ type naive struct {
 	orderings int
 	any       [numPolicies]int
 	violating [numPolicies]map[Invariant]int
-	first     [numPolicies]*Counterexample
+	byClass   [numPolicies]map[Class]int // orderings whose most severe class is this one
+	worst     [numPolicies]Class
+	// first holds, per policy and class, the ordering that reaches the
+	// class soonest, the least of those on ties.
+	first [numPolicies]map[Class]*Counterexample
 }
 
-// exploreNaively replays every linearization of the partial order, built
-// here from the spec's words rather than from partialOrder.
-func exploreNaively(s *Scenario) *naive {
+// exploreNaively replays every linearization of the partial order over the
+// explored events, both built here from the spec's words rather than from
+// explored and partialOrder.
+func exploreNaively(s *Scenario, w Writes, ex Expiry) *naive {
 	nv := &naive{}
 	for p := range nv.violating {
-		nv.violating[p] = map[Invariant]int{}
+		nv.violating[p], nv.byClass[p], nv.first[p] = map[Invariant]int{}, map[Class]int{}, map[Class]*Counterexample{}
 	}
-	before := orderConstraints(s.Events)
-	placed := make([]bool, len(s.Events))
+	events := naiveEvents(s, w)
+	before := orderConstraints(events, ex)
+	placed := make([]bool, len(events))
 	var order []int
 	var walk func()
 	walk = func() {
-		if len(order) == len(s.Events) {
-			nv.add(s, order)
+		if len(order) == len(events) {
+			nv.add(s, events, order)
 			return
 		}
-		for e := range s.Events {
+		for e := range events {
 			if !placed[e] && allPlaced(before[e], placed) {
 				placed[e] = true
 				order = append(order, e+1)
@@ -45,12 +51,42 @@ func exploreNaively(s *Scenario) *naive {
 	return nv
 }
 
+// naiveEvents splits each write at file place N into a send "#N" and its
+// deliver, unless writes are atomic.
+func naiveEvents(s *Scenario, w Writes) []Event {
+	var out []Event
+	for i, e := range s.Events {
+		if e.Kind == Write && w != WritesAtomic {
+			e.Kind, e.ID = Send, fmt.Sprintf("#%d", i+1)
+			out = append(out, e, Event{Kind: Deliver, Request: e.ID})
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
 // orderConstraints lists, per event, the events that must run before it.
-func orderConstraints(events []Event) [][]int {
+func orderConstraints(events []Event, ex Expiry) [][]int {
+	free := func(e Event) bool { return e.Kind == Expire && ex != ExpiryProgram }
+	sameAcquire := func(e, f Event) bool { return f.Kind == Acquire && f.Actor == e.Actor && f.Scope == e.Scope }
+	// nearest acquire of the expire i's actor and scope on one side
+	nearest := func(i, step int) int {
+		for j := i + step; j >= 0 && j < len(events); j += step {
+			if sameAcquire(events[i], events[j]) {
+				return j
+			}
+		}
+		return -1
+	}
 	before := make([][]int, len(events))
 	for i, e := range events {
 		for j, f := range events {
 			switch {
+			case free(e) && j == nearest(i, -1):
+			case free(f) && i == nearest(j, +1):
+			case free(e) || free(f):
+				continue
 			case e.Actor != "" && f.Actor == e.Actor && j < i:
 			case e.Kind == Deliver && f.Kind == Send && f.ID == e.Request:
 			case e.Kind == Commit && f.Kind == Deliver && f.Request == e.Request:
@@ -74,32 +110,44 @@ func allPlaced(list []int, placed []bool) bool {
 }
 
 // add replays one ordering and counts what each policy broke.
-func (nv *naive) add(s *Scenario, order []int) {
+func (nv *naive) add(s *Scenario, events []Event, order []int) {
 	nv.orderings++
-	r, err := Reorder(s, order)
-	if err != nil {
-		panic(err)
+	r := *s
+	r.Events = nil
+	for _, n := range order {
+		r.Events = append(r.Events, events[n-1])
 	}
-	tr := Replay(r)
+	tr := Replay(&r)
 	for p, policy := range Policies {
 		vs := tr.Summary[policy].Violations
 		if len(vs) == 0 {
 			continue
 		}
 		nv.any[p]++
-		first := Counterexample{Order: slices.Clone(order), Step: vs[0].Step, Invariant: vs[0].Kind}
 		seen := map[Invariant]bool{}
+		firsts := map[Class]*Counterexample{}
+		worst := Class("")
 		for _, v := range vs {
 			if !seen[v.Kind] {
 				seen[v.Kind] = true
 				nv.violating[p][v.Kind]++
 			}
-			if v.Step < first.Step || v.Step == first.Step && slices.Index(Invariants, v.Kind) < slices.Index(Invariants, first.Invariant) {
-				first.Step, first.Invariant = v.Step, v.Kind
+			if f := firsts[v.Class]; f == nil || v.Step < f.Step ||
+				v.Step == f.Step && slices.Index(Invariants, v.Kind) < slices.Index(Invariants, f.Invariant) {
+				firsts[v.Class] = &Counterexample{Order: slices.Clone(order), Step: v.Step, Invariant: v.Kind, Class: v.Class}
+			}
+			if worst == "" || slices.Index(Classes, v.Class) < slices.Index(Classes, worst) {
+				worst = v.Class
 			}
 		}
-		if nv.first[p] == nil || first.Step < nv.first[p].Step {
-			nv.first[p] = &first
+		nv.byClass[p][worst]++
+		if nv.worst[p] == "" || slices.Index(Classes, worst) < slices.Index(Classes, nv.worst[p]) {
+			nv.worst[p] = worst
+		}
+		for c, f := range firsts {
+			if best := nv.first[p][c]; best == nil || f.Step < best.Step {
+				nv.first[p][c] = f
+			}
 		}
 	}
 }
@@ -120,7 +168,19 @@ func (nv *naive) compare(x *Exploration) []string {
 		for _, inv := range Invariants {
 			diff(string(pe.Policy)+" "+string(inv), pe.Violating[inv], nv.violating[p][inv])
 		}
-		diff(string(pe.Policy)+" counterexample", describeCE(pe.Counterexample), describeCE(nv.first[p]))
+		for _, c := range Classes {
+			diff(string(pe.Policy)+" by class "+string(c), pe.ByClass[c], nv.byClass[p][c])
+		}
+		worst := Class("none")
+		if pe.Worst != nil {
+			worst = *pe.Worst
+		}
+		want := nv.worst[p]
+		if want == "" {
+			want = "none"
+		}
+		diff(string(pe.Policy)+" worst", worst, want)
+		diff(string(pe.Policy)+" counterexample", describeCE(pe.Counterexample), describeCE(nv.first[p][nv.worst[p]]))
 	}
 	return diffs
 }
@@ -129,7 +189,7 @@ func describeCE(c *Counterexample) string {
 	if c == nil {
 		return "none"
 	}
-	return fmt.Sprintf("%v %s at step %d", c.Order, c.Invariant, c.Step)
+	return fmt.Sprintf("%v %s (%s) at step %d", c.Order, c.Invariant, c.Class, c.Step)
 }
 
 // genSmall builds a random scenario of 2 or 3 actors and 4 to 8 events,

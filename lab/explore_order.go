@@ -1,16 +1,20 @@
 package lab
 
-// partialOrder lists, per event, the events that every ordering runs
-// before it: the actor's previous event; for a deliver, the send of its
-// request; for a commit, every deliver of its request; for a restart, the
-// resource's previous restart. The file's order is not always one of the
-// orderings: a deliver written before its send is only tried after it.
-// There is no cycle: the chains of actors and restarts go forward in the
-// file, and the other constraints only go from a send to a deliver to a
-// commit, which nothing else waits for.
+// partialOrder lists, per explored event, the events that every ordering
+// runs before it: the actor's previous event; for a deliver, the send of
+// its request; for a commit, every deliver of its request; for a restart,
+// the resource's previous restart. Under ExpiryFree an expire is no part
+// of its actor's program: it runs after the actor's acquire of the same
+// scope that precedes it in the file and before the one that follows it,
+// and the actor's other events are chained past it. The file's order is
+// not always one of the orderings: a deliver written before its send is
+// only tried after it. There is no cycle: the chains of actors and
+// restarts go forward in the file, a free expire sits between two events
+// of one such chain, and the other constraints only go from a send to a
+// deliver to a commit, which nothing else waits for.
 type partialOrder [][]int32
 
-func newPartialOrder(pr *program) partialOrder {
+func newPartialOrder(pr *program, expiry Expiry) partialOrder {
 	po := make(partialOrder, len(pr.events))
 	lastByActor := map[int]int{}
 	lastRestart := map[int]int{}
@@ -18,6 +22,8 @@ func newPartialOrder(pr *program) partialOrder {
 	delivers := map[int][]int32{}
 	for i, e := range pr.events {
 		switch {
+		case e.kind == Expire && expiry != ExpiryProgram:
+			po.freeExpire(pr, i)
 		case e.actor >= 0:
 			po.chain(lastByActor, e.actor, i)
 		case e.kind == Restart:
@@ -38,6 +44,28 @@ func newPartialOrder(pr *program) partialOrder {
 		}
 	}
 	return po
+}
+
+// freeExpire puts the expire i after the acquire of the same actor and
+// scope that precedes it in the file, and before the one that follows it.
+func (po partialOrder) freeExpire(pr *program, i int) {
+	e := pr.events[i]
+	same := func(j int) bool {
+		f := pr.events[j]
+		return f.kind == Acquire && f.actor == e.actor && f.scope == e.scope
+	}
+	for j := i - 1; j >= 0; j-- {
+		if same(j) {
+			po[i] = append(po[i], int32(j))
+			break
+		}
+	}
+	for j := i + 1; j < len(pr.events); j++ {
+		if same(j) {
+			po[j] = append(po[j], int32(i))
+			break
+		}
+	}
 }
 
 // chain puts event i after the last event of the same key.

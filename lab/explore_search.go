@@ -3,7 +3,6 @@ package lab
 import (
 	"context"
 	"errors"
-	"math/bits"
 	"slices"
 )
 
@@ -27,13 +26,14 @@ type explorer struct {
 	scratch tally   // the tally of a state met before, read back
 	path    []int32 // the events of the current prefix
 	buf     []byte
-	best    [numPolicies]finding
+	best    [numPolicies][numClasses]finding
 	steps   int
 	stopped StopReason
 }
 
-// finding is a policy's counterexample so far: the prefix of the ordering
-// up to its first violation, which is at step len(prefix).
+// finding is a policy's counterexample so far for one class: the prefix
+// of the ordering up to its first violation of that class, which is at
+// step len(prefix).
 type finding struct {
 	step   int
 	prefix []int32
@@ -44,9 +44,15 @@ func newExplorer(ctx context.Context, s *Scenario, opt ExploreOptions) *explorer
 	if opt.Budget <= 0 {
 		opt.Budget = DefaultBudget
 	}
-	r := newReplayer(s)
+	if opt.Writes == "" {
+		opt.Writes = WritesSplit
+	}
+	if opt.Expiry == "" {
+		opt.Expiry = ExpiryFree
+	}
+	r := newReplayer(exploredScenario(s, explored(s, opt.Writes)))
 	n := len(r.pr.events)
-	return &explorer{ctx: ctx, opt: opt, n: n, r: r, codec: newCodec(r.pr), order: newPartialOrder(r.pr),
+	return &explorer{ctx: ctx, opt: opt, n: n, r: r, codec: newCodec(r.pr), order: newPartialOrder(r.pr, opt.Expiry),
 		frames: make([]tally, n+1), path: make([]int32, 0, n)}
 }
 
@@ -95,7 +101,7 @@ func (x *explorer) step(key []byte, e int) violated {
 	var v violated
 	for p := range x.r.lanes {
 		for _, vi := range x.r.lanes[p].violations {
-			v |= 1 << invEntry(p, slices.Index(Invariants, vi.Kind))
+			v |= 1 << (p*bitsPerPolicy + int(bitOf(vi)))
 		}
 	}
 	return v
@@ -127,20 +133,35 @@ func (x *explorer) child(key []byte, e, depth int, cv violated) *tally {
 	return t
 }
 
-// notice keeps, per policy, the first step of the current prefix as a
-// counterexample when the policy had broken nothing before it, and no
-// ordering seen so far breaks anything sooner. Orderings are met in
-// increasing order, so a tie keeps the one found first.
+// notice keeps, per policy and class, the step of the current prefix that
+// first reaches the class as a counterexample, when no ordering seen so
+// far reaches it sooner. Orderings are met in increasing order, so a tie
+// keeps the one found first.
 func (x *explorer) notice(v, cv violated) {
 	for p := range x.best {
-		if v.byPolicy(p) != 0 || cv.byPolicy(p) == 0 {
+		was, now := v.byPolicy(p), cv.byPolicy(p)
+		if was == now {
 			continue
 		}
-		if f := &x.best[p]; f.step == 0 || len(x.path) < f.step {
-			*f = finding{step: len(x.path), prefix: slices.Clone(x.path),
-				inv: Invariants[bits.TrailingZeros64(cv.byPolicy(p))]}
+		for c := range x.best[p] {
+			if was&classMask[c] != 0 || now&classMask[c] == 0 {
+				continue
+			}
+			if f := &x.best[p][c]; f.step == 0 || len(x.path) < f.step {
+				*f = finding{step: len(x.path), prefix: slices.Clone(x.path), inv: firstOf(now &^ was & classMask[c])}
+			}
 		}
 	}
+}
+
+// firstOf is the first invariant, in the order of Invariants, among bits.
+func firstOf(bits uint64) Invariant {
+	for k, m := range invMask {
+		if bits&m != 0 {
+			return Invariants[k]
+		}
+	}
+	return ""
 }
 
 // stop looks at the context every checkEvery steps, and reports whether

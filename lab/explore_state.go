@@ -6,7 +6,7 @@ import (
 )
 
 // violatedLen is the number of bytes of a key that hold the invariants broken.
-const violatedLen = (anyBase + 7) / 8
+const violatedLen = (numPolicies*bitsPerPolicy + 7) / 8
 
 // codec writes the replayer's state as a key and reads it back. The key is
 // the state: Explore stores nothing else about it, and runs each step on a
@@ -15,7 +15,7 @@ const violatedLen = (anyBase + 7) / 8
 // invariants read, and nothing kept only for reasons: no step numbers, no
 // remembered-how texts, no values (they are shown, never checked).
 //
-// Layout: the bitset of events run, the invariants broken (5 bytes), then
+// Layout: the bitset of events run, the invariants broken (6 bytes), then
 // per scope the lease, per actor the worker, per send its request, and per
 // policy its lane (aborted or pending sends, then per resource the token
 // it remembers, the highest token applied per scope, the op keys applied).

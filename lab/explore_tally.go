@@ -9,31 +9,86 @@ import (
 // numInvariants is len(Invariants).
 const numInvariants = 5
 
-// violated records which invariants each policy has broken so far: bit
-// p*numInvariants+k for policy Policies[p] and invariant Invariants[k].
+// violated records what each policy has broken so far, in bitsPerPolicy
+// bits a policy: the invariants, with unowned-write split by its class,
+// so that the classes reached can be told too.
 type violated uint64
 
-// byPolicy returns the invariants policy p has broken, as bits k.
-func (v violated) byPolicy(p int) uint64 {
-	return uint64(v>>(p*numInvariants)) & (1<<numInvariants - 1)
-}
-
-// The entries of a tally: per policy and invariant, then per policy "any".
+// The bits of one policy in violated.
 const (
-	anyBase    = numPolicies * numInvariants
-	numEntries = anyBase + numPolicies
+	bitStale = iota
+	bitSuperseded
+	bitDuplicate
+	bitRejected
+	bitUnownedDeposed
+	bitUnownedOverrun
+	bitsPerPolicy
 )
 
-func invEntry(p, k int) int { return p*numInvariants + k }
-func anyEntry(p int) int    { return anyBase + p }
+// invMask is, per invariant (in the order of Invariants), its bits.
+var invMask = [numInvariants]uint64{1 << bitStale, 1 << bitSuperseded, 1 << bitDuplicate, 1 << bitRejected,
+	1<<bitUnownedDeposed | 1<<bitUnownedOverrun}
+
+// classMask is, per class (in the order of Classes), the bits of its violations.
+var classMask = [numClasses]uint64{1<<bitStale | 1<<bitDuplicate, 1 << bitRejected,
+	1<<bitSuperseded | 1<<bitUnownedDeposed, 1 << bitUnownedOverrun}
+
+// bitOf is the bit of a violation.
+func bitOf(v Violation) uint {
+	switch v.Kind {
+	case StaleOverwrite:
+		return bitStale
+	case SupersededWrite:
+		return bitSuperseded
+	case DuplicateApplied:
+		return bitDuplicate
+	case ValidWriteRejected:
+		return bitRejected
+	}
+	if v.Class == Deposed {
+		return bitUnownedDeposed
+	}
+	return bitUnownedOverrun
+}
+
+// atLeast is, per class, the bits of that class and of every more severe one.
+var atLeast = func() (m [numClasses]uint64) {
+	for c := range m {
+		for k := 0; k <= c; k++ {
+			m[c] |= classMask[k]
+		}
+	}
+	return m
+}()
+
+// byPolicy returns the bits of policy p.
+func (v violated) byPolicy(p int) uint64 {
+	return uint64(v>>(p*bitsPerPolicy)) & (1<<bitsPerPolicy - 1)
+}
+
+// The entries of a tally, per policy: one per invariant, then one per
+// class counting the orderings that reach that class or a more severe one
+// (the last, overrun, is "any violation"). A tally counts orderings that
+// reach something, never those whose worst is exactly a class, because
+// reaching only grows along an ordering: the entries a state's broken
+// invariants imply need not be stored (see implied).
+const (
+	perPolicy  = numInvariants + numClasses
+	numEntries = numPolicies * perPolicy
+)
+
+func invEntry(p, k int) int   { return p*perPolicy + k }
+func classEntry(p, c int) int { return p*perPolicy + numInvariants + c }
+func anyEntry(p int) int      { return classEntry(p, numClasses-1) }
 
 // implied reports whether entry i of a state's tally equals its number of
 // completions because the invariants broken on the way there decide it.
 func (v violated) implied(i int) bool {
-	if i < anyBase {
-		return v&(1<<i) != 0
+	b := v.byPolicy(i / perPolicy)
+	if j := i % perPolicy; j < numInvariants {
+		return b&invMask[j] != 0
 	}
-	return v.byPolicy(i-anyBase) != 0
+	return b&atLeast[i%perPolicy-numInvariants] != 0
 }
 
 // number is a count of orderings: a uint64 until it overflows, then a big.Int.
@@ -66,8 +121,8 @@ func (c *number) bigInt() *mathbig.Int {
 }
 
 // tally counts the completions of a state, the orderings of the events not
-// yet run: all of them, and per policy those in which the policy breaks
-// each invariant (at any step, before or after the state) or any.
+// yet run: all of them, and per policy those that break each invariant and
+// reach each class (at any step, before or after the state).
 type tally struct {
 	all number
 	v   [numEntries]number
@@ -86,19 +141,27 @@ func (t *tally) addChild(c *tally, cv violated) {
 	}
 }
 
+// entryMask has a bit per entry of a tally.
+type entryMask [(numEntries + 63) / 64]uint64
+
+func (m *entryMask) set(i int)      { m[i/64] |= 1 << (i % 64) }
+func (m *entryMask) has(i int) bool { return m[i/64]&(1<<(i%64)) != 0 }
+
 // appendTally stores a state's tally, leaving out the entries its broken
 // invariants imply and the zeros.
 func appendTally(buf []byte, t *tally, v violated) []byte {
-	var mask uint64
+	var mask entryMask
 	for i := range t.v {
 		if !v.implied(i) && !t.v[i].isZero() {
-			mask |= 1 << i
+			mask.set(i)
 		}
 	}
-	buf = binary.AppendUvarint(buf, mask)
+	for _, w := range mask {
+		buf = binary.AppendUvarint(buf, w)
+	}
 	buf = appendNumber(buf, &t.all)
 	for i := range t.v {
-		if mask&(1<<i) != 0 {
+		if mask.has(i) {
 			buf = appendNumber(buf, &t.v[i])
 		}
 	}
@@ -109,10 +172,13 @@ func appendTally(buf []byte, t *tally, v violated) []byte {
 func readTally(b []byte, t *tally) {
 	*t = tally{}
 	rd := reader{b: b}
-	mask := rd.uvarint()
+	var mask entryMask
+	for w := range mask {
+		mask[w] = rd.uvarint()
+	}
 	t.all = rd.number()
 	for i := range t.v {
-		if mask&(1<<i) != 0 {
+		if mask.has(i) {
 			t.v[i] = rd.number()
 		}
 	}

@@ -2,12 +2,15 @@ package lab
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
 	mathbig "math/big"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,29 +31,56 @@ func builtin(t testing.TB, name string) *Scenario {
 	return s
 }
 
+// switches are the four ways to explore: model 2's defaults first.
+var switches = []ExploreOptions{
+	{},
+	{Writes: WritesAtomic},
+	{Expiry: ExpiryProgram},
+	{Writes: WritesAtomic, Expiry: ExpiryProgram},
+}
+
+func describeOptions(o ExploreOptions) string {
+	return fmt.Sprintf("writes=%s expiry=%s", cmp.Or(o.Writes, WritesSplit), cmp.Or(o.Expiry, ExpiryFree))
+}
+
 // TestExploreMatchesNaive checks the explorer, which merges states and
 // counts over them, against replaying every ordering from scratch, on 200
-// random small scenarios.
+// random small scenarios under each of the four switches.
 func TestExploreMatchesNaive(t *testing.T) {
+	for _, opt := range switches {
+		t.Run(describeOptions(opt), func(t *testing.T) {
+			testMatchesNaive(t, opt)
+		})
+	}
+}
+
+func testMatchesNaive(t *testing.T, opt ExploreOptions) {
 	rng := rand.New(rand.NewPCG(6, 6))
 	violating := map[Policy]int64{}
+	classes := map[Class]int64{}
 	racyDiffers := 0
 	for i := 0; i < 200; {
 		s, err := reparse(genSmall(rng))
 		if err != nil {
 			t.Fatalf("generated scenario %d does not parse: %v", i, err)
 		}
-		x := Explore(context.Background(), s, ExploreOptions{})
+		x := Explore(context.Background(), s, opt)
 		if x.Orderings.Cmp(mathbig.NewInt(3000)) > 0 {
 			continue // keep the naive side quick
 		}
 		i++
-		for _, d := range exploreNaively(s).compare(x) {
+		for _, d := range exploreNaively(s, opt.Writes, opt.Expiry).compare(x) {
 			b, _ := json.Marshal(s.Events)
 			t.Fatalf("Explore(%s): %s", b, d)
 		}
 		for _, pe := range x.Policies {
 			violating[pe.Policy] += pe.AnyViolating.Int64()
+			for c, n := range pe.ByClass {
+				classes[c] += n.Int64()
+			}
+			if pe.Counterexample != nil && i%10 == 0 {
+				checkCounterexample(t, s, x, pe.Policy)
+			}
 		}
 		if x.Of(FencedRacy).AnyViolating.Cmp(x.Of(Fenced).AnyViolating) != 0 {
 			racyDiffers++
@@ -61,18 +91,112 @@ func TestExploreMatchesNaive(t *testing.T) {
 			t.Errorf("no generated ordering violates anything under %s: the test compares too little", p)
 		}
 	}
+	for _, c := range Classes {
+		if classes[c] == 0 {
+			t.Errorf("no generated ordering's worst class is %s: the test compares too little", c)
+		}
+	}
 	if racyDiffers == 0 {
 		t.Errorf("fenced-racy never differs from fenced: the generated commits test nothing")
 	}
 }
 
-// TestExploreOldTokenFirst is issue 6's acceptance: over the 21 orderings
-// of old-token-first, fenced lets both a superseded and an unowned write
-// through, fenced-register stops every superseded write but not every
-// unowned one, and authoritative and client-check are always safe.
-func TestExploreOldTokenFirst(t *testing.T) {
-	s := builtin(t, "old-token-first")
+// TestExploreSpecTable is the contract's table of what model 2 shows on
+// the built-ins: orderings, and per policy the worst class and the number
+// of orderings that reach it.
+func TestExploreSpecTable(t *testing.T) {
+	type worst struct {
+		class Class
+		n     int64
+	}
+	none := worst{}
+	fencedFamily := func(fenced, register worst) map[Policy]worst {
+		return map[Policy]worst{Fenced: fenced, FencedStrict: fenced, FencedIdempotent: fenced, FencedRacy: fenced, FencedRegister: register}
+	}
+	tests := []struct {
+		name      string
+		orderings int64
+		worst     map[Policy]worst
+	}{
+		{"paused-worker", 720, merge(fencedFamily(worst{Deposed, 50}, worst{Overrun, 300}),
+			map[Policy]worst{Unfenced: {Corrupting, 70}, ClientCheck: {Corrupting, 1}, Authoritative: none})},
+		{"old-token-first", 420, merge(fencedFamily(worst{Deposed, 30}, worst{Overrun, 159}),
+			map[Policy]worst{Unfenced: {Corrupting, 35}, ClientCheck: {Corrupting, 1}, Authoritative: none})},
+		{"issuer-failover", 420, map[Policy]worst{FencedStrict: {Refusing, 35}, Authoritative: {Deposed, 65},
+			Fenced: {Deposed, 65}, FencedRegister: {Deposed, 65}, ClientCheck: {Deposed, 3}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := builtin(t, tt.name)
+			x := Explore(context.Background(), s, ExploreOptions{})
+			if !x.Complete || x.Orderings.Int64() != tt.orderings || x.Writes != WritesSplit || x.Expiry != ExpiryFree {
+				t.Fatalf("Explore(%s) = %v orderings, complete %v, writes %q, expiry %q; want %d, complete, split, free",
+					tt.name, x.Orderings, x.Complete, x.Writes, x.Expiry, tt.orderings)
+			}
+			for p, want := range tt.worst {
+				pe := x.Of(p)
+				got := worst{}
+				if pe.Worst != nil {
+					got = worst{*pe.Worst, pe.ByClass[*pe.Worst].Int64()}
+				}
+				if got != want {
+					t.Errorf("Explore(%s) under %s: worst %q in %d orderings, want %q in %d", tt.name, p, got.class, got.n, want.class, want.n)
+				}
+				if (pe.Counterexample == nil) != (want == none) {
+					t.Errorf("Explore(%s) under %s: counterexample %s, want one: %v", tt.name, p, describeCE(pe.Counterexample), want != none)
+				}
+				if pe.Counterexample != nil {
+					checkCounterexample(t, s, x, p)
+				}
+			}
+		})
+	}
+}
+
+func merge[K comparable, V any](a, b map[K]V) map[K]V {
+	for k, v := range b {
+		a[k] = v
+	}
+	return a
+}
+
+// TestExploreSplitEvents checks the explored events of paused-worker: each
+// write a send "#N" with the write's fields, then its deliver.
+func TestExploreSplitEvents(t *testing.T) {
+	s := builtin(t, "paused-worker")
 	x := Explore(context.Background(), s, ExploreOptions{})
+	var got []string
+	for _, e := range x.Events {
+		got = append(got, strings.TrimSpace(e.Actor+" "+string(e.Kind)+" "+e.ID+e.Request+" "+deref(e.Value)))
+	}
+	want := []string{"A acquire", "A read", "A pause", "A expire", "B acquire", "B send #6 new-result", "deliver #6",
+		"A resume", "A send #8 old-result", "deliver #8"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Explore(paused-worker).Events = %q, want %q", got, want)
+	}
+	if x.Events[5].Note != s.Events[5].Note || x.Events[5].Resource != "result" {
+		t.Errorf("Explore(paused-worker) send #6 = %+v, want the write's note and resource", x.Events[5])
+	}
+	atomic := Explore(context.Background(), s, ExploreOptions{Writes: WritesAtomic, Expiry: ExpiryProgram})
+	if len(atomic.Events) != len(s.Events) || atomic.Orderings.Int64() != 28 {
+		t.Errorf("Explore(paused-worker, atomic, program) = %d events, %v orderings; want %d, 28", len(atomic.Events), atomic.Orderings, len(s.Events))
+	}
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// TestExploreModel1 keeps model 1's rules behind the two switches: over the
+// 21 orderings of old-token-first, fenced lets both a superseded and an
+// unowned write through, fenced-register stops every superseded write but
+// not every unowned one, and authoritative and client-check are always safe.
+func TestExploreModel1(t *testing.T) {
+	s := builtin(t, "old-token-first")
+	x := Explore(context.Background(), s, ExploreOptions{Writes: WritesAtomic, Expiry: ExpiryProgram})
 	if !x.Complete || x.Orderings.Int64() != 21 {
 		t.Fatalf("Explore(old-token-first) = %v orderings, complete %v; want 21, complete", x.Orderings, x.Complete)
 	}
@@ -92,38 +216,55 @@ func TestExploreOldTokenFirst(t *testing.T) {
 		}
 	}
 	for _, p := range []Policy{Authoritative, ClientCheck} {
-		if pe := x.Of(p); pe.AnyViolating.Sign() != 0 || pe.Counterexample != nil {
+		if pe := x.Of(p); pe.AnyViolating.Sign() != 0 || pe.Counterexample != nil || pe.Worst != nil {
 			t.Errorf("Explore(old-token-first) under %s: %v violating, counterexample %s; want safe in all 21", p, pe.AnyViolating, describeCE(pe.Counterexample))
 		}
 	}
 	checkCounterexample(t, s, x, Fenced)
 }
 
-// checkCounterexample replays a policy's counterexample and checks that it
-// breaks its invariant at its step, and at no step before.
+// checkCounterexample turns a policy's counterexample into a scenario,
+// checks that it is a valid scenario file, replays it and checks that it
+// reaches the counterexample's class first at its step, with its invariant,
+// and that the class is the policy's worst.
 func checkCounterexample(t *testing.T, s *Scenario, x *Exploration, p Policy) {
 	t.Helper()
-	c := x.Of(p).Counterexample
+	pe := x.Of(p)
+	c := pe.Counterexample
 	if c == nil {
 		t.Fatalf("Explore: no counterexample under %s", p)
 	}
-	r, err := Reorder(s, c.Order)
+	if pe.Worst == nil || *pe.Worst != c.Class {
+		t.Errorf("Explore under %s: counterexample of class %s, worst %v", p, c.Class, pe.Worst)
+	}
+	r, err := x.Reorder(s, c.Order)
 	if err != nil {
 		t.Fatalf("Reorder(%v): %v", c.Order, err)
 	}
-	vs := Replay(r).Summary[p].Violations
-	if len(vs) == 0 || vs[0].Kind != c.Invariant || vs[0].Step != c.Step {
-		t.Errorf("Replay(Reorder(%v)) under %s: violations %v, want first %s at step %d", c.Order, p, vs, c.Invariant, c.Step)
+	src, _ := json.Marshal(r)
+	if r, err = Parse(bytes.NewReader(src)); err != nil {
+		t.Fatalf("Reorder(%v) is not a valid scenario: %v\n%s", c.Order, err, src)
 	}
+	for _, v := range Replay(r).Summary[p].Violations {
+		if v.Class == c.Class {
+			if v.Kind != c.Invariant || v.Step != c.Step {
+				t.Errorf("Replay(Reorder(%v)) under %s: first %s violation %s at step %d, want %s at step %d", c.Order, p, c.Class, v.Kind, v.Step, c.Invariant, c.Step)
+			}
+			return
+		}
+	}
+	t.Errorf("Replay(Reorder(%v)) under %s: no %s violation, want %s at step %d", c.Order, p, c.Class, c.Invariant, c.Step)
 }
 
 func TestExplorePausedWorker(t *testing.T) {
 	s := builtin(t, "paused-worker")
-	x := Explore(context.Background(), s, ExploreOptions{})
-	if d := exploreNaively(s).compare(x); d != nil {
-		t.Errorf("Explore(paused-worker): %v", d)
+	for _, opt := range switches {
+		x := Explore(context.Background(), s, opt)
+		if d := exploreNaively(s, opt.Writes, opt.Expiry).compare(x); d != nil {
+			t.Errorf("Explore(paused-worker, %s): %v", describeOptions(opt), d)
+		}
+		checkCounterexample(t, s, x, Unfenced)
 	}
-	checkCounterexample(t, s, x, Unfenced)
 }
 
 func TestExploreDeterministic(t *testing.T) {
@@ -225,7 +366,8 @@ func TestExploreDeadline(t *testing.T) {
 	}
 }
 
-// TestExploreBeyondUint64 counts C(80,40), about 1.1e23 orderings, exactly.
+// TestExploreBeyondUint64 counts C(80,40), about 1.1e23 orderings, exactly
+// (writes atomic, so that B's write is one event).
 func TestExploreBeyondUint64(t *testing.T) {
 	lines := []string{"A acquire"}
 	for range 39 {
@@ -235,18 +377,23 @@ func TestExploreBeyondUint64(t *testing.T) {
 		lines = append(lines, "B read")
 	}
 	lines = append(lines, "B write v")
-	x := Explore(context.Background(), ev(t, "", lines...), ExploreOptions{})
+	x := Explore(context.Background(), ev(t, "", lines...), ExploreOptions{Writes: WritesAtomic})
 	want := new(mathbig.Int).Binomial(80, 40)
 	pe := x.Of(Unfenced)
 	if x.Orderings.Cmp(want) != 0 || pe.Violating[UnownedWrite].Cmp(want) != 0 || x.Of(Fenced).AnyViolating.Sign() != 0 {
 		t.Errorf("Explore(A 40 events, B 40) = %v orderings, %v unowned under unfenced, %v violating under fenced; want %v, %v, 0",
 			x.Orderings, pe.Violating[UnownedWrite], x.Of(Fenced).AnyViolating, want, want)
 	}
-	var order []int
-	for i := range 80 {
-		order = append(order, (i+40)%80+1)
+	// B's write is an overrun only when all of B runs before A's acquire.
+	deposed := new(mathbig.Int).Sub(want, mathbig.NewInt(1))
+	if pe.ByClass[Deposed].Cmp(deposed) != 0 || pe.ByClass[Overrun].Int64() != 1 {
+		t.Errorf("Explore(A 40 events, B 40) under unfenced: by class %v, want deposed %v, overrun 1", pe.ByClass, deposed)
 	}
-	if got, want := describeCE(pe.Counterexample), describeCE(&Counterexample{Order: order, Step: 40, Invariant: UnownedWrite}); got != want {
+	order := []int{1}
+	for i := range 79 {
+		order = append(order, (i+39)%79+2)
+	}
+	if got, want := describeCE(pe.Counterexample), describeCE(&Counterexample{Order: order, Step: 41, Invariant: UnownedWrite, Class: Deposed}); got != want {
 		t.Errorf("Explore(A 40 events, B 40) counterexample under unfenced = %s, want %s", got, want)
 	}
 }

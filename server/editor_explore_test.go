@@ -19,8 +19,8 @@ func TestEditorExplore(t *testing.T) {
 		t.Fatalf("POST /lab/explore = %d, Location %q; want 303 to /explore?from=r/{id}&p=fenced", rec.Code, loc)
 	}
 	body := get(t, h, loc).Body.String()
-	if !strings.Contains(body, "21 orderings") {
-		t.Errorf("GET %s does not explore the 21 orderings of old-token-first", loc)
+	if !strings.Contains(body, "420 orderings") {
+		t.Errorf("GET %s does not explore the 420 orderings of old-token-first", loc)
 	}
 
 	form.Set("ev.6.kind", "deliver")

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -79,20 +80,24 @@ func TestAPIExplore(t *testing.T) {
 		t.Errorf("POST /api/explore body differs from json.Marshal(lab.Explore):\ngot  %s\nwant %s", got, want)
 	}
 	var x struct {
+		Writes    string      `json:"writes"`
+		Expiry    string      `json:"expiry"`
 		Events    []lab.Event `json:"events"`
 		Orderings *big.Int    `json:"orderings"`
 		Complete  bool        `json:"complete"`
 		Policies  []struct {
-			Policy         string              `json:"policy"`
-			AnyViolating   *big.Int            `json:"any_violating"`
-			Violating      map[string]*big.Int `json:"violating"`
-			Counterexample *lab.Counterexample `json:"counterexample"`
+			Policy         string                 `json:"policy"`
+			AnyViolating   *big.Int               `json:"any_violating"`
+			Violating      map[string]*big.Int    `json:"violating"`
+			ByClass        map[lab.Class]*big.Int `json:"by_class"`
+			Worst          *lab.Class             `json:"worst"`
+			Counterexample *lab.Counterexample    `json:"counterexample"`
 		} `json:"policies"`
 	}
 	if err := json.Unmarshal(rec.Body.Bytes(), &x); err != nil {
 		t.Fatalf("decode: %v", err)
 	}
-	if len(x.Events) != 7 || x.Orderings.Int64() != 21 || !x.Complete || len(x.Policies) != len(lab.Policies) {
+	if len(x.Events) != 9 || x.Orderings.Int64() != 420 || !x.Complete || len(x.Policies) != len(lab.Policies) {
 		t.Fatalf("POST /api/explore: events %d, orderings %s, complete %v, %d policies", len(x.Events), x.Orderings, x.Complete, len(x.Policies))
 	}
 	for i, pe := range x.Policies {
@@ -100,15 +105,34 @@ func TestAPIExplore(t *testing.T) {
 			t.Errorf("POST /api/explore: policies[%d] = %s with %d invariants", i, pe.Policy, len(pe.Violating))
 		}
 	}
-	fenced := x.Policies[2].Counterexample
-	if fenced == nil || !slices.Equal(fenced.Order, []int{1, 2, 3, 5, 6, 4, 7}) || fenced.Step != 5 || fenced.Invariant != lab.UnownedWrite {
-		t.Errorf("POST /api/explore: fenced counterexample = %+v", fenced)
+	if x.Writes != "split" || x.Expiry != "free" || x.Events[5].Kind != lab.Send || x.Events[5].ID != "#6" || x.Events[6].Request != "#6" {
+		t.Errorf("POST /api/explore: writes %q, expiry %q, events 6-7 %+v %+v; want split, free, send #6, deliver #6", x.Writes, x.Expiry, x.Events[5], x.Events[6])
+	}
+	for i, pe := range x.Policies {
+		if len(pe.ByClass) != len(lab.Classes) {
+			t.Errorf("POST /api/explore: policies[%d].by_class = %v, want all four classes", i, pe.ByClass)
+		}
+	}
+	fenced := x.Policies[2]
+	if ce := fenced.Counterexample; fenced.Worst == nil || *fenced.Worst != lab.Deposed || fenced.ByClass[lab.Deposed].Int64() != 30 ||
+		ce == nil || !slices.Equal(ce.Order, []int{1, 2, 3, 4, 5, 6, 7, 8, 9}) || ce.Step != 7 || ce.Invariant != lab.SupersededWrite || ce.Class != lab.Deposed {
+		t.Errorf("POST /api/explore: fenced worst %v by class %v, counterexample %+v; want deposed in 30, superseded-write at step 7 of 1..9", fenced.Worst, fenced.ByClass, ce)
+	}
+	if auth := x.Policies[6]; auth.Worst != nil || auth.Counterexample != nil {
+		t.Errorf("POST /api/explore: authoritative worst %v, want null", auth.Worst)
 	}
 
 	rec = postJSON(t, s, "/api/explore?from=old-token-first", "")
 	checkResponse(t, "POST /api/explore?from=old-token-first", rec, http.StatusOK, jsonType)
 	if got := bytes.TrimSuffix(rec.Body.Bytes(), []byte("\n")); !bytes.Equal(got, want) {
 		t.Errorf("POST /api/explore?from=old-token-first differs from the body's exploration")
+	}
+
+	rec = postJSON(t, s, "/api/explore?from=old-token-first&writes=atomic&expiry=program", "")
+	checkResponse(t, "POST /api/explore?writes=atomic&expiry=program", rec, http.StatusOK, jsonType)
+	want, _ = json.Marshal(exploreWith(t, "old-token-first", model1))
+	if got := bytes.TrimSuffix(rec.Body.Bytes(), []byte("\n")); !bytes.Equal(got, want) || !bytes.Contains(got, []byte(`"orderings":21,`)) {
+		t.Errorf("POST /api/explore?writes=atomic&expiry=program = %.300s, want model 1's 21 orderings", got)
 	}
 }
 
@@ -128,6 +152,9 @@ func TestExploreBadInputs(t *testing.T) {
 		{"unknown field", "POST", "/api/explore", unknownField, 422, jsonType, `"field":"colour"`},
 		{"70 KiB body", "POST", "/api/explore", string(bigBody(70 << 10)), 413, jsonType, "64 KiB"},
 		{"budget 0", "POST", "/api/explore?budget=0", paused, 400, jsonType, "budget"},
+		{"writes unknown", "POST", "/api/explore?writes=both", paused, 400, jsonType, "writes must be split"},
+		{"expiry unknown", "POST", "/api/explore?expiry=never", paused, 400, jsonType, "expiry must be free"},
+		{"expiry unknown on the page", "GET", "/explore?from=paused-worker&expiry=Free", "", 400, htmlType, "expiry must be free"},
 		{"budget not a number", "POST", "/api/explore?budget=lots", paused, 400, jsonType, "budget"},
 		{"budget over the cap", "POST", "/api/explore?budget=1000001", paused, 400, jsonType, "1000000"},
 		{"deadline over the cap", "POST", "/api/explore?deadline=11s", paused, 400, jsonType, "at most 10s"},
@@ -223,13 +250,16 @@ func TestExploreCache(t *testing.T) {
 		{"GET", "/explore?from=old-token-first", "", 1},
 		{"GET", "/explore?from=old-token-first", "", 1},
 		{"POST", "/api/explore", builtinSource(t, "old-token-first"), 1},
-		{"GET", "/explore?from=old-token-first&budget=37", "", 1},
+		{"GET", "/explore?from=old-token-first&budget=" + strconv.Itoa(exploreOf(t, "old-token-first").States), "", 1},
 		{"GET", "/explore?from=old-token-first&budget=5", "", 2},
 		{"GET", "/explore?from=old-token-first&budget=5", "", 2},
 		{"GET", "/explore?from=old-token-first&budget=6", "", 3},
 		{"GET", "/explore?from=old-token-first", "", 3},
 		{"POST", "/api/explore?stream=1", builtinSource(t, "old-token-first"), 3},
-		{"GET", "/explore?from=paused-worker", "", 4},
+		{"GET", "/explore?from=old-token-first&writes=atomic", "", 4},
+		{"GET", "/explore?from=old-token-first&writes=atomic&expiry=program", "", 5},
+		{"GET", "/explore?from=old-token-first&expiry=free&writes=split", "", 5},
+		{"GET", "/explore?from=paused-worker", "", 6},
 	}
 	for i, st := range steps {
 		rec := do(t, s, st.method, st.target, "application/json", strings.NewReader(st.body))
@@ -320,11 +350,11 @@ func TestExploreStream(t *testing.T) {
 	if err := json.Unmarshal([]byte(events[len(events)-1].data), &result); err != nil {
 		t.Fatalf("result event: %v", err)
 	}
-	if result.Exploration.Orderings != 21 || !result.Exploration.Complete {
-		t.Errorf("result event: exploration %+v, want 21 orderings, complete", result.Exploration)
+	if result.Exploration.Orderings != 420 || !result.Exploration.Complete {
+		t.Errorf("result event: exploration %+v, want 420 orderings, complete", result.Exploration)
 	}
 	frag := parsePage(t, []byte(result.HTML))
-	if got := frag.exploreCell(t, "authoritative", "first counterexample"); got != "✓ safe in all 21 orderings" {
+	if got := frag.exploreCell(t, "authoritative", "first counterexample"); got != "✓ safe in all 420 orderings" {
 		t.Errorf("result event: authoritative's counterexample cell = %q", got)
 	}
 }

@@ -73,10 +73,13 @@ func newExplorations(cfg ExploreConfig) *explorations {
 	return &explorations{cfg: cfg, slots: make(chan struct{}, cfg.Limit), cache: newExploreCache(cfg.Cache)}
 }
 
-// bounds are what one exploration may spend.
+// bounds are what one exploration may spend, and the switches back to
+// model 1's rules it runs with.
 type bounds struct {
 	budget   int
 	deadline time.Duration
+	writes   lab.Writes
+	expiry   lab.Expiry
 }
 
 // run explores sc within b, or answers from the cache. It never waits for
@@ -86,6 +89,7 @@ func (e *explorations) run(ctx context.Context, sc *lab.Scenario, b bounds, prog
 	if err != nil {
 		return nil, err
 	}
+	key += "/" + string(b.writes) + "/" + string(b.expiry)
 	if x, ok := e.cache.get(key, b.budget); ok {
 		return x, nil
 	}
@@ -97,15 +101,25 @@ func (e *explorations) run(ctx context.Context, sc *lab.Scenario, b bounds, prog
 	}
 	ctx, cancel := context.WithTimeout(ctx, b.deadline)
 	defer cancel()
-	x := e.cfg.Run(ctx, sc, lab.ExploreOptions{Budget: b.budget, Progress: progress})
+	x := e.cfg.Run(ctx, sc, lab.ExploreOptions{Budget: b.budget, Progress: progress, Writes: b.writes, Expiry: b.expiry})
 	e.cache.put(key, b.budget, x)
 	return x, nil
 }
 
 // parseBounds reads the optional budget (states) and deadline (a duration
-// such as 2s) of a request; absent ones take the server's defaults.
+// such as 2s) of a request, and the switches writes (split or atomic) and
+// expiry (free or program); absent ones take the server's defaults.
 func (e *explorations) parseBounds(get func(string) string) (bounds, error) {
 	b := bounds{budget: e.cfg.Budget, deadline: e.cfg.Deadline}
+	var err error
+	if b.writes, err = lab.ParseWrites(get("writes")); err != nil {
+		return b, echo.NewHTTPError(http.StatusBadRequest,
+			fmt.Sprintf("writes must be split (a write is a send and a delivery, the default) or atomic, not %q.", get("writes")))
+	}
+	if b.expiry, err = lab.ParseExpiry(get("expiry")); err != nil {
+		return b, echo.NewHTTPError(http.StatusBadRequest,
+			fmt.Sprintf("expiry must be free (the clock expires a lease at any time, the default) or program (in the worker's order), not %q.", get("expiry")))
+	}
 	if v := get("budget"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > maxExploreBudget {

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -70,24 +71,34 @@ func (p page) exploreCell(t *testing.T, policy, label string) string {
 
 func exploreOf(t *testing.T, name string) *lab.Exploration {
 	t.Helper()
-	b, _ := testLibrary(t).Get(name)
-	return lab.Explore(context.Background(), b.Scenario, lab.ExploreOptions{Budget: 200_000})
+	return exploreWith(t, name, lab.ExploreOptions{})
 }
 
-// TestExplorePage explores old-token-first: 21 orderings, fenced breaks
+func exploreWith(t *testing.T, name string, opt lab.ExploreOptions) *lab.Exploration {
+	t.Helper()
+	b, _ := testLibrary(t).Get(name)
+	opt.Budget = 200_000
+	return lab.Explore(context.Background(), b.Scenario, opt)
+}
+
+// model1 are the switches back to model 1's orderings.
+var model1 = lab.ExploreOptions{Writes: lab.WritesAtomic, Expiry: lab.ExpiryProgram}
+
+// TestExplorePage explores old-token-first with model 1's switches
+// (writes=atomic, expiry=program): 21 orderings, fenced breaks
 // superseded-write and unowned-write, fenced-register only unowned-write,
 // and authoritative and client-check are safe in all of them.
 func TestExplorePage(t *testing.T) {
 	s, _ := newTestServer(t)
-	rec := get(t, s, "/explore?from=old-token-first")
-	checkResponse(t, "GET /explore?from=old-token-first", rec, http.StatusOK, htmlType)
+	rec := get(t, s, "/explore?from=old-token-first&writes=atomic&expiry=program")
+	checkResponse(t, "GET /explore?from=old-token-first&writes=atomic&expiry=program", rec, http.StatusOK, htmlType)
 	p := parsePage(t, rec.Body.Bytes())
 	status := find(p.root, func(e *html.Node) bool { return hasClass(e, "x-status") })
 	if status == nil || !strings.Contains(text(status), "All 21 orderings explored") {
 		t.Errorf("GET /explore: no status saying all 21 orderings were explored")
 	}
 
-	want := exploreOf(t, "old-token-first")
+	want := exploreWith(t, "old-token-first", model1)
 	for _, pe := range want.Policies {
 		for _, inv := range lab.Invariants {
 			cell := p.exploreCell(t, string(pe.Policy), string(inv))
@@ -117,7 +128,7 @@ func TestExplorePage(t *testing.T) {
 			t.Errorf("explore table: first counterexample of %s = %q, want safe in all 21 orderings", policy, got)
 		}
 	}
-	if got := p.exploreCell(t, "fenced", "first counterexample"); got != "unowned-write at step 5 of ordering B" {
+	if got := p.exploreCell(t, "fenced", "first counterexample"); got != "superseded-write at step 6 of ordering B" {
 		t.Errorf("explore table: first counterexample of fenced = %q", got)
 	}
 	bars := findAll(p.root, func(e *html.Node) bool { return e.Data == "svg" && hasClass(e, "x-bar") })
@@ -127,7 +138,7 @@ func TestExplorePage(t *testing.T) {
 	if got, want := attr(bars[2], "aria-label"), "fenced: 12 of 21 orderings break an invariant, 9 break none"; got != want {
 		t.Errorf("fenced bar: aria-label %q, want %q", got, want)
 	}
-	checkExploreOrdering(t, p, "B", "1 2 3 5 6 4 7", 5)
+	checkExploreOrdering(t, p, "B", "1 2 3 4 5 6 7", 6)
 	checkCSPClean(t, "GET /explore", p, []string{static.URL("js/site.js"), static.URL("js/explore.js")})
 }
 
@@ -197,45 +208,63 @@ func exploreForm(t *testing.T, p page, label string) url.Values {
 
 // TestExploreCounterexampleSaves posts a counterexample's form: it saves a
 // run whose page shows the violation at the counterexample's step, and
-// opens in the editor as a copy of that run.
+// opens in the editor as a copy of that run. Under model 2 the ordering has
+// the sends and delivers the explorer split from the writes; the saved
+// scenario names them write-N.
 func TestExploreCounterexampleSaves(t *testing.T) {
 	s, _ := newTestServer(t)
 	p := parsePage(t, get(t, s, "/explore?from=old-token-first").Body.Bytes())
-	form := exploreForm(t, p, "B")
-	if got := form["p"]; !slices.Equal(got, []string{"fenced", "fenced-strict", "fenced-idempotent", "fenced-register", "fenced-racy"}) {
-		t.Errorf("ordering B's form: policies %q", got)
+	x := exploreOf(t, "old-token-first")
+	ce := x.Of(lab.Fenced).Counterexample
+	form := exploreForm(t, p, "C")
+	if got := form["p"]; !slices.Equal(got, []string{"fenced", "fenced-strict", "fenced-idempotent", "fenced-racy"}) {
+		t.Errorf("ordering C's form: policies %q", got)
 	}
 	sc, err := lab.Parse(strings.NewReader(form.Get("scenario")))
 	if err != nil {
-		t.Fatalf("ordering B's scenario does not parse: %v", err)
+		t.Fatalf("ordering C's scenario does not parse: %v", err)
 	}
 	if !strings.HasPrefix(sc.Description, "A counterexample found by exploring every ordering") {
-		t.Errorf("ordering B's description = %q, want it to say where it came from", sc.Description)
+		t.Errorf("ordering C's description = %q, want it to say where it came from", sc.Description)
+	}
+	var ids []string
+	for _, e := range sc.Events {
+		ids = append(ids, strings.TrimSpace(string(e.Kind)+" "+e.ID+e.Request))
+	}
+	if want := []string{"acquire", "pause", "expire", "acquire", "resume", "send write-6", "deliver write-6", "send write-7", "deliver write-7"}; !slices.Equal(ids, want) {
+		t.Errorf("ordering C's events = %q, want %q", ids, want)
 	}
 
 	rec := postForm(t, s, "/runs", form)
-	checkResponse(t, "POST /runs (ordering B)", rec, http.StatusSeeOther, htmlType)
+	checkResponse(t, "POST /runs (ordering C)", rec, http.StatusSeeOther, htmlType)
 	link := rec.Header().Get("Location")
-	if !strings.HasPrefix(link, "/r/") || !strings.Contains(link, "p=fenced-register") {
-		t.Fatalf("POST /runs (ordering B): Location = %q", link)
+	if !strings.HasPrefix(link, "/r/") || !strings.Contains(link, "p=fenced-racy") {
+		t.Fatalf("POST /runs (ordering C): Location = %q", link)
 	}
 	run := get(t, s, link)
 	checkResponse(t, "GET "+link, run, http.StatusOK, htmlType)
 	rp := parsePage(t, run.Body.Bytes())
+	want := fmt.Sprintf("step %d: %s", ce.Step, ce.Invariant)
 	for _, policy := range form["p"] {
-		if got := rp.verdict(t, policy); !strings.Contains(got, "step 5: unowned-write") {
-			t.Errorf("GET %s: verdict of %s = %q, want step 5: unowned-write", link, policy, got)
+		if got := rp.verdict(t, policy); !strings.Contains(got, want) {
+			t.Errorf("GET %s: verdict of %s = %q, want %s", link, policy, got, want)
 		}
 	}
-	if got := rp.cell(t, 5, "fenced"); !strings.Contains(got, "accepted") || !strings.Contains(got, "violates unowned-write") {
-		t.Errorf("GET %s: row 5 under fenced = %q, want the write accepted and unowned-write", link, got)
+	if got := rp.cell(t, ce.Step, "fenced"); !strings.Contains(got, "accepted") || !strings.Contains(got, "violates "+string(ce.Invariant)) {
+		t.Errorf("GET %s: row %d under fenced = %q, want the write accepted and %s", link, ce.Step, got, ce.Invariant)
 	}
 
 	edit := postForm(t, s, "/explore/edit", form)
 	checkResponse(t, "POST /explore/edit", edit, http.StatusSeeOther, htmlType)
 	id := strings.TrimPrefix(strings.SplitN(link, "?", 2)[0], "/r/")
-	if got := edit.Header().Get("Location"); !strings.HasPrefix(got, "/lab?from=r/"+id+"&p=fenced&") {
-		t.Errorf("POST /explore/edit: Location = %q, want /lab?from=r/%s&p=...", got, id)
+	target := edit.Header().Get("Location")
+	if !strings.HasPrefix(target, "/lab?from=r/"+id+"&p=fenced&") {
+		t.Errorf("POST /explore/edit: Location = %q, want /lab?from=r/%s&p=...", target, id)
+	}
+	lab := get(t, s, target)
+	checkResponse(t, "GET "+target, lab, http.StatusOK, htmlType)
+	if !strings.Contains(lab.Body.String(), "write-6") {
+		t.Errorf("GET %s: the editor does not show the send write-6", target)
 	}
 }
 
@@ -253,7 +282,7 @@ func TestExploreLinks(t *testing.T) {
 	}
 	rec := get(t, s, "/explore?from=r/"+id)
 	checkResponse(t, "GET /explore?from=r/{id}", rec, http.StatusOK, htmlType)
-	for _, want := range []string{"All 28 orderings explored", `href="/r/` + id + `"`, `name="from" value="r/` + id + `"`} {
+	for _, want := range []string{"All 720 orderings explored", `href="/r/` + id + `"`, `name="from" value="r/` + id + `"`} {
 		if !strings.Contains(rec.Body.String(), want) {
 			t.Errorf("GET /explore?from=r/%s: page lacks %q", id, want)
 		}
@@ -275,7 +304,7 @@ func TestExploreForm(t *testing.T) {
 	if form == nil || attr(form, "method") != "post" {
 		t.Fatalf("POST /explore: no bounds form posting the scenario again")
 	}
-	if !strings.Contains(text(p.root), "All 28 orderings explored") {
+	if !strings.Contains(text(p.root), "All 720 orderings explored") {
 		t.Errorf("POST /explore: page does not say all 28 orderings were explored")
 	}
 

@@ -99,7 +99,7 @@ func (r *ExploreResult) ordering(order []int) *Ordering {
 // prepare fills in the ordering's events and the scenario to save: the
 // same events in this order, the description saying where it came from.
 func (r *ExploreResult) prepare(o *Ordering) error {
-	sc, err := lab.Reorder(r.Scenario, o.Order)
+	sc, err := r.X.Reorder(r.Scenario, o.Order)
 	if err != nil {
 		return err
 	}

@@ -5,8 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/big"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -21,6 +23,8 @@ type exploreFlags struct {
 	json     bool
 	budget   int
 	deadline time.Duration
+	writes   lab.Writes
+	expiry   lab.Expiry
 }
 
 // explore tries every ordering the workers' programs allow and prints, per
@@ -46,7 +50,7 @@ func explore(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		ctx, cancel = context.WithTimeout(ctx, f.deadline)
 		defer cancel()
 	}
-	x := lab.Explore(ctx, s, lab.ExploreOptions{Budget: f.budget})
+	x := lab.Explore(ctx, s, lab.ExploreOptions{Budget: f.budget, Writes: f.writes, Expiry: f.expiry})
 	if f.json {
 		return writeJSON(stdout, x)
 	}
@@ -61,6 +65,9 @@ func parseExploreFlags(args []string, stdinPiped bool) (exploreFlags, error) {
 	fs.BoolVar(&f.json, "json", false, "print the exploration JSON")
 	fs.IntVar(&f.budget, "budget", lab.DefaultBudget, "the most distinct states to store")
 	fs.DurationVar(&f.deadline, "deadline", 0, "stop after this long, as in 10s (0: no deadline)")
+	var writes, expiry string
+	fs.StringVar(&writes, "writes", "split", "split: a write is a send and a delivery; atomic: one step")
+	fs.StringVar(&expiry, "expiry", "free", "free: the clock expires a lease at any time; program: in the worker's order")
 	var files []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -72,7 +79,14 @@ func parseExploreFlags(args []string, stdinPiped bool) (exploreFlags, error) {
 		files = append(files, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
+	var errW, errE error
+	f.writes, errW = lab.ParseWrites(writes)
+	f.expiry, errE = lab.ParseExpiry(expiry)
 	switch {
+	case errW != nil:
+		return f, &usageError{"explore: --writes must be split or atomic, got " + strconv.Quote(writes)}
+	case errE != nil:
+		return f, &usageError{"explore: --expiry must be free or program, got " + strconv.Quote(expiry)}
 	case len(files) > 1:
 		return f, &usageError{"explore: give one scenario file"}
 	case len(files) == 1 && f.source.scenario != "":
@@ -91,14 +105,33 @@ func parseExploreFlags(args []string, stdinPiped bool) (exploreFlags, error) {
 	return f, nil
 }
 
-// writeExploration prints a headline, then a line per policy.
+// writeExploration prints a headline, the explored events by number (the
+// orderings refer to them), then a line per policy.
 func writeExploration(w io.Writer, s *lab.Scenario, x *lab.Exploration) error {
 	fmt.Fprintf(w, "%s\n\n%s\n\n", s.Title, headline(x))
+	fmt.Fprintf(w, "Events explored (%s):\n", rules(x))
+	for i, e := range x.Events {
+		fmt.Fprintf(w, "%4d  %s\n", i+1, strings.TrimSpace(e.Actor+" "+lab.DescribeEvent(e)))
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, pe := range x.Policies {
 		fmt.Fprintf(tw, "%s\t%s\n", pe.Policy, policyLine(x, pe))
 	}
 	return tw.Flush()
+}
+
+// rules says in words which switches the exploration ran with.
+func rules(x *lab.Exploration) string {
+	writes := "each write a send and its deliver"
+	if x.Writes == lab.WritesAtomic {
+		writes = "each write one step (--writes atomic)"
+	}
+	expiry := "an expire at any time after its grant"
+	if x.Expiry == lab.ExpiryProgram {
+		expiry = "an expire in its worker's order (--expiry program)"
+	}
+	return writes + "; " + expiry
 }
 
 func headline(x *lab.Exploration) string {
@@ -114,30 +147,35 @@ func headline(x *lab.Exploration) string {
 	return fmt.Sprintf("%s: interrupted; the counts cover the %s orderings explored, not all", states, x.Orderings)
 }
 
-// policyLine is "safe in all N orderings", or how many orderings break
-// each invariant and the first counterexample.
+// policyLine is "clean in all N orderings", or the policy's worst class
+// with the orderings that reach it, the other classes' counts, and the
+// counterexample that reaches the worst class first.
 func policyLine(x *lab.Exploration, pe lab.PolicyExploration) string {
 	c := pe.Counterexample
 	switch {
 	case c == nil && x.Complete:
-		return fmt.Sprintf("safe in all %s orderings", x.Orderings)
+		return fmt.Sprintf("clean in all %s orderings", x.Orderings)
 	case c == nil:
-		return fmt.Sprintf("no violation in the %s orderings explored", x.Orderings)
+		return fmt.Sprintf("clean in the %s orderings explored", x.Orderings)
 	}
-	first := fmt.Sprintf("first: %s breaks %s at step %d", orderText(c.Order), c.Invariant, c.Step)
+	first := fmt.Sprintf("first %s: %s, %s at step %d", c.Class, orderText(c.Order), c.Invariant, c.Step)
 	if !x.Complete {
-		first = "first found: " + first[len("first: "):]
+		first = "first found " + first[len("first "):]
 	}
-	var counts []string
-	for _, inv := range lab.Invariants {
-		if n := pe.Violating[inv]; n.Sign() > 0 {
-			counts = append(counts, fmt.Sprintf("%s %s", inv, n))
+	var others []string
+	for _, class := range lab.Classes {
+		if n := pe.ByClass[class]; class != c.Class && n.Sign() > 0 {
+			others = append(others, fmt.Sprintf("%s %s", class, n))
 		}
 	}
-	if len(counts) == 0 {
-		return fmt.Sprintf("none of the %s orderings counted breaks an invariant; %s", x.Orderings, first)
+	if clean := new(big.Int).Sub(x.Orderings, pe.AnyViolating); clean.Sign() > 0 {
+		others = append(others, fmt.Sprintf("clean %s", clean))
 	}
-	return fmt.Sprintf("%s of %s orderings break an invariant (%s); %s", pe.AnyViolating, x.Orderings, strings.Join(counts, ", "), first)
+	line := fmt.Sprintf("%s in %s of %s orderings", c.Class, pe.ByClass[c.Class], x.Orderings)
+	if len(others) > 0 {
+		line += " (the others: " + strings.Join(others, ", ") + ")"
+	}
+	return line + "; " + first
 }
 
 // orderText shows an ordering as its events' 1-based indices.

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"strings"
 	"testing"
 
@@ -18,17 +20,28 @@ func TestExploreCommand(t *testing.T) {
 		out   []string // lines the output must contain
 		err   string
 	}{
-		{"old-token-first", []string{"explore", "--scenario", "old-token-first"}, "", 0, []string{
-			"7 events, 37 distinct states: all 21 orderings explored",
-			"client-check       safe in all 21 orderings",
-			"fenced             12 of 21 orderings break an invariant (superseded-write 2, unowned-write 12); first: 1 2 3 5 6 4 7 breaks unowned-write at step 5",
-			"fenced-register    10 of 21 orderings break an invariant (unowned-write 10);",
-			"authoritative      safe in all 21 orderings",
+		{"paused-worker", []string{"explore", "--scenario", "paused-worker"}, "", 0, []string{
+			"10 events, 144 distinct states: all 720 orderings explored",
+			"   6  B send #6 → result \"new-result\"\n   7  deliver #6\n",
+			"unfenced           corrupting in 70 of 720 orderings (the others: deposed 392, overrun 257, clean 1); first corrupting: 1 2 3 4 5 6 7 8 9 10, stale-overwrite at step 10",
+			"client-check       corrupting in 1 of 720 orderings",
+			"fenced             deposed in 50 of 720 orderings (the others: overrun 300, clean 370); first deposed: 1 2 3 4 5 8 9 10 6 7, superseded-write at step 8",
+			"fenced-register    overrun in 300 of 720 orderings (the others: clean 420);",
+			"authoritative      clean in all 720 orderings",
+		}, ""},
+		{"model 1", []string{"explore", "--scenario", "old-token-first", "--writes", "atomic", "--expiry", "program"}, "", 0, []string{
+			"7 events, 40 distinct states: all 21 orderings explored",
+			"each write one step (--writes atomic); an expire in its worker's order (--expiry program)",
+			"client-check       clean in all 21 orderings",
+			"fenced             deposed in 2 of 21 orderings (the others: overrun 10, clean 9); first deposed: 1 2 3 4 5 6 7, superseded-write at step 6",
+			"authoritative      clean in all 21 orderings",
 		}, ""},
 		{"budget", []string{"explore", "--budget", "5", "-"}, pausedWorkerJSON, 0, []string{
 			"stopped at the state budget (--budget)",
-			"client-check       no violation in the 0 orderings explored",
+			"client-check       clean in the 0 orderings explored",
 		}, ""},
+		{"bad writes", []string{"explore", "--scenario", "paused-worker", "--writes", "split-ish"}, "", 2, nil, `explore: --writes must be split or atomic, got "split-ish"`},
+		{"bad expiry", []string{"explore", "--scenario", "paused-worker", "--expiry", "never"}, "", 2, nil, `explore: --expiry must be free or program, got "never"`},
 		{"no scenario", []string{"explore"}, "", 2, nil, "explore: give a scenario file, - for stdin, or --scenario NAME"},
 		{"two files", []string{"explore", "a.json", "b.json"}, "", 2, nil, "explore: give one scenario file"},
 		{"bad budget", []string{"explore", "--scenario", "paused-worker", "--budget", "0"}, "", 2, nil, "explore: --budget must be at least 1"},
@@ -65,8 +78,22 @@ func TestExploreCommandJSON(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &x); err != nil {
 		t.Fatalf("run(%q) printed no exploration JSON: %v\n%s", args, err, out.String())
 	}
-	if !x.Complete || x.Orderings.Int64() != 21 || len(x.Policies) != len(lab.Policies) {
-		t.Errorf("run(%q) = complete %v, %v orderings, %d policies; want complete, 21, %d", args, x.Complete, x.Orderings, len(x.Policies), len(lab.Policies))
+	if !x.Complete || x.Orderings.Int64() != 420 || len(x.Policies) != len(lab.Policies) || len(x.Events) != 9 {
+		t.Errorf("run(%q) = complete %v, %v orderings, %d policies, %d events; want complete, 420, %d, 9",
+			args, x.Complete, x.Orderings, len(x.Policies), len(x.Events), len(lab.Policies))
+	}
+	worst := map[lab.Policy]string{}
+	for _, pe := range x.Policies {
+		worst[pe.Policy] = "none"
+		if pe.Worst != nil {
+			worst[pe.Policy] = fmt.Sprintf("%s %s", *pe.Worst, pe.ByClass[*pe.Worst])
+		}
+	}
+	want := map[lab.Policy]string{lab.Unfenced: "corrupting 35", lab.ClientCheck: "corrupting 1", lab.Fenced: "deposed 30",
+		lab.FencedStrict: "deposed 30", lab.FencedIdempotent: "deposed 30", lab.FencedRacy: "deposed 30",
+		lab.FencedRegister: "overrun 159", lab.Authoritative: "none"}
+	if !maps.Equal(worst, want) {
+		t.Errorf("run(%q) worst classes = %v, want %v", args, worst, want)
 	}
 }
 

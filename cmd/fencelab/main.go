@@ -58,6 +58,7 @@ const usage = `usage:
   fencelab replay --scenario NAME [--policies p,q] [--format F]
       F: table (default), markdown, json (same as --json), svg (diagram of the first policy)
   fencelab explore FILE|- | --scenario NAME [--json] [--budget N] [--deadline D]
+                  [--writes split|atomic] [--expiry free|program]
                                                            try every ordering the workers allow
   fencelab scenarios                                       list the built-in scenarios
 `
