@@ -65,7 +65,7 @@ func (s *Server) handleRunMarkdown(c echo.Context) error {
 		return err
 	}
 	chosen := choosePolicies(c.QueryParams()["p"])
-	link := absURL(c, "/r/"+run.ID+policyQuery(chosen))
+	link := s.absURL(c, "/r/"+run.ID+policyQuery(chosen))
 	var buf bytes.Buffer
 	if err := views.Markdown(&buf, sc, tr, chosen, link); err != nil {
 		return fmt.Errorf("write Markdown of run %s: %w", run.ID, err)

@@ -58,7 +58,11 @@ func seeOther(c echo.Context, target string) error {
 	return c.Blob(http.StatusSeeOther, htmlType, []byte(body))
 }
 
-// absURL is the address of path on this server as the client reached it.
-func absURL(c echo.Context, path string) string {
+// absURL is the address of path on this server: under the configured base
+// URL, else as the client reached it.
+func (s *Server) absURL(c echo.Context, path string) string {
+	if s.baseURL != nil {
+		return s.baseURL.String() + path
+	}
 	return c.Scheme() + "://" + c.Request().Host + path
 }

@@ -48,7 +48,7 @@ func (s *Server) handleAPISaveRun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	link := absURL(c, "/r/"+run.ID)
+	link := s.absURL(c, "/r/"+run.ID)
 	c.Response().Header().Set(echo.HeaderLocation, link)
 	return writeJSON(c, http.StatusCreated, savedJSON{ID: run.ID, URL: link})
 }
@@ -128,7 +128,7 @@ func (s *Server) handleRunPage(c echo.Context) error {
 		Report:        views.NewReport(sc, tr, choosePolicies(c.QueryParams()["p"])),
 		Diagram:       diagramPolicy(c),
 		ID:            run.ID,
-		URL:           absURL(c, "/r/"+run.ID),
+		URL:           s.absURL(c, "/r/"+run.ID),
 		EngineVersion: run.EngineVersion,
 		CreatedAt:     run.CreatedAt,
 		Source:        string(run.Scenario),

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -24,6 +26,11 @@ type Config struct {
 	Explore   ExploreConfig // bounds of the explorations of every ordering
 	// PageCacheBytes bounds the rendered pages kept in memory; 0 means 64 MB.
 	PageCacheBytes int
+	// BaseURL is the lab's public address, such as https://fencelab.example
+	// (a path prefix is kept): permanent links, Location and the exports'
+	// links are built on it, and the link previews' addresses only on it.
+	// Empty: the scheme and Host of each request, which a client chooses.
+	BaseURL string
 }
 
 // Server is the lab's HTTP handler.
@@ -34,6 +41,7 @@ type Server struct {
 	secret  []byte
 	log     *slog.Logger
 	access  *slog.Logger // nil: no access log
+	baseURL *url.URL     // nil: each request's own host
 
 	explorations *explorations
 	drifts       *driftMemo
@@ -53,7 +61,11 @@ func New(cfg Config) (*Server, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Server{echo: echo.New(), store: cfg.Store, library: cfg.Library, secret: cfg.Secret, log: log}
+	base, err := parseBaseURL(cfg.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{echo: echo.New(), store: cfg.Store, library: cfg.Library, secret: cfg.Secret, log: log, baseURL: base}
 	s.access = cfg.AccessLog
 	s.explorations = newExplorations(cfg.Explore)
 	s.drifts = newDriftMemo()
@@ -69,6 +81,22 @@ func New(cfg Config) (*Server, error) {
 	s.echo.IPExtractor = echo.ExtractIPDirect()
 	s.routes()
 	return s, nil
+}
+
+// parseBaseURL accepts an absolute http or https URL without query or
+// fragment; the empty string means none.
+func parseBaseURL(raw string) (*url.URL, error) {
+	if raw == "" {
+		return nil, nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+		u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return nil, fmt.Errorf("server: the base URL must be an http or https address such as https://fencelab.example, not %q", raw)
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/")
+	u.RawPath = ""
+	return u, nil
 }
 
 // ServeHTTP serves one request through routing, middleware and the error handler.

@@ -36,6 +36,8 @@ func serve(args []string, stdout, stderr io.Writer) error {
 	flags.SetOutput(stderr)
 	addr := flags.String("addr", envOr("FENCELAB_ADDR", ":8080"), "listen address (env FENCELAB_ADDR)")
 	dbPath := flags.String("db", envOr("FENCELAB_DB", "./fencelab.db"), "SQLite file, created if absent, or a postgres:// URL (env FENCELAB_DB)")
+	baseURL := flags.String("base-url", os.Getenv("FENCELAB_BASE_URL"),
+		"public address for links, such as https://fencelab.example (env FENCELAB_BASE_URL); default: each request's host")
 	accessPath := flags.String("access-log", envOr("FENCELAB_ACCESS_LOG", "stderr"), "where one line per request goes: stderr, off, or a file appended to (env FENCELAB_ACCESS_LOG)")
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -54,7 +56,7 @@ func serve(args []string, stdout, stderr io.Writer) error {
 	defer closeAccess()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return listenAndServe(ctx, log, access, *addr, *dbPath)
+	return listenAndServe(ctx, log, access, *addr, *dbPath, *baseURL)
 }
 
 // openAccessLog returns the logger of the access log: the program's own
@@ -73,13 +75,13 @@ func openAccessLog(where string, log *slog.Logger) (*slog.Logger, func(), error)
 	return slog.New(slog.NewTextHandler(f, nil)), func() { f.Close() }, nil
 }
 
-func listenAndServe(ctx context.Context, log, access *slog.Logger, addr, dbPath string) error {
+func listenAndServe(ctx context.Context, log, access *slog.Logger, addr, dbPath, baseURL string) error {
 	db, err := openStore(ctx, dbPath)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	handler, err := newServer(ctx, db, log, access)
+	handler, err := newServer(ctx, db, log, access, baseURL)
 	if err != nil {
 		return err
 	}
@@ -99,7 +101,7 @@ func listenAndServe(ctx context.Context, log, access *slog.Logger, addr, dbPath 
 	return serveUntilDone(ctx, log, hs, ln)
 }
 
-func newServer(ctx context.Context, db server.Store, log, access *slog.Logger) (*server.Server, error) {
+func newServer(ctx context.Context, db server.Store, log, access *slog.Logger, baseURL string) (*server.Server, error) {
 	secret, err := db.Secret(ctx)
 	if err != nil {
 		return nil, err
@@ -108,7 +110,7 @@ func newServer(ctx context.Context, db server.Store, log, access *slog.Logger) (
 	if err != nil {
 		return nil, fmt.Errorf("load built-in scenarios: %w", err)
 	}
-	return server.New(server.Config{Store: db, Library: library, Secret: secret, Logger: log, AccessLog: access})
+	return server.New(server.Config{Store: db, Library: library, Secret: secret, Logger: log, AccessLog: access, BaseURL: baseURL})
 }
 
 // serveUntilDone serves until ctx ends, then stops accepting connections
