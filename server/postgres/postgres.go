@@ -28,6 +28,11 @@ const (
 	opTimeout      = 10 * time.Second
 )
 
+// startupWait is how long Open waits for a database that cannot be reached
+// yet, as when servers and database start together; after that Open fails
+// and the server's supervisor decides.
+var startupWait = 30 * time.Second
+
 // DB is a PostgreSQL store: a pool of connections, refilled by pgx when
 // connections break, so the store recovers by itself when the database
 // comes back.
@@ -51,11 +56,30 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", where, err)
 	}
-	if err := migrate(ctx, pool); err != nil {
+	if err := migrateWhenReachable(ctx, pool); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("migrate %s: %w", where, storeError(err))
 	}
 	return &DB{pool: pool}, nil
+}
+
+// migrateWhenReachable migrates, trying again for up to startupWait while
+// the database cannot be reached.
+func migrateWhenReachable(ctx context.Context, pool *pgxpool.Pool) error {
+	deadline := time.Now().Add(startupWait)
+	pause := 250 * time.Millisecond
+	for {
+		err := migrate(ctx, pool)
+		if err == nil || !unavailable(err) || time.Now().Add(pause).After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, 2*time.Second)
+	}
 }
 
 // Close closes every connection of the pool.

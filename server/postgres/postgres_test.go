@@ -53,6 +53,9 @@ func TestStoreError(t *testing.T) {
 }
 
 func TestOpenBadURL(t *testing.T) {
+	saved := startupWait
+	startupWait = time.Second
+	t.Cleanup(func() { startupWait = saved })
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	tests := []struct {
@@ -72,6 +75,25 @@ func TestOpenBadURL(t *testing.T) {
 				t.Errorf("Open(%q) error shows the password: %v", tt.url, err)
 			}
 		})
+	}
+}
+
+// TestOpenWaitsForTheDatabase starts a store while its database cannot be
+// reached, and lets the database through a moment later: Open waits
+// instead of failing.
+func TestOpenWaitsForTheDatabase(t *testing.T) {
+	dsn, hostPort := storetest.FreshSchema(t, storetest.PostgresURL(t))
+	proxy := storetest.NewProxy(t, hostPort)
+	proxy.Cut()
+	time.AfterFunc(time.Second, proxy.Resume)
+	start := time.Now()
+	db, err := Open(t.Context(), storetest.ThroughProxy(t, dsn, proxy))
+	if err != nil {
+		t.Fatalf("Open while the database comes up: %v, want nil", err)
+	}
+	db.Close()
+	if waited := time.Since(start); waited < time.Second {
+		t.Errorf("Open returned after %v, before the database could be reached", waited)
 	}
 }
 
