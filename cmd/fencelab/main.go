@@ -4,6 +4,8 @@
 //	fencelab replay [FILE | - | --scenario NAME] [--policies a,b] [--json | --format table|markdown|json|svg]
 //	fencelab explore [FILE | - | --scenario NAME] [--json] [--budget N] [--deadline D]
 //	fencelab scenarios
+//	fencelab probe --target URL (FILE | --scenario NAME) [--policy P] [--orderings all|N | --concurrent W --duration D]
+//	fencelab receiver [--addr ADDR] [--policy P] [--store memory|sqlite] [--db PATH] [--flaw racy|forgetful]
 package main
 
 import (
@@ -11,6 +13,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"fencelab/server/probe"
 )
 
 func main() {
@@ -41,6 +45,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return explore(args[1:], stdin, stdout, stderr)
 	case "scenarios":
 		return listScenarios(args[1:], stdout)
+	case "probe":
+		return runProbe(args[1:], stdin, stdout, stderr)
+	case "receiver":
+		return runReceiver(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -61,6 +69,11 @@ const usage = `usage:
                   [--writes split|atomic] [--expiry free|program]
                                                            try every ordering the workers allow
   fencelab scenarios                                       list the built-in scenarios
+  fencelab probe --target URL FILE|- | --scenario NAME [--policy P] [--remember durable|memory]
+         [--orderings all|N [--seed S] | --concurrent W [--duration 10s]] [--format table|markdown|json]
+         [--timeout 5s] [--save BASE]                      check a real receiver against the model
+  fencelab receiver [--addr 127.0.0.1:8081] [--policy P] [--store memory|sqlite] [--db PATH]
+         [--flaw racy|forgetful] [--window D]              run a reference receiver
 `
 
 func exitCode(err error, stderr io.Writer) int {
@@ -72,8 +85,13 @@ func exitCode(err error, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fencelab: %s\n%s", ue.msg, usage)
 		return 2
 	}
-	if errors.As(err, &invalidError{}) {
+	if errors.As(err, &invalidError{}) || errors.As(err, &disagreeError{}) {
 		return 1
+	}
+	var unreachable *probe.UnreachableError
+	if errors.As(err, &unreachable) {
+		fmt.Fprintf(stderr, "fencelab: %v\n", err)
+		return 2
 	}
 	fmt.Fprintf(stderr, "fencelab: %v\n", err)
 	return 1

@@ -1,0 +1,244 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"time"
+
+	"fencelab/lab"
+	"fencelab/scenarios"
+	"fencelab/server/probe"
+)
+
+// probeFlags are the options of `fencelab probe`.
+type probeFlags struct {
+	source     replayFlags
+	target     string
+	policy     lab.Policy
+	remember   lab.Remember
+	orderings  string // "", "all" or N
+	seed       int64
+	seedSet    bool
+	concurrent int
+	duration   time.Duration
+	timeout    time.Duration
+	format     string
+	save       string
+	keepGoing  bool
+}
+
+// disagreeError is a probe that found the receiver disagreeing with the
+// model, already reported: exit code 1.
+type disagreeError struct{}
+
+func (disagreeError) Error() string { return "the receiver disagrees with the model" }
+
+// runProbe plays a scenario (or concurrent writers) at a receiver and
+// compares what it does with what the model expects.
+func runProbe(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	f, err := parseProbeFlags(args, piped(stdin))
+	if err != nil {
+		return err
+	}
+	var s *lab.Scenario
+	if f.source.scenario != "" || f.source.file != "" {
+		lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order)
+		if err != nil {
+			return err
+		}
+		if s, err = loadScenario("probe", f.source, lib, stdin); err != nil {
+			return reportInvalid(err, stderr)
+		}
+	}
+	client, err := probe.NewClient(f.target, f.timeout, max(f.concurrent, 1))
+	if err != nil {
+		return &usageError{"probe: " + err.Error()}
+	}
+	defer client.Close()
+	p := &probe.Prober{Client: client, Policy: f.policy, Remember: f.remember}
+	bar := newProgressBar(stderr)
+	p.Progress = bar.show
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, err := probeRun(ctx, p, s, f)
+	bar.done()
+	if err != nil {
+		return err
+	}
+	if err := writeProbe(stdout, res, f.format); err != nil {
+		return err
+	}
+	if f.save != "" {
+		if err := saveProbe(ctx, stdout, f, s, res); err != nil {
+			return err
+		}
+	}
+	if res.Verdict == probe.Disagree {
+		return disagreeError{}
+	}
+	return nil
+}
+
+func probeRun(ctx context.Context, p *probe.Prober, s *lab.Scenario, f probeFlags) (*probe.Result, error) {
+	switch {
+	case f.concurrent > 0:
+		opt := probe.ConcurrentOptions{Workers: f.concurrent, Duration: f.duration, KeepGoing: f.keepGoing}
+		if s != nil && len(s.Resources) == 1 {
+			opt.Resource = lab.SortedNames(s.Resources)[0]
+		}
+		return p.Concurrent(ctx, opt)
+	case f.orderings != "":
+		opt := probe.OrderingsOptions{Seed: f.seed}
+		if f.orderings != "all" {
+			opt.N, _ = strconv.Atoi(f.orderings)
+		}
+		return p.Orderings(ctx, s, opt)
+	}
+	return p.Sequential(ctx, s)
+}
+
+func writeProbe(w io.Writer, res *probe.Result, format string) error {
+	switch format {
+	case "json":
+		return writeJSON(w, res)
+	case "markdown":
+		return probe.WriteMarkdown(w, res)
+	}
+	return probe.WriteText(w, res)
+}
+
+func parseProbeFlags(args []string, stdinPiped bool) (probeFlags, error) {
+	var f probeFlags
+	fs := flag.NewFlagSet("probe", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&f.source.scenario, "scenario", "", "a built-in scenario by name")
+	fs.StringVar(&f.target, "target", "", "the receiver's base URL")
+	policy := fs.String("policy", "fenced", "the policy the receiver claims")
+	remember := fs.String("remember", "durable", "durable, or memory for a receiver that forgets its token on restart")
+	fs.StringVar(&f.orderings, "orderings", "", "all, or N orderings drawn at random")
+	seed := fs.String("seed", "", "the seed of --orderings N (default: from the clock, printed)")
+	fs.IntVar(&f.concurrent, "concurrent", 0, "W workers writing at the same time")
+	fs.DurationVar(&f.duration, "duration", 10*time.Second, "how long --concurrent runs")
+	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "the longest wait for one answer")
+	fs.StringVar(&f.format, "format", "table", "table, markdown or json")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	fs.StringVar(&f.save, "save", "", "a fencelab server's base URL to save the observation at")
+	fs.BoolVar(&f.keepGoing, "keep-going", false, "with --concurrent, run the whole duration after a violation")
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return f, &usageError{"probe: " + err.Error()}
+	}
+	if *asJSON {
+		f.format = "json"
+	}
+	f.policy, f.remember = lab.Policy(*policy), lab.Remember(*remember)
+	if *seed != "" {
+		f.seed, err = strconv.ParseInt(*seed, 10, 64)
+		f.seedSet = err == nil
+	} else {
+		f.seed = time.Now().UnixNano() % 1_000_000
+	}
+	if err != nil {
+		return f, &usageError{fmt.Sprintf("probe: --seed %q is not an integer", *seed)}
+	}
+	return f, checkProbeFlags(&f, files, stdinPiped)
+}
+
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return files, nil
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+func checkProbeFlags(f *probeFlags, files []string, stdinPiped bool) error {
+	usage := func(format string, a ...any) error { return &usageError{"probe: " + fmt.Sprintf(format, a...)} }
+	if err := probe.CheckPolicy(f.policy); err != nil {
+		return usage("%v", err)
+	}
+	n, nerr := strconv.Atoi(f.orderings)
+	switch {
+	case f.target == "":
+		return usage("give --target URL, the receiver's base URL")
+	case f.remember != lab.Durable && f.remember != lab.Memory:
+		return usage("--remember %q: use durable or memory", f.remember)
+	case f.format != "table" && f.format != "markdown" && f.format != "json":
+		return usage("unknown format %q: use table, markdown or json", f.format)
+	case f.orderings != "" && f.orderings != "all" && (nerr != nil || n < 1):
+		return usage("--orderings %q: use all or a number of at least 1", f.orderings)
+	case f.concurrent < 0 || f.concurrent > 256:
+		return usage("--concurrent %d: use 1 to 256 workers", f.concurrent)
+	case f.concurrent > 0 && f.orderings != "":
+		return usage("give --concurrent or --orderings, not both")
+	case f.duration <= 0 || f.timeout <= 0:
+		return usage("--duration and --timeout must be positive")
+	case f.concurrent > 0 && f.policy == lab.Unfenced:
+		return usage("the concurrent mode checks fencing: give a fenced policy, not unfenced")
+	case len(files) > 1:
+		return usage("give one scenario file")
+	case len(files) == 1 && f.source.scenario != "":
+		return usage("give a file or --scenario, not both")
+	case len(files) == 1:
+		f.source.file = files[0]
+	case f.source.scenario == "" && stdinPiped && f.concurrent == 0:
+		f.source.file = "-"
+	case f.source.scenario == "" && f.concurrent == 0:
+		return usage("give a scenario file, - for stdin, or --scenario NAME (or --concurrent W)")
+	}
+	return nil
+}
+
+// newProgressBar draws on stderr only when it is a terminal.
+func newProgressBar(stderr io.Writer) *progressBar {
+	f, ok := stderr.(*os.File)
+	return &progressBar{w: stderr, on: ok && isTerminal(f)}
+}
+
+type progressBar struct {
+	w    io.Writer
+	on   bool
+	used bool
+	last time.Time
+}
+
+func (b *progressBar) show(done, total int) {
+	if !b.on || total <= 0 || time.Since(b.last) < 100*time.Millisecond && done < total {
+		return
+	}
+	b.used, b.last = true, time.Now()
+	const width = 30
+	filled := width * done / total
+	bar := make([]byte, width)
+	for i := range bar {
+		bar[i] = '.'
+		if i < filled {
+			bar[i] = '#'
+		}
+	}
+	fmt.Fprintf(b.w, "\r[%s] %d/%d", bar, done, total)
+}
+
+func (b *progressBar) done() {
+	if b.used {
+		fmt.Fprint(b.w, "\r\033[K")
+	}
+}
+
+var _ = errors.New
+
+func saveProbe(ctx context.Context, stdout io.Writer, f probeFlags, s *lab.Scenario, res *probe.Result) error {
+	return errors.New("not yet")
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"fencelab/server/receiver"
+)
+
+// receiverFlags are the options of `fencelab receiver`.
+type receiverFlags struct {
+	addr, store, db string
+	opt             receiver.Options
+}
+
+// runReceiver serves a reference receiver until SIGINT or SIGTERM. It
+// prints the URL to give `fencelab probe --target` once it listens.
+func runReceiver(args []string, stdout, stderr io.Writer) error {
+	f, err := parseReceiverFlags(args)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return err
+	}
+	return serveReceiver(ctx, ln, f, stdout, stderr)
+}
+
+func serveReceiver(ctx context.Context, ln net.Listener, f receiverFlags, stdout, stderr io.Writer) error {
+	var st receiver.Store = receiver.NewMemory(f.opt)
+	if f.store == "sqlite" {
+		db, err := receiver.OpenSQLite(f.db, f.opt)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		st = db
+	}
+	defer st.Close()
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	hs := &http.Server{Handler: receiver.Handler(st, f.opt, log), ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout: readTimeout, WriteTimeout: writeTimeout, IdleTimeout: idleTimeout,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	flaw := "correct"
+	if f.opt.Flaw != receiver.Correct {
+		flaw = "flaw " + string(f.opt.Flaw)
+	}
+	fmt.Fprintf(stdout, "receiver (%s, %s store, %s) listening on http://%s\n", f.opt.Policy, f.store, flaw, ln.Addr())
+	return serveUntilDone(ctx, log, hs, ln)
+}
+
+func parseReceiverFlags(args []string) (receiverFlags, error) {
+	var f receiverFlags
+	fs := flag.NewFlagSet("receiver", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&f.addr, "addr", "127.0.0.1:8081", "listen address (port 0: any free port)")
+	policy := fs.String("policy", "fenced", "fenced, fenced-strict, fenced-idempotent or fenced-register")
+	fs.StringVar(&f.store, "store", "memory", "memory or sqlite")
+	fs.StringVar(&f.db, "db", "./receiver.db", "the SQLite file of --store sqlite")
+	flaw := fs.String("flaw", "", "racy or forgetful: a receiver broken on purpose")
+	fs.DurationVar(&f.opt.Window, "window", 0, "with --flaw racy, a pause between check and write, as in 2ms")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return f, &usageError{"receiver: " + receiverUsage}
+		}
+		return f, &usageError{"receiver: " + err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return f, &usageError{fmt.Sprintf("receiver takes no arguments, got %q", fs.Args())}
+	}
+	f.opt.Policy, f.opt.Flaw = receiver.Policy(*policy), receiver.Flaw(*flaw)
+	if err := f.opt.Validate(); err != nil {
+		return f, &usageError{"receiver: " + err.Error()}
+	}
+	if f.store != "memory" && f.store != "sqlite" {
+		return f, &usageError{fmt.Sprintf("receiver: unknown --store %q: use memory or sqlite", f.store)}
+	}
+	return f, nil
+}
+
+const receiverUsage = "fencelab receiver [--addr 127.0.0.1:8081] [--policy P] [--store memory|sqlite] [--db PATH] [--flaw racy|forgetful] [--window D]"

@@ -1,0 +1,91 @@
+package probe
+
+import (
+	"fmt"
+	"maps"
+
+	"fencelab/lab"
+)
+
+// Policies lists the policies a receiver can claim: the ones it decides
+// alone and at once. client-check and authoritative decide elsewhere, and
+// fenced-racy is the model of a broken receiver (probe it as fenced).
+var Policies = []lab.Policy{lab.Unfenced, lab.Fenced, lab.FencedStrict, lab.FencedIdempotent, lab.FencedRegister}
+
+// CheckPolicy says why a receiver cannot claim p, or nil.
+func CheckPolicy(p lab.Policy) error {
+	for _, q := range Policies {
+		if p == q {
+			return nil
+		}
+	}
+	if p == lab.FencedRacy {
+		return fmt.Errorf("a receiver cannot claim fenced-racy, the model of a broken one: probe it with --policy fenced to find its race")
+	}
+	return fmt.Errorf("--policy %q: use unfenced, fenced, fenced-strict, fenced-idempotent or fenced-register", p)
+}
+
+// Prepare returns a copy of s in which every resource is what the
+// receiver claims to be: fencing, and remembering durably unless remember
+// is lab.Memory. It lists, in words, what it changed.
+func Prepare(s *lab.Scenario, remember lab.Remember) (*lab.Scenario, []string) {
+	c := *s
+	c.Resources = maps.Clone(s.Resources)
+	changes := []string{}
+	for _, name := range lab.SortedNames(c.Resources) {
+		r := c.Resources[name]
+		if !r.Fencing {
+			changes = append(changes, fmt.Sprintf("resource %s is \"fencing\": false in the scenario; the receiver takes tokens, so the probe expects it to fence", name))
+			r.Fencing = true
+		}
+		want := lab.Durable
+		if remember == lab.Memory {
+			want = lab.Memory
+		}
+		if r.Remember == "" {
+			r.Remember = lab.Durable
+		}
+		switch {
+		case r.Remember != want && want == lab.Durable:
+			changes = append(changes, fmt.Sprintf("resource %s forgets its token on restart in the scenario (\"remember\": \"memory\"); the probe expects a receiver that remembers it durably (--remember memory expects one that forgets)", name))
+		case r.Remember != want:
+			changes = append(changes, fmt.Sprintf("resource %s remembers its token durably in the scenario; with --remember memory the probe expects a receiver that forgets it on restart", name))
+		}
+		r.Remember = want
+		c.Resources[name] = r
+	}
+	return &c, changes
+}
+
+// SplitWrites returns a copy of s in which every write is a send with id
+// "#N" (N its 1-based place in s) followed at once by its deliver: the
+// events the explorer orders, so that a write's arrival can be delayed.
+func SplitWrites(s *lab.Scenario) *lab.Scenario {
+	c := *s
+	c.Events = make([]lab.Event, 0, len(s.Events)+4)
+	for i, e := range s.Events {
+		if e.Kind != lab.Write {
+			c.Events = append(c.Events, e)
+			continue
+		}
+		id := fmt.Sprintf("#%d", i+1)
+		send := e
+		send.Kind, send.ID = lab.Send, id
+		c.Events = append(c.Events, send, lab.Event{Kind: lab.Deliver, Request: id})
+	}
+	return &c
+}
+
+// expectedOutcome turns the model's decision on a delivered write into
+// the receiver's word; "" when the receiver never sees the write.
+func expectedOutcome(d lab.Decision) string {
+	switch d {
+	case lab.Accepted:
+		return "applied"
+	case lab.Rejected:
+		return "rejected"
+	case lab.Suppressed:
+		return "suppressed"
+	}
+	return ""
+}

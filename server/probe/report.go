@@ -1,0 +1,178 @@
+package probe
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"fencelab/lab"
+)
+
+// WriteText prints a result for a terminal: the table of steps, expected
+// beside observed, then the verdict and the first divergence.
+func WriteText(w io.Writer, r *Result) error {
+	fmt.Fprintf(w, "%s\n%s probe of %s as %s (remembers %s)\n", r.Scenario, r.Mode, r.Target, r.Policy, r.Remember)
+	for _, o := range r.Overrides {
+		fmt.Fprintf(w, "note: %s\n", o)
+	}
+	fmt.Fprintln(w)
+	steps := r.Steps
+	if r.Orderings != nil {
+		writeOrderingsText(w, r.Orderings)
+		steps = r.Orderings.FirstSteps
+	}
+	if r.Concurrent != nil {
+		writeConcurrentText(w, r.Concurrent)
+	}
+	if len(steps) > 0 {
+		if err := writeStepsText(w, steps); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	_, err := fmt.Fprintln(w, verdictLine(r))
+	return err
+}
+
+func writeStepsText(w io.Writer, steps []Step) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "#\tactor\tevent\trequest\texpected\tobserved\t")
+	for _, st := range steps {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", st.Index, dash(st.Event.Actor), lab.DescribeEvent(st.Event),
+			dash(st.Request), ObservationText(st.Expected), ObservationText(st.Observed), mark(st))
+	}
+	return tw.Flush()
+}
+
+func writeOrderingsText(w io.Writer, o *OrderingsResult) {
+	seed := ""
+	if o.Seed != nil {
+		seed = fmt.Sprintf(" drawn with --seed %d", *o.Seed)
+	}
+	fmt.Fprintf(w, "orderings: %s requested%s; %d played, %d disagree, %d not testable", o.Requested, seed, o.Tried, o.Disagreed, o.NotTested)
+	if o.Stopped {
+		fmt.Fprint(w, " (interrupted)")
+	}
+	fmt.Fprintln(w)
+	if o.FirstOrder != nil {
+		fmt.Fprintf(w, "the first ordering that disagrees, step by step:\n\n")
+	}
+}
+
+func writeConcurrentText(w io.Writer, c *ConcurrentResult) {
+	fmt.Fprintf(w, "%d workers, %d requests in %.2f s: %.0f requests/s (%d applied, %d rejected, %d suppressed, %d failed)\n",
+		c.Workers, c.Requests, c.Seconds, c.PerSecond, c.Applied, c.Rejected, c.Suppressed, c.Errors)
+	if c.Final != nil {
+		fmt.Fprintf(w, "final: the resource holds %s\n", holdingWords(c.Final.Value, c.Final.Token))
+	}
+	if c.StoppedEarly {
+		fmt.Fprintln(w, "stopped early at the first violation")
+	}
+	if v := c.Violation; v != nil && v.Before != nil {
+		fmt.Fprintf(w, "\nthe first violating pair:\n  %s\n  %s\n", recordText(v.Before), recordText(v.After))
+	}
+	fmt.Fprintln(w)
+}
+
+func recordText(r *Record) string {
+	what := fmt.Sprintf("POST /writes %q token=%d", r.Value, r.Token)
+	if r.Op != "" {
+		what += " op=" + r.Op
+	}
+	if r.Grant {
+		what = fmt.Sprintf("POST /grants token=%d", r.Token)
+	}
+	return fmt.Sprintf("#%d worker %d: %s sent at %s, answered %s at %s", r.Seq, r.Worker, what, ms(r.SentAt), r.Outcome, ms(r.AnsweredAt))
+}
+
+func verdictLine(r *Result) string {
+	switch r.Verdict {
+	case Agree:
+		return "AGREE: the receiver did what the model expects of " + string(r.Policy) + "."
+	case NotTestable:
+		return "NOT TESTABLE: " + strings.TrimPrefix(r.Divergence, "not testable against this receiver: ")
+	}
+	return "DISAGREE: " + r.Divergence
+}
+
+// ObservationText is an outcome with the resource after it, as in
+// `applied "new-result" @42`.
+func ObservationText(o *Observation) string {
+	if o == nil {
+		return "-"
+	}
+	s := o.Outcome
+	if o.Value != nil || o.Token != nil {
+		v := "null"
+		if o.Value != nil {
+			v = strconv.Quote(*o.Value)
+		}
+		s += " " + v
+		if o.Token != nil {
+			s += " @" + strconv.FormatInt(*o.Token, 10)
+		}
+	}
+	return s
+}
+
+func mark(st Step) string {
+	switch {
+	case st.Expected == nil:
+		return ""
+	case st.Agree:
+		return "ok"
+	}
+	return "DIFFERS"
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// WriteMarkdown writes a result for a postmortem.
+func WriteMarkdown(w io.Writer, r *Result) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## Probe: %s\n\n", md(r.Scenario))
+	fmt.Fprintf(&b, "%s probe of `%s` as **%s** (remembers %s).\n\n", r.Mode, md(r.Target), r.Policy, r.Remember)
+	for _, o := range r.Overrides {
+		fmt.Fprintf(&b, "- note: %s\n", md(o))
+	}
+	if len(r.Overrides) > 0 {
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "**%s**\n\n", md(verdictLine(r)))
+	steps := r.Steps
+	if o := r.Orderings; o != nil {
+		fmt.Fprintf(&b, "Orderings: %s requested; %d played, %d disagree, %d not testable.\n\n", o.Requested, o.Tried, o.Disagreed, o.NotTested)
+		steps = o.FirstSteps
+	}
+	if c := r.Concurrent; c != nil {
+		fmt.Fprintf(&b, "%d workers, %d requests in %.2f s: %.0f requests/s.\n\n", c.Workers, c.Requests, c.Seconds, c.PerSecond)
+		if v := c.Violation; v != nil && v.Before != nil {
+			fmt.Fprintf(&b, "- %s\n- %s\n\n", md(recordText(v.Before)), md(recordText(v.After)))
+		}
+	}
+	if len(steps) > 0 {
+		b.WriteString("| # | actor | event | request | expected | observed | |\n|--:|---|---|---|---|---|---|\n")
+		for _, st := range steps {
+			m := mark(st)
+			if m == "DIFFERS" {
+				m = "**differs**"
+			}
+			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s |\n", st.Index, md(st.Event.Actor), md(lab.DescribeEvent(st.Event)),
+				md(st.Request), md(ObservationText(st.Expected)), md(ObservationText(st.Observed)), m)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// md escapes text for a Markdown table cell.
+func md(s string) string {
+	return strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;", ">", "&gt;", "\n", " ").Replace(s)
+}

@@ -1,0 +1,84 @@
+package probe
+
+import (
+	"fencelab/lab"
+)
+
+// Result is what one probe found. Exactly one of Steps (sequential),
+// Orderings and Concurrent is set, by mode.
+type Result struct {
+	Target    string     `json:"target"`
+	Scenario  string     `json:"scenario"` // its title
+	Policy    lab.Policy `json:"policy"`
+	Remember  string     `json:"remember"` // "durable" or "memory": what the expectation assumes
+	Mode      string     `json:"mode"`     // "sequential", "orderings" or "concurrent"
+	Overrides []string   `json:"overrides"`
+	// Verdict is "agree", "disagree" or "not testable".
+	Verdict string `json:"verdict"`
+	// Divergence is the first disagreement in words, or why the scenario
+	// is not testable against this receiver.
+	Divergence string            `json:"divergence,omitempty"`
+	Steps      []Step            `json:"steps,omitempty"`
+	Orderings  *OrderingsResult  `json:"orderings,omitempty"`
+	Concurrent *ConcurrentResult `json:"concurrent,omitempty"`
+}
+
+// The verdicts of a probe.
+const (
+	Agree       = "agree"
+	Disagree    = "disagree"
+	NotTestable = "not testable"
+)
+
+// Step is one step of the scenario: the event, what the model expects of
+// the receiver and what the receiver did. Expected and Observed are nil
+// for a step the receiver takes no part in.
+type Step struct {
+	Index    int          `json:"index"`
+	Event    lab.Event    `json:"event"`
+	Request  string       `json:"request,omitempty"` // "POST /writes", "POST /grants", "POST /restart"
+	Expected *Observation `json:"expected,omitempty"`
+	Observed *Observation `json:"observed,omitempty"`
+	Agree    bool         `json:"agree"`
+	// Reason is the model's reason for the expected outcome.
+	Reason string `json:"reason,omitempty"`
+	// Error is the receiver's failure at this step, in words.
+	Error string `json:"error,omitempty"`
+}
+
+// Observation is an outcome with the resource as read right after it.
+type Observation struct {
+	Outcome string  `json:"outcome"` // applied, rejected, suppressed; ok for grants and restarts; error
+	Reason  string  `json:"reason,omitempty"`
+	Value   *string `json:"value"`
+	Token   *int64  `json:"token"`
+}
+
+// OrderingsResult sums up the every-ordering mode.
+type OrderingsResult struct {
+	Requested  string `json:"requested"` // "all" or N
+	Seed       *int64 `json:"seed,omitempty"`
+	Tried      int    `json:"tried"`
+	Disagreed  int    `json:"disagreed"`
+	NotTested  int    `json:"not_tested"`
+	Stopped    bool   `json:"stopped,omitempty"` // interrupted before all were tried
+	FirstOrder []int  `json:"first_order,omitempty"`
+	// FirstSteps are the steps of the first ordering that disagreed.
+	FirstSteps []Step `json:"first_steps,omitempty"`
+}
+
+// ConcurrentResult sums up the concurrent mode.
+type ConcurrentResult struct {
+	Workers      int        `json:"workers"`
+	Seconds      float64    `json:"seconds"`
+	Requests     int        `json:"requests"`
+	PerSecond    float64    `json:"per_second"`
+	Applied      int        `json:"applied"`
+	Rejected     int        `json:"rejected"`
+	Suppressed   int        `json:"suppressed"`
+	Errors       int        `json:"errors"`
+	FirstError   string     `json:"first_error,omitempty"`
+	Final        *Holding   `json:"final,omitempty"`
+	Violation    *Violation `json:"violation,omitempty"`
+	StoppedEarly bool       `json:"stopped_early,omitempty"`
+}

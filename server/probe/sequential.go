@@ -1,0 +1,226 @@
+package probe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"fencelab/lab"
+)
+
+// Prober plays scenarios at one receiver under the policy it claims.
+type Prober struct {
+	Client   *Client
+	Policy   lab.Policy
+	Remember lab.Remember
+	// Progress, when set, is told how far a long mode has come.
+	Progress func(done, total int)
+}
+
+// Sequential resets the receiver and plays s in its order. The error is
+// set only when the receiver cannot be reached; every other failure is in
+// the result.
+func (p *Prober) Sequential(ctx context.Context, s *lab.Scenario) (*Result, error) {
+	prepared, changes := Prepare(s, p.Remember)
+	res := p.result(s.Title, "sequential", changes)
+	pl, err := p.play(ctx, prepared)
+	if err != nil {
+		return nil, err
+	}
+	res.Steps, res.Verdict, res.Divergence = pl.steps, pl.verdict, pl.divergence
+	return res, nil
+}
+
+func (p *Prober) result(title, mode string, changes []string) *Result {
+	remember := string(lab.Durable)
+	if p.Remember == lab.Memory {
+		remember = string(lab.Memory)
+	}
+	return &Result{Target: p.Client.base, Scenario: title, Policy: p.Policy, Remember: remember,
+		Mode: mode, Overrides: changes, Verdict: Agree}
+}
+
+// played is one play of a scenario.
+type played struct {
+	steps      []Step
+	verdict    string
+	divergence string
+}
+
+// player keeps what the receiver acknowledged so far, for the words of a
+// divergence.
+type player struct {
+	p      *Prober
+	ctx    context.Context
+	trace  *lab.Trace
+	pi     int
+	sends  map[string]lab.Event
+	ack    *int64 // the highest token the receiver acknowledged
+	ackAt  string // "at step 5" or "registered at step 4"
+	opStep map[string]int
+	out    played
+}
+
+// play resets the receiver and plays the prepared scenario's steps in order.
+func (p *Prober) play(ctx context.Context, s *lab.Scenario) (played, error) {
+	pl := &player{p: p, ctx: ctx, trace: lab.Replay(s), pi: lab.PolicyIndex(p.Policy),
+		sends: map[string]lab.Event{}, opStep: map[string]int{}, out: played{verdict: Agree}}
+	if err := p.Client.Reset(ctx); err != nil {
+		var ce *ContractError
+		if errors.As(err, &ce) {
+			return played{verdict: Disagree, divergence: "the receiver failed to reset: " + err.Error()}, nil
+		}
+		return played{}, err
+	}
+	for i := range pl.trace.Steps {
+		stop, err := pl.step(&pl.trace.Steps[i])
+		if err != nil {
+			return played{}, err
+		}
+		if stop {
+			break
+		}
+	}
+	return pl.out, nil
+}
+
+// step plays one step; stop is set after an error of the receiver or a
+// part of the contract it leaves out.
+func (pl *player) step(st *lab.Step) (stop bool, err error) {
+	o := st.Outcomes[pl.pi]
+	row := Step{Index: st.Index, Event: st.Event, Agree: true}
+	var res string
+	switch st.Event.Kind {
+	case lab.Send:
+		pl.sends[st.Event.ID] = st.Event
+	case lab.Acquire:
+		if pl.p.Policy == lab.FencedRegister && o.Decision == lab.Granted && st.Token != nil {
+			err = pl.grant(&row, st)
+		}
+	case lab.Restart:
+		res = st.Event.Resource
+		row.Request, row.Expected = "POST /restart", &Observation{Outcome: "ok", Value: o.Values[res], Token: o.Tokens[res]}
+		err = pl.p.Client.Restart(pl.ctx, res)
+	case lab.Write, lab.Deliver:
+		if want := expectedOutcome(o.Decision); want != "" {
+			res, err = pl.write(&row, st, want)
+		}
+	}
+	if err == nil && res != "" {
+		err = pl.read(&row, res)
+	}
+	if row.Expected != nil {
+		row.Reason = o.Reason
+	}
+	return pl.record(row, err)
+}
+
+func (pl *player) grant(row *Step, st *lab.Step) error {
+	row.Request = "POST /grants"
+	row.Expected = &Observation{Outcome: "ok"}
+	if err := pl.p.Client.Grant(pl.ctx, st.Event.Scope, *st.Token); err != nil {
+		return err
+	}
+	row.Observed = &Observation{Outcome: "ok"}
+	pl.acknowledge(*st.Token, fmt.Sprintf("registered at step %d", st.Index))
+	return nil
+}
+
+// write sends a write or a delivered send and returns its resource.
+func (pl *player) write(row *Step, st *lab.Step, want string) (string, error) {
+	e := st.Event
+	if e.Kind == lab.Deliver {
+		e = pl.sends[e.Request]
+		e.ID = st.Event.Request
+	}
+	o := st.Outcomes[pl.pi]
+	row.Request = "POST /writes"
+	row.Expected = &Observation{Outcome: want, Value: o.Values[e.Resource], Token: o.Tokens[e.Resource]}
+	w := WriteRequest{Resource: e.Resource, Value: deref(e.Value), Token: st.Token, ID: e.ID}
+	if e.Scope != "" {
+		w.Scope = &e.Scope
+	}
+	if e.Op != "" {
+		w.Op = &e.Op
+	}
+	a, err := pl.p.Client.Write(pl.ctx, w)
+	if err != nil {
+		return "", err
+	}
+	row.Observed = &Observation{Outcome: a.Outcome, Reason: a.Reason}
+	if a.Outcome == "applied" && st.Token != nil {
+		pl.acknowledge(*st.Token, fmt.Sprintf("at step %d", st.Index))
+	}
+	if a.Outcome == "applied" && e.Op != "" {
+		if _, seen := pl.opStep[e.Op]; !seen {
+			pl.opStep[e.Op] = st.Index
+		}
+	}
+	return e.Resource, nil
+}
+
+func (pl *player) acknowledge(t int64, at string) {
+	if pl.ack == nil || t >= *pl.ack {
+		pl.ack, pl.ackAt = &t, at
+	}
+}
+
+// read reads the resource after the step into the observation.
+func (pl *player) read(row *Step, res string) error {
+	h, err := pl.p.Client.Resource(pl.ctx, res)
+	if err != nil {
+		return err
+	}
+	if row.Observed == nil {
+		row.Observed = &Observation{Outcome: "ok"}
+	}
+	row.Observed.Value, row.Observed.Token = h.Value, h.Token
+	return nil
+}
+
+// record compares the row and keeps it; an error ends the play.
+func (pl *player) record(row Step, err error) (bool, error) {
+	var ce *ContractError
+	switch {
+	case errors.Is(err, ErrNotSupported):
+		pl.out.verdict = NotTestable
+		pl.out.divergence = fmt.Sprintf("not testable against this receiver: step %d needs %s, which it answers with 404 or 405", row.Index, row.Request)
+		pl.out.steps = append(pl.out.steps, row)
+		return true, nil
+	case errors.As(err, &ce):
+		row.Agree, row.Error = false, ce.Error()
+		row.Observed = &Observation{Outcome: "error"}
+		pl.disagree(fmt.Sprintf("step %d: %s", row.Index, ce.Error()))
+		pl.out.steps = append(pl.out.steps, row)
+		return true, nil
+	case err != nil:
+		return true, err
+	}
+	if row.Expected != nil {
+		row.Agree = same(row.Expected, row.Observed)
+		if !row.Agree {
+			pl.disagree(pl.explain(row))
+		}
+	}
+	pl.out.steps = append(pl.out.steps, row)
+	return false, nil
+}
+
+func (pl *player) disagree(words string) {
+	if pl.out.verdict == Agree {
+		pl.out.verdict, pl.out.divergence = Disagree, words
+	}
+}
+
+func same(want, got *Observation) bool {
+	return got != nil && want.Outcome == got.Outcome && eq(want.Value, got.Value) && eq(want.Token, got.Token)
+}
+
+func eq[T comparable](a, b *T) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

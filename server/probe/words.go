@@ -1,0 +1,81 @@
+package probe
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// explain says in words how a step's observation differs from the model's.
+func (pl *player) explain(row Step) string {
+	want, got := row.Expected, row.Observed
+	head := fmt.Sprintf("step %d: ", row.Index)
+	value, tok := "", ""
+	if row.Request == "POST /writes" {
+		value, tok = strconv.Quote(deref(row.Event.Value)), tokenWords(row.Event.Token)
+		if row.Event.Kind == "deliver" {
+			e := pl.sends[row.Event.Request]
+			value, tok = strconv.Quote(deref(e.Value)), tokenWords(e.Token)
+		}
+	}
+	switch {
+	case want.Outcome != got.Outcome && row.Request == "POST /writes":
+		return head + pl.outcomeWords(row, value, tok)
+	case want.Outcome != got.Outcome:
+		return fmt.Sprintf("%sthe receiver answered %s with %s, the model expects %s", head, row.Request, got.Outcome, want.Outcome)
+	}
+	return fmt.Sprintf("%safter it the resource holds %s, the model says %s",
+		head, holdingWords(got.Value, got.Token), holdingWords(want.Value, want.Token))
+}
+
+func (pl *player) outcomeWords(row Step, value, tok string) string {
+	want, got := row.Expected.Outcome, row.Observed.Outcome
+	ack := ""
+	if pl.ack != nil {
+		ack = fmt.Sprintf(" after it had acknowledged token %d (%s)", *pl.ack, pl.ackAt)
+	}
+	switch {
+	case got == "applied" && want == "rejected":
+		if ack != "" && pl.ackAt == fmt.Sprintf("at step %d", row.Index) {
+			ack = "" // this very write raised it
+		}
+		return fmt.Sprintf("the receiver applied %s%s%s; under %s it must reject it (%s)", value, tok, ack, pl.p.Policy, row.Reason)
+	case got == "applied" && want == "suppressed":
+		op := pl.opOf(row)
+		return fmt.Sprintf("the receiver applied %s%s again although op %s was already applied at step %d; under %s it must suppress it", value, tok, op, pl.opStep[op], pl.p.Policy)
+	case got == "rejected":
+		return fmt.Sprintf("the receiver rejected %s%s (%s), the model expects %s under %s (%s)", value, tok, orNone(row.Observed.Reason), want, pl.p.Policy, row.Reason)
+	}
+	return fmt.Sprintf("the receiver answered %s to %s%s, the model expects %s under %s (%s)", got, value, tok, want, pl.p.Policy, row.Reason)
+}
+
+func (pl *player) opOf(row Step) string {
+	if row.Event.Kind == "deliver" {
+		return pl.sends[row.Event.Request].Op
+	}
+	return row.Event.Op
+}
+
+func tokenWords(t *int64) string {
+	if t == nil {
+		return " without a token"
+	}
+	return " with token " + strconv.FormatInt(*t, 10)
+}
+
+func holdingWords(v *string, t *int64) string {
+	if v == nil && t == nil {
+		return "nothing"
+	}
+	s := "null"
+	if v != nil {
+		s = strconv.Quote(*v)
+	}
+	return s + tokenWords(t)
+}
+
+func orNone(reason string) string {
+	if reason == "" {
+		return "no reason given"
+	}
+	return "its reason: " + reason
+}
