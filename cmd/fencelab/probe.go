@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -74,11 +73,6 @@ func runProbe(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := writeProbe(stdout, res, f.format); err != nil {
 		return err
 	}
-	if f.save != "" {
-		if err := saveProbe(ctx, stdout, f, s, res); err != nil {
-			return err
-		}
-	}
 	if res.Verdict == probe.Disagree {
 		return disagreeError{}
 	}
@@ -128,7 +122,6 @@ func parseProbeFlags(args []string, stdinPiped bool) (probeFlags, error) {
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "the longest wait for one answer")
 	fs.StringVar(&f.format, "format", "table", "table, markdown or json")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	fs.StringVar(&f.save, "save", "", "a fencelab server's base URL to save the observation at")
 	fs.BoolVar(&f.keepGoing, "keep-going", false, "with --concurrent, run the whole duration after a violation")
 	files, err := parseArgs(fs, args)
 	if err != nil {
@@ -235,10 +228,4 @@ func (b *progressBar) done() {
 	if b.used {
 		fmt.Fprint(b.w, "\r\033[K")
 	}
-}
-
-var _ = errors.New
-
-func saveProbe(ctx context.Context, stdout io.Writer, f probeFlags, s *lab.Scenario, res *probe.Result) error {
-	return errors.New("not yet")
 }

@@ -25,16 +25,16 @@ type ConcurrentOptions struct {
 
 // run is the shared state of one concurrent run.
 type run struct {
-	p       *Prober
-	opt     ConcurrentOptions
-	start   time.Time
-	tick    atomic.Int64 // the shared counter of Record.Sent and Answered
-	next    atomic.Int64 // the lease service's next token
-	seq     atomic.Int64
-	acked   atomic.Int64 // the highest token acknowledged so far
-	stop    atomic.Bool
-	checker Checker
-	mu      sync.Mutex
+	p        *Prober
+	opt      ConcurrentOptions
+	start    time.Time
+	tick     atomic.Int64 // the shared counter of Record.Sent and Answered
+	next     atomic.Int64 // the lease service's next token
+	seq      atomic.Int64
+	acked    atomic.Int64 // the highest token acknowledged so far
+	stop     atomic.Bool
+	checker  Checker
+	mu       sync.Mutex
 	firstErr error
 }
 

@@ -45,14 +45,15 @@ type Checker struct {
 // after every request was answered.
 func (c Checker) Check(recs []Record, final *Holding) *Violation {
 	events := order(recs)
-	var best *Record // the acknowledged request with the highest token so far
-	var sent *Record // the highest token sent so far that was (or may have been) applied
-	floor := make([]*Record, len(recs))
+	var best *Record                  // the acknowledged request with the highest token so far
+	var bestAt int32                  // 1 + its index
+	var sent *Record                  // the highest token sent so far that was (or may have been) applied
+	floor := make([]int32, len(recs)) // 1 + the index of best when each was sent; 0: none
 	firstOp := map[string]*Record{}
 	for _, ev := range events {
 		r := &recs[ev>>1]
 		if ev&1 == 0 { // sent: what had been acknowledged before
-			floor[ev>>1] = best
+			floor[ev>>1] = bestAt
 			if mayRaise(r) && (sent == nil || r.Token > sent.Token) {
 				sent = r
 			}
@@ -62,8 +63,10 @@ func (c Checker) Check(recs []Record, final *Holding) *Violation {
 			return validRejected(sent, r, c.Strict)
 		}
 		if r.Outcome == "applied" && !r.Grant {
-			if f := floor[ev>>1]; f != nil && (r.Token < f.Token || c.Strict && r.Token == f.Token && f != r) {
-				return stale(f, r, c.Strict)
+			if at := floor[ev>>1]; at > 0 {
+				if f := &recs[at-1]; r.Token < f.Token || c.Strict && r.Token == f.Token {
+					return stale(f, r, c.Strict)
+				}
 			}
 			if r.Op != "" && c.Idempotent {
 				if first := firstOp[r.Op]; first != nil {
@@ -73,7 +76,7 @@ func (c Checker) Check(recs []Record, final *Holding) *Violation {
 			}
 		}
 		if (r.Outcome == "applied" || r.Grant && r.Outcome == "ok") && (best == nil || r.Token >= best.Token) {
-			best = r
+			best, bestAt = r, int32(ev>>1)+1
 		}
 	}
 	if final == nil {

@@ -1,0 +1,97 @@
+package probe
+
+import (
+	"fmt"
+	"testing"
+)
+
+// rec is a write by worker w with token t, sent and answered at the ticks.
+func rec(seq int, t int64, outcome string, sent, answered int64) Record {
+	return Record{Seq: seq, Worker: seq, Token: t, Value: fmt.Sprintf("v%d", seq), Outcome: outcome, Sent: sent, Answered: answered}
+}
+
+func hold(v string, t int64) *Holding { return &Holding{Value: &v, Token: &t} }
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		name    string
+		checker Checker
+		recs    []Record
+		final   *Holding
+		kind    string // "" for none
+		after   int    // the Seq of the request at fault
+	}{
+		{"overlapping writes may land in any order", Checker{},
+			[]Record{rec(1, 5, "applied", 1, 4), rec(2, 4, "applied", 2, 3)}, hold("v1", 5), "", 0},
+		{"lower token sent after a higher one was acknowledged", Checker{},
+			[]Record{rec(1, 5, "applied", 1, 2), rec(2, 4, "applied", 3, 4)}, nil, "stale-acknowledged", 2},
+		{"equal token is fine when fenced", Checker{},
+			[]Record{rec(1, 5, "applied", 1, 2), rec(2, 5, "applied", 3, 4)}, hold("v2", 5), "", 0},
+		{"equal token is stale when strict", Checker{Strict: true},
+			[]Record{rec(1, 5, "applied", 1, 2), rec(2, 5, "applied", 3, 4)}, nil, "stale-acknowledged", 2},
+		{"rejected although nothing higher was ever sent", Checker{},
+			[]Record{rec(1, 9, "applied", 1, 2), rec(2, 10, "rejected", 3, 4)}, nil, "valid-rejected", 2},
+		{"rejected below a write still in flight", Checker{},
+			[]Record{rec(1, 9, "applied", 1, 4), rec(2, 8, "rejected", 2, 3)}, hold("v1", 9), "", 0},
+		{"an op applied twice", Checker{Idempotent: true},
+			[]Record{{Seq: 1, Token: 3, Op: "k", Outcome: "applied", Sent: 1, Answered: 2}, {Seq: 2, Token: 3, Op: "k", Outcome: "applied", Sent: 3, Answered: 4}},
+			nil, "duplicate-applied", 2},
+		{"final value not the highest acknowledged", Checker{},
+			[]Record{rec(1, 5, "applied", 1, 4), rec(2, 4, "applied", 2, 3)}, hold("v2", 4), "final-value", 1},
+		{"a failed write may have landed", Checker{},
+			[]Record{rec(1, 5, "applied", 1, 2), rec(2, 6, "error", 3, 4)}, hold("v2", 6), "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := tt.checker.Check(tt.recs, tt.final)
+			switch {
+			case tt.kind == "" && v != nil:
+				t.Errorf("Check = %s: %s, want none", v.Kind, v.Words)
+			case tt.kind != "" && v == nil:
+				t.Errorf("Check = none, want %s", tt.kind)
+			case tt.kind != "" && (v.Kind != tt.kind || v.After == nil || v.After.Seq != tt.after):
+				t.Errorf("Check = %s at #%v: %s, want %s at #%d", v.Kind, v.After, v.Words, tt.kind, tt.after)
+			}
+		})
+	}
+}
+
+// history builds n requests of 8 workers taking turns with increasing
+// tokens, every fourth one late and rejected, as a correct receiver answers.
+func history(n int) []Record {
+	recs := make([]Record, n)
+	for i := range recs {
+		t := int64(i/2 + 1)
+		out := "applied"
+		if i%4 == 3 {
+			t, out = t-2, "rejected"
+		}
+		recs[i] = Record{Seq: i + 1, Worker: i % 8, Token: t, Outcome: out, Sent: int64(2*i + 1), Answered: int64(2*i + 2)}
+	}
+	return recs
+}
+
+func TestCheckCorrectHistory(t *testing.T) {
+	recs := history(10_000)
+	last := recs[len(recs)-2]
+	if v := (Checker{}).Check(recs, &Holding{Value: &last.Value, Token: &last.Token}); v != nil {
+		t.Fatalf("Check of a correct history = %s: %s", v.Kind, v.Words)
+	}
+}
+
+// BenchmarkCheck1M checks a history of 10^6 requests; compare with
+// BenchmarkCheck100k: the checker is linear, so 10x the requests take
+// about 10x the time.
+func BenchmarkCheck1M(b *testing.B)   { benchCheck(b, 1_000_000) }
+func BenchmarkCheck100k(b *testing.B) { benchCheck(b, 100_000) }
+
+func benchCheck(b *testing.B, n int) {
+	recs := history(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		if v := (Checker{}).Check(recs, nil); v != nil {
+			b.Fatal(v.Words)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/request")
+}
