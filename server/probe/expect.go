@@ -57,25 +57,6 @@ func Prepare(s *lab.Scenario, remember lab.Remember) (*lab.Scenario, []string) {
 	return &c, changes
 }
 
-// SplitWrites returns a copy of s in which every write is a send with id
-// "#N" (N its 1-based place in s) followed at once by its deliver: the
-// events the explorer orders, so that a write's arrival can be delayed.
-func SplitWrites(s *lab.Scenario) *lab.Scenario {
-	c := *s
-	c.Events = make([]lab.Event, 0, len(s.Events)+4)
-	for i, e := range s.Events {
-		if e.Kind != lab.Write {
-			c.Events = append(c.Events, e)
-			continue
-		}
-		id := fmt.Sprintf("#%d", i+1)
-		send := e
-		send.Kind, send.ID = lab.Send, id
-		c.Events = append(c.Events, send, lab.Event{Kind: lab.Deliver, Request: id})
-	}
-	return &c
-}
-
 // expectedOutcome turns the model's decision on a delivered write into
 // the receiver's word; "" when the receiver never sees the write.
 func expectedOutcome(d lab.Decision) string {

@@ -140,7 +140,7 @@ func TestFakeReceivers(t *testing.T) {
 // comparing them as strings goes wrong.
 func TestStringTokensCaughtConcurrently(t *testing.T) {
 	p := newProber(t, startFake(t, &fake{stringTokens: true}), lab.Fenced)
-	res, err := p.Concurrent(t.Context(), probe.ConcurrentOptions{Workers: 4, Duration: 3 * time.Second})
+	res, err := p.Concurrent(t.Context(), probe.ConcurrentOptions{Workers: 4, Duration: shortOr(time.Second, 3*time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestStringTokensCaughtConcurrently(t *testing.T) {
 
 func TestOpKeysIgnoredCaughtConcurrently(t *testing.T) {
 	p := newProber(t, startFake(t, &fake{ignoreOps: true}), lab.FencedIdempotent)
-	res, err := p.Concurrent(t.Context(), probe.ConcurrentOptions{Workers: 4, Duration: 3 * time.Second})
+	res, err := p.Concurrent(t.Context(), probe.ConcurrentOptions{Workers: 4, Duration: shortOr(time.Second, 3*time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,4 +185,11 @@ func TestUnreachable(t *testing.T) {
 			}
 		})
 	}
+}
+
+func shortOr(short, long time.Duration) time.Duration {
+	if testing.Short() {
+		return short
+	}
+	return long
 }

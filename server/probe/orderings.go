@@ -22,13 +22,14 @@ type OrderingsOptions struct {
 	Seed int64
 }
 
-// Orderings plays s in every ordering the explorer follows, writes split
-// into a send and a later deliver, or in N of them drawn at random, with a
-// reset before each. It stops at ctx's end and says so.
+// Orderings plays s in every ordering the explorer follows by default
+// (each write split into a send and a deliver that can come later, and
+// leases that expire when the clock says), or in N of them drawn at
+// random, with a reset before each. It stops at ctx's end and says so.
 func (p *Prober) Orderings(ctx context.Context, s *lab.Scenario, opt OrderingsOptions) (*Result, error) {
 	prepared, changes := Prepare(s, p.Remember)
-	split := SplitWrites(prepared)
-	orders, err := chooseOrders(split, opt)
+	x := &lab.Exploration{Events: lab.ExploredEvents(prepared, lab.ExploreOptions{})}
+	orders, err := chooseOrders(prepared, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +47,7 @@ func (p *Prober) Orderings(ctx context.Context, s *lab.Scenario, opt OrderingsOp
 		if p.Progress != nil {
 			p.Progress(i, len(orders))
 		}
-		pl, err := p.playOrder(ctx, split, order)
+		pl, err := p.playOrder(ctx, x, prepared, order)
 		if err != nil {
 			return nil, err
 		}
@@ -73,8 +74,10 @@ func (p *Prober) Orderings(ctx context.Context, s *lab.Scenario, opt OrderingsOp
 	return res, nil
 }
 
-func (p *Prober) playOrder(ctx context.Context, split *lab.Scenario, order []int) (played, error) {
-	s, err := lab.Reorder(split, order)
+// playOrder plays one ordering: sends split from writes get the ids
+// Exploration.Reorder gives them, "write-N".
+func (p *Prober) playOrder(ctx context.Context, x *lab.Exploration, s *lab.Scenario, order []int) (played, error) {
+	s, err := x.Reorder(s, order)
 	if err != nil {
 		return played{}, err
 	}
@@ -89,7 +92,7 @@ func chooseOrders(s *lab.Scenario, opt OrderingsOptions) ([][]int, error) {
 		limit = opt.N
 	}
 	var all [][]int
-	for o := range lab.Orderings(s) {
+	for o := range lab.Orderings(s, lab.ExploreOptions{}) {
 		if len(all) == limit {
 			all = append(all, nil) // one more than the limit: there are more
 			break
@@ -107,7 +110,7 @@ func chooseOrders(s *lab.Scenario, opt OrderingsOptions) ([][]int, error) {
 	seen := map[string]bool{}
 	var out [][]int
 	for tries := 0; len(out) < opt.N && tries < 20*opt.N; tries++ {
-		o := lab.RandomOrdering(s, pick)
+		o := lab.RandomOrdering(s, lab.ExploreOptions{}, pick)
 		if key := orderWords(o); !seen[key] {
 			seen[key] = true
 			out = append(out, o)
