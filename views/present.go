@@ -2,6 +2,7 @@ package views
 
 import (
 	"strconv"
+	"strings"
 
 	"fencelab/lab"
 )
@@ -16,6 +17,20 @@ type PresentPage struct {
 	// presentation lives at Page + "/present".
 	Page    string
 	Predict bool
+	// CanStartRoom offers the live room: the server keeps rooms.
+	CanStartRoom bool
+	// Room is the live room this presentation drives, if any.
+	Room *PresentRoom
+}
+
+// PresentRoom is a live room as its presenter's screen shows it.
+type PresentRoom struct {
+	ID         string // the room's permanent id, in its summary's link
+	Code       string // what students type
+	JoinURL    string // the link the QR code holds
+	JoinHost   string // scheme and host, shown before "/join"
+	QR         string // the QR code of JoinURL, an SVG element rendered by the server
+	SummaryURL string
 }
 
 // exit is the page presented, with the same choices; present.js adds the
@@ -66,3 +81,57 @@ func deref(s *string) string {
 
 // stepLink is the fragment of step n.
 func stepLink(n int) string { return "#step-" + itoa(n) }
+
+// Reveal is what predict mode says once step st's outcome under the
+// diagram's policy is shown: one plain sentence, the decision first, then
+// why in the engine's words, with each resource's name in quotes so that
+// a resource called "result" reads as a name, not as a word of the sentence.
+func (p PresentPage) Reveal(st lab.Step) string {
+	o := st.Outcomes.Of(p.Diagram)
+	why := strings.TrimPrefix(o.Reason, string(o.Decision)+": ")
+	why = quoteNames(why, p.Report.resources)
+	why = strings.NewReplacer(": ", " — ", "; ", ", and ").Replace(why)
+	why = strings.TrimRight(why, ". ")
+	d := string(o.Decision)
+	if d == "" {
+		return ""
+	}
+	sentence := strings.ToUpper(d[:1]) + d[1:]
+	if why != "" {
+		sentence += ", because " + why
+	}
+	return sentence + "."
+}
+
+// quoteNames puts “ ” around each whole-word occurrence of names in s.
+func quoteNames(s string, names []string) string {
+	for _, name := range names {
+		if name == "" {
+			continue
+		}
+		var b strings.Builder
+		rest := s
+		for {
+			i := strings.Index(rest, name)
+			if i < 0 {
+				b.WriteString(rest)
+				break
+			}
+			end := i + len(name)
+			whole := (i == 0 || !wordByte(rest[i-1])) && (end == len(rest) || !wordByte(rest[end]))
+			b.WriteString(rest[:i])
+			if whole {
+				b.WriteString("“" + name + "”")
+			} else {
+				b.WriteString(name)
+			}
+			rest = rest[end:]
+		}
+		s = b.String()
+	}
+	return s
+}
+
+func wordByte(c byte) bool {
+	return c == '-' || c == '_' || c == '\'' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}

@@ -1,10 +1,13 @@
-// fencelab: step through a scenario on a projector (views/present.templ).
+// fencelab: step through a scenario in front of a room (views/present.templ).
 // Without this script every step shows and the rows link to each other;
 // with it the steps after the current one are hidden, Left and Right move
 // (as do the buttons, PageUp and PageDown, Home and End), the diagram
-// highlights the current band and covers the later ones, the step is kept
-// in the URL's fragment (#step-N) so that Back and Forward step too, and
-// predict mode asks before each write is revealed. Loaded with defer.
+// highlights the current band, covers the later ones and keeps its labels
+// readable from the back of the room, and the step is kept in the URL's
+// fragment (#step-N), replacing the history entry so that Back leaves the
+// presentation. Predict mode asks before each write is revealed; in a live
+// room the phones answer (server-sent events bring their count) and every
+// step is sent to the room. Loaded with defer.
 "use strict";
 
 (function () {
@@ -19,7 +22,8 @@
   }
   var svg = root.querySelector("svg.diagram");
   var panel = root.querySelector(".predict");
-  var state = { step: 0, revealed: {}, results: {}, right: 0, asked: 0 };
+  var roomID = root.dataset.room || "";
+  var state = { step: 0, revealed: {}, results: {}, right: 0, asked: 0, room: null };
   var curtain = svg ? makeCurtain(svg) : null;
 
   root.classList.add("present-js");
@@ -29,6 +33,8 @@
     return Math.min(Math.max(n, 1), count);
   }
 
+  // stepFromHash is the step the URL names, clamped to the run; 0 when it
+  // names none.
   function stepFromHash() {
     var m = /^#step-(\d+)$/.exec(window.location.hash);
     return m ? clamp(parseInt(m[1], 10)) : 0;
@@ -43,13 +49,14 @@
     return panel !== null && !!row(n).dataset.ask && !state.revealed[n];
   }
 
-  function go(n, push) {
+  function go(n) {
     n = clamp(n);
+    var moved = n !== state.step;
     state.step = n;
-    if (push && window.location.hash !== "#step-" + n) {
-      window.history.pushState(null, "", "#step-" + n);
-    }
     render();
+    if (moved) {
+      sendStep(n);
+    }
   }
 
   function next() {
@@ -57,11 +64,11 @@
       reveal(state.step, "");
       return;
     }
-    go(state.step + 1, true);
+    go(state.step + 1);
   }
 
   function previous() {
-    go(state.step - 1, true);
+    go(state.step - 1);
   }
 
   function render() {
@@ -76,10 +83,10 @@
     root.querySelector(".present-now").textContent = String(n);
     root.querySelector(".present-prev").disabled = n === 1;
     root.querySelector(".present-next").disabled = n === count && !asking(n);
-    drawDiagram(n);
-    renderPanel(n);
     keepHash(n);
-    scrollIntoView(row(n), root.querySelector(".present-steps"), null);
+    renderPanel(n);
+    drawDiagram(n);
+    scrollIntoView(row(n), root.querySelector(".present-table"));
   }
 
   // ---------- the diagram ----------
@@ -95,7 +102,8 @@
     edge.setAttribute("class", "curtain-edge");
     g.appendChild(rect);
     g.appendChild(edge);
-    svg.appendChild(g);
+    // Under the header and the footer's legend, over the bands.
+    svg.insertBefore(g, svg.querySelector(".footer"));
     return { group: g, rect: rect, edge: edge };
   }
 
@@ -119,32 +127,76 @@
     var box = svg.viewBox.baseVal;
     var y = parseFloat(hit.getAttribute("y"));
     var top = asking(n) ? y : y + parseFloat(hit.getAttribute("height"));
+    var last = band(count).querySelector(".hit");
+    var bottom = parseFloat(last.getAttribute("y")) + parseFloat(last.getAttribute("height"));
     var finished = n === count && !asking(n);
     svg.classList.toggle("is-finished", finished);
     curtain.group.setAttribute("visibility", finished ? "hidden" : "visible");
+    // The final values under the last band stay covered until the end.
+    var end = finished ? bottom : Math.max(bottom + 60, box.height);
     curtain.rect.setAttribute("x", "-4");
     curtain.rect.setAttribute("y", String(top));
     curtain.rect.setAttribute("width", String(box.width + 8));
-    curtain.rect.setAttribute("height", String(Math.max(box.height - top, 0)));
+    curtain.rect.setAttribute("height", String(Math.max(Math.min(end, box.height) - top, 0)));
     curtain.edge.setAttribute("d", "M0 " + top + "H" + box.width);
-    scrollIntoView(hit, root.querySelector(".present-diagram"), panel && !panel.hidden ? panel : null);
   }
 
-  // scrollIntoView scrolls box, a column, just enough to show el, its top
-  // first; cover is a sticky element at the bottom of box that hides what
-  // is under it.
-  function scrollIntoView(el, box, cover) {
-    if (!el || !box) {
+  // fitLabels keeps the diagram's words readable where it is drawn small:
+  // toward 18 px on a projector and 10 px on a phone, growing each label
+  // from its own size (and each token's box with it), by at most half
+  // again, beyond which the labels would run into each other. The SVG
+  // keeps its geometry; only text grows.
+  function fitLabels() {
+    if (!svg) {
+      return;
+    }
+    var box = svg.viewBox.baseVal;
+    var r = svg.getBoundingClientRect();
+    if (!box || !box.width || !r.width) {
+      return;
+    }
+    var scale = Math.min(r.width / box.width, r.height / box.height);
+    var least = window.innerWidth >= 700 ? 18 : 10;
+    var grow = Math.min(1.5, Math.max(1, least / (12 * scale)));
+    svg.querySelectorAll("text").forEach(function (t) {
+      var size = parseFloat(t.getAttribute("font-size") || "13");
+      t.style.fontSize = grow > 1 ? (size * grow).toFixed(1) + "px" : "";
+      var chip = t.previousElementSibling;
+      if (chip && chip.tagName === "rect" && t.getAttribute("text-anchor") === "middle") {
+        growChip(chip, t, grow);
+      }
+    });
+  }
+
+  // growChip grows a token's box around its centre, with its text.
+  function growChip(rect, text, grow) {
+    if (!rect.dataset.box) {
+      rect.dataset.box = [rect.getAttribute("x"), rect.getAttribute("y"), rect.getAttribute("width"), rect.getAttribute("height"), text.getAttribute("y")].join(" ");
+    }
+    var b = rect.dataset.box.split(" ").map(parseFloat);
+    var cx = b[0] + b[2] / 2, cy = b[1] + b[3] / 2;
+    rect.setAttribute("x", String(cx - b[2] * grow / 2));
+    rect.setAttribute("y", String(cy - b[3] * grow / 2));
+    rect.setAttribute("width", String(b[2] * grow));
+    rect.setAttribute("height", String(b[3] * grow));
+    text.setAttribute("y", String(cy + (b[4] - cy) * grow));
+  }
+
+  // scrollIntoView scrolls box, a column, just enough to show el.
+  function scrollIntoView(el, box) {
+    if (!el || !box || box.scrollHeight <= box.clientHeight) {
+      if (el && window.innerWidth < 700) {
+        el.scrollIntoView({ block: "nearest" });
+      }
       return;
     }
     var r = el.getBoundingClientRect();
     var b = box.getBoundingClientRect();
-    var bottom = cover ? Math.min(b.bottom, cover.getBoundingClientRect().top) : b.bottom;
-    var margin = 12;
-    if (r.top < b.top + margin) {
+    var margin = 8;
+    if (r.top < b.top + margin || r.height > b.height) {
       box.scrollTop -= b.top + margin - r.top;
-    } else if (r.bottom > bottom - margin) {
-      box.scrollTop += Math.min(r.bottom - bottom + margin, r.top - b.top - margin);
+    } else if (r.bottom > b.bottom - margin) {
+      box.scrollTop += r.bottom - b.bottom + margin;
     }
   }
 
@@ -157,52 +209,132 @@
     var tr = row(n);
     var q = tr.dataset.ask || "";
     var result = state.results[n];
-    panel.hidden = !q && state.asked === 0;
+    panel.hidden = !q && (roomID !== "" || state.asked === 0);
     var question = panel.querySelector(".predict-question");
     question.hidden = !q;
     question.textContent = q;
-    panel.querySelector(".predict-choices").hidden = !asking(n);
     var out = panel.querySelector(".predict-result");
     out.textContent = result ? result.text : "";
     out.className = "predict-result" + (result ? " " + result.kind : "");
+    if (roomID) {
+      renderTally(n);
+      return;
+    }
+    panel.querySelector(".predict-choices").hidden = !asking(n);
     panel.querySelector(".predict-right").textContent = String(state.right);
     panel.querySelector(".predict-asked").textContent = String(state.asked);
   }
 
   // reveal shows step n's outcome after guess ("accepted", "rejected", or
-  // "" when the presenter moved on without one) and keeps the score.
+  // "" when the presenter moved on without one, or the room answered) and
+  // keeps the score.
   function reveal(n, guess) {
     if (!asking(n)) {
       return;
     }
     var tr = row(n);
     state.revealed[n] = true;
-    var answer = tr.dataset.answer;
-    var reason = tr.dataset.reason;
+    var sentence = tr.dataset.reveal;
     if (guess === "") {
-      state.results[n] = { kind: "shown", text: "Revealed: " + reason + "." };
+      state.results[n] = { kind: "shown", text: sentence };
     } else {
       state.asked += 1;
-      if (guess === answer) {
+      if (guess === tr.dataset.answer) {
         state.right += 1;
-        state.results[n] = { kind: "right", text: "✓ Right — " + reason + "." };
+        state.results[n] = { kind: "right", text: "✓ Right. " + sentence };
       } else {
-        state.results[n] = { kind: "wrong", text: "✕ Not this time — it was " + reason + "." };
+        state.results[n] = { kind: "wrong", text: "✕ Not this time. " + sentence };
       }
+    }
+    if (roomID) {
+      post("/rooms/" + roomID + "/reveal", "step=" + n);
     }
     render();
   }
 
+  // ---------- the live room ----------
+
+  function post(url, body) {
+    return fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Requested-With": "fencelab" },
+      body: body
+    }).catch(function () { /* the next step or the stream's state catches up */ });
+  }
+
+  function sendStep(n) {
+    if (roomID) {
+      post("/rooms/" + roomID + "/step", "step=" + n);
+    }
+  }
+
+  // renderTally shows the room's answers to step n's question: how many
+  // so far, then how they split once it is revealed.
+  function renderTally(n) {
+    var tally = panel.querySelector(".predict-tally");
+    var q = state.room && state.room.question;
+    var mine = q && q.step === n;
+    var answers = mine ? q.answers : 0;
+    var revealed = mine && q.revealed;
+    panel.querySelector(".predict-answers").textContent = String(answers);
+    panel.querySelector(".predict-waiting").hidden = !asking(n);
+    var split = panel.querySelector(".predict-split");
+    split.hidden = !revealed;
+    tally.hidden = !row(n).dataset.ask;
+    if (!revealed) {
+      return;
+    }
+    ["accepted", "rejected"].forEach(function (d) {
+      var line = split.querySelector(".split-" + d);
+      var k = q.split[d] || 0;
+      line.querySelector(".split-n").textContent = String(k);
+      line.querySelector(".split-fill").style.width = (answers ? Math.round(100 * k / answers) : 0) + "%";
+      line.classList.toggle("is-right", q.answer === d);
+    });
+  }
+
+  function followRoom() {
+    if (!roomID || !window.EventSource) {
+      return;
+    }
+    var source = new EventSource("/rooms/" + roomID + "/events");
+    source.addEventListener("room", function (event) {
+      var room = JSON.parse(event.data);
+      state.room = room;
+      (room.revealed || []).forEach(function (k) {
+        if (!state.revealed[k] && row(k)) {
+          state.revealed[k] = true;
+          state.results[k] = { kind: "shown", text: row(k).dataset.reveal };
+        }
+      });
+      root.querySelectorAll(".room-phones").forEach(function (el) { el.textContent = String(room.phones); });
+      root.querySelectorAll(".room-phones-word").forEach(function (el) { el.textContent = room.phones === 1 ? "phone" : "phones"; });
+      render();
+    });
+    source.addEventListener("gone", function (event) {
+      source.close();
+      var out = panel ? panel.querySelector(".predict-result") : null;
+      if (out) {
+        out.textContent = JSON.parse(event.data).message;
+      }
+    });
+  }
+
   // ---------- the URL ----------
 
-  // keepHash carries the current step into the settings form, so that
-  // switching the diagram or predict mode stays on it, and into the exit
-  // link, which leads to the step's row on the page.
+  // keepHash puts the current step in the URL, replacing the history
+  // entry, and in the settings form and the exit link, so that switching
+  // the diagram or predict mode stays on it and leaving leads to its row.
   function keepHash(n) {
+    var hash = "#step-" + n;
+    if (window.location.hash !== hash) {
+      window.history.replaceState(window.history.state, "", hash);
+    }
     var form = root.querySelector(".present-tools");
-    form.action = form.action.split("#")[0] + "#step-" + n;
+    form.action = form.action.split("#")[0] + hash;
     var exit = root.querySelector(".present-exit");
-    exit.href = exit.href.split("#")[0] + "#step-" + n;
+    exit.href = exit.href.split("#")[0] + hash;
   }
 
   // ---------- wiring ----------
@@ -227,7 +359,7 @@
       return;
     }
     event.preventDefault();
-    go(parseInt(a.getAttribute("href").slice(6), 10), true);
+    go(parseInt(a.getAttribute("href").slice(6), 10));
   });
 
   document.addEventListener("keydown", function (event) {
@@ -236,9 +368,9 @@
     }
     var keys = {
       ArrowRight: next, PageDown: next, ArrowLeft: previous, PageUp: previous,
-      Home: function () { go(1, true); }, End: function () { go(count, true); }
+      Home: function () { go(1); }, End: function () { go(count); }
     };
-    if (asking(state.step)) {
+    if (asking(state.step) && !roomID) {
       keys.a = function () { reveal(state.step, "accepted"); };
       keys.r = function () { reveal(state.step, "rejected"); };
     }
@@ -249,12 +381,33 @@
     }
   });
 
-  window.addEventListener("popstate", function () { go(stepFromHash() || 1, false); });
-  window.addEventListener("hashchange", function () { go(stepFromHash() || 1, false); });
+  // A fragment typed in the address bar moves too, corrected if out of range.
+  window.addEventListener("hashchange", function () { go(stepFromHash() || state.step || 1); });
 
-  var first = stepFromHash();
-  if (!first) {
-    window.history.replaceState(null, "", "#step-1");
+  var resizing = 0;
+  window.addEventListener("resize", function () {
+    window.clearTimeout(resizing);
+    resizing = window.setTimeout(function () { fitLabels(); render(); }, 100);
+  });
+
+  if (svg) {
+    // Top-aligned when the box is taller than the picture, and cropped
+    // under the final values: the legend stays on the page, and the room
+    // gets larger words instead.
+    svg.setAttribute("preserveAspectRatio", "xMidYMin meet");
+    var lastHit = band(count) && band(count).querySelector(".hit");
+    if (lastHit) {
+      var vb = svg.viewBox.baseVal;
+      var foot = parseFloat(lastHit.getAttribute("y")) + parseFloat(lastHit.getAttribute("height")) + 50;
+      svg.setAttribute("viewBox", "0 0 " + vb.width + " " + Math.min(vb.height, foot));
+      svg.querySelectorAll(".footer > *").forEach(function (el) {
+        if (el.getBBox().y > foot - 8) {
+          el.setAttribute("visibility", "hidden");
+        }
+      });
+    }
   }
-  go(first || 1, false);
+  fitLabels();
+  go(stepFromHash() || 1);
+  followRoom();
 })();
