@@ -92,6 +92,23 @@ func (e *eventStream) send(event string, data any) {
 		e.err = fmt.Errorf("encode %s event: %w", event, err)
 		return
 	}
+	e.sendRaw(event, b)
+}
+
+// sendRaw sends an event whose data is already JSON on one line.
+func (e *eventStream) sendRaw(event string, data []byte) {
+	e.write(event, "event: %s\ndata: %s\n\n", event, data)
+}
+
+// comment sends an SSE comment, which clients ignore: a keep-alive.
+func (e *eventStream) comment(text string) {
+	e.write("comment", ": %s\n\n", text)
+}
+
+func (e *eventStream) write(what, format string, a ...any) {
+	if e.err != nil {
+		return
+	}
 	res := e.c.Response()
 	if !res.Committed {
 		h := res.Header()
@@ -100,8 +117,8 @@ func (e *eventStream) send(event string, data any) {
 		h.Set("X-Accel-Buffering", "no")
 		res.WriteHeader(http.StatusOK)
 	}
-	if _, err := fmt.Fprintf(res, "event: %s\ndata: %s\n\n", event, b); err != nil {
-		e.err = fmt.Errorf("write %s event: %w", event, err)
+	if _, err := fmt.Fprintf(res, format, a...); err != nil {
+		e.err = fmt.Errorf("write %s event: %w", what, err)
 		return
 	}
 	res.Flush()

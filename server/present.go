@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -33,10 +34,40 @@ func (s *Server) handleRunPresent(c echo.Context) error {
 // ?p= in the table, ?d= in the diagram, and ?predict=1 for predict mode.
 func (s *Server) present(c echo.Context, path string, sc *lab.Scenario, tr *lab.Trace) error {
 	page := views.PresentPage{
-		Report:  views.NewReport(sc, tr, choosePolicies(c.QueryParams()["p"])),
-		Diagram: diagramPolicy(c),
-		Page:    path,
-		Predict: c.QueryParam("predict") == "1",
+		Report:       views.NewReport(sc, tr, choosePolicies(c.QueryParams()["p"])),
+		Diagram:      diagramPolicy(c),
+		Page:         path,
+		Predict:      c.QueryParam("predict") == "1",
+		CanStartRoom: s.rooms != nil,
+	}
+	if id := c.QueryParam("room"); id != "" && s.rooms != nil {
+		if err := s.presentRoom(c, &page, sc, tr, id); err != nil {
+			return err
+		}
 	}
 	return render(c, http.StatusOK, views.Present(page))
+}
+
+// presentRoom turns the presentation into the live room id's: its
+// policies, predict mode, and the code and QR code students join with.
+func (s *Server) presentRoom(c echo.Context, page *views.PresentPage, sc *lab.Scenario, tr *lab.Trace, id string) error {
+	r, err := s.rooms.Room(c.Request().Context(), id)
+	if errors.Is(err, ErrNoRoom) || err == nil && r.Page != page.Page {
+		return errNoRoom
+	}
+	if err != nil {
+		return err
+	}
+	policies := choosePolicies(r.Policies)
+	page.Report = views.NewReport(sc, tr, policies)
+	page.Diagram = views.DiagramPolicy(policies, r.Diagram)
+	page.Predict = true
+	join := s.absURL(c, "/join/"+r.Code)
+	svg, err := qrSVG(join)
+	if err != nil {
+		return err
+	}
+	page.Room = &views.PresentRoom{ID: r.ID, Code: r.Code, JoinURL: join, JoinHost: s.absURL(c, ""),
+		QR: svg, SummaryURL: "/rooms/" + r.ID}
+	return nil
 }

@@ -9,10 +9,12 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
 	"fencelab/lab"
+	"fencelab/views"
 )
 
 // Config is what the server needs from the program that wires it.
@@ -31,6 +33,12 @@ type Config struct {
 	// links are built on it, and the link previews' addresses only on it.
 	// Empty: the scheme and Host of each request, which a client chooses.
 	BaseURL string
+	// Rooms keeps live rooms; nil turns them off.
+	Rooms RoomStore
+	// Fanout carries a room's changes to every server; nil: this server's
+	// memory, right when it is the only server on its database.
+	Fanout Fanout
+	Room   RoomConfig // bounds of the live rooms
 }
 
 // Server is the lab's HTTP handler.
@@ -47,6 +55,14 @@ type Server struct {
 	drifts       *driftMemo
 	pages        *pageCache        // rendered answers that cannot change
 	assets       map[string]*asset // the static files, by name
+
+	rooms      RoomStore
+	fanout     Fanout
+	roomLimits RoomConfig
+	hub        *hub
+	decks      decks
+	shutdown   chan struct{}
+	closeOnce  sync.Once
 }
 
 // New builds the server with its routes and middleware.
@@ -75,6 +91,13 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("server: load static files: %w", err)
 	}
 	s.assets = assets
+	s.rooms, s.fanout, s.roomLimits = cfg.Rooms, cfg.Fanout, cfg.Room.withDefaults()
+	if s.fanout == nil {
+		s.fanout = NewMemoryFanout()
+	}
+	s.hub = newHub(s, s.fanout, s.roomLimits)
+	s.decks.m = map[string]views.PresentPage{}
+	s.shutdown = make(chan struct{})
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError
@@ -97,6 +120,13 @@ func parseBaseURL(raw string) (*url.URL, error) {
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	u.RawPath = ""
 	return u, nil
+}
+
+// Close ends the live rooms' streams, which would otherwise hold a
+// graceful shutdown until its deadline; the phones reconnect elsewhere or
+// when the server is back. Register it with http.Server.RegisterOnShutdown.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() { close(s.shutdown) })
 }
 
 // ServeHTTP serves one request through routing, middleware and the error handler.

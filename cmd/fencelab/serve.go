@@ -38,6 +38,7 @@ func serve(args []string, stdout, stderr io.Writer) error {
 	dbPath := flags.String("db", envOr("FENCELAB_DB", "./fencelab.db"), "SQLite file, created if absent, or a postgres:// URL (env FENCELAB_DB)")
 	baseURL := flags.String("base-url", os.Getenv("FENCELAB_BASE_URL"),
 		"public address for links, such as https://fencelab.example (env FENCELAB_BASE_URL); default: each request's host")
+	roomTTL := flags.Duration("room-ttl", envDuration("FENCELAB_ROOM_TTL", 4*time.Hour), "how long a live room takes answers (env FENCELAB_ROOM_TTL)")
 	accessPath := flags.String("access-log", envOr("FENCELAB_ACCESS_LOG", "stderr"), "where one line per request goes: stderr, off, or a file appended to (env FENCELAB_ACCESS_LOG)")
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -56,7 +57,7 @@ func serve(args []string, stdout, stderr io.Writer) error {
 	defer closeAccess()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return listenAndServe(ctx, log, access, *addr, *dbPath, *baseURL)
+	return listenAndServe(ctx, log, access, *addr, *dbPath, *baseURL, server.RoomConfig{TTL: *roomTTL})
 }
 
 // openAccessLog returns the logger of the access log: the program's own
@@ -75,13 +76,13 @@ func openAccessLog(where string, log *slog.Logger) (*slog.Logger, func(), error)
 	return slog.New(slog.NewTextHandler(f, nil)), func() { f.Close() }, nil
 }
 
-func listenAndServe(ctx context.Context, log, access *slog.Logger, addr, dbPath, baseURL string) error {
+func listenAndServe(ctx context.Context, log, access *slog.Logger, addr, dbPath, baseURL string, rooms server.RoomConfig) error {
 	db, err := openStore(ctx, dbPath)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	handler, err := newServer(ctx, db, log, access, baseURL)
+	handler, err := newServer(ctx, db, log, access, baseURL, rooms)
 	if err != nil {
 		return err
 	}
@@ -97,11 +98,14 @@ func listenAndServe(ctx context.Context, log, access *slog.Logger, addr, dbPath,
 		IdleTimeout:       idleTimeout,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+	hs.RegisterOnShutdown(handler.Close) // live rooms' streams end, so shutdown need not wait for them
 	log.Info("serving", "addr", ln.Addr().String(), "db", redact(dbPath), "engine", lab.Version)
 	return serveUntilDone(ctx, log, hs, ln)
 }
 
-func newServer(ctx context.Context, db server.Store, log, access *slog.Logger, baseURL string) (*server.Server, error) {
+// newServer wires the lab around db. Live rooms need a store that keeps
+// them (SQLite does, PostgreSQL not yet): without one the lab offers none.
+func newServer(ctx context.Context, db server.Store, log, access *slog.Logger, baseURL string, rooms server.RoomConfig) (*server.Server, error) {
 	secret, err := db.Secret(ctx)
 	if err != nil {
 		return nil, err
@@ -110,7 +114,9 @@ func newServer(ctx context.Context, db server.Store, log, access *slog.Logger, b
 	if err != nil {
 		return nil, fmt.Errorf("load built-in scenarios: %w", err)
 	}
-	return server.New(server.Config{Store: db, Library: library, Secret: secret, Logger: log, AccessLog: access, BaseURL: baseURL})
+	roomStore, _ := db.(server.RoomStore)
+	return server.New(server.Config{Store: db, Library: library, Secret: secret, Logger: log, AccessLog: access, BaseURL: baseURL,
+		Rooms: roomStore, Room: rooms})
 }
 
 // serveUntilDone serves until ctx ends, then stops accepting connections
@@ -132,6 +138,15 @@ func serveUntilDone(ctx context.Context, log *slog.Logger, hs *http.Server, ln n
 	<-done // http.ErrServerClosed
 	log.Info("stopped")
 	return nil
+}
+
+// envDuration is the duration in the variable name, or fallback when it
+// is unset or unreadable.
+func envDuration(name string, fallback time.Duration) time.Duration {
+	if d, err := time.ParseDuration(os.Getenv(name)); err == nil && d > 0 {
+		return d
+	}
+	return fallback
 }
 
 func envOr(name, fallback string) string {

@@ -1,0 +1,117 @@
+package server_test
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"fencelab/server"
+)
+
+// TestRoomBrowser is a class in browsers: one presenter and three
+// students, each in a browser context of their own. The students follow
+// the presenter to step 8 of paused-worker, answer, the presenter sees
+// the count and then the split, the reveal tells each student whether
+// they were right, a student who was away catches up on return, and a
+// student cannot move the room.
+func TestRoomBrowser(t *testing.T) {
+	base := startRoomServer(t, server.RoomConfig{})
+	teacher := newBrowser(t)
+	run(t, teacher, "open the presentation", chromedp.EmulateViewport(1280, 720),
+		chromedp.Navigate(base+"/scenarios/paused-worker/present"), chromedp.WaitVisible(chromedp.CSS(".present-table")))
+	run(t, teacher, "start a live room", chromedp.Click(chromedp.CSS(".present-menu > summary")),
+		chromedp.Click(chromedp.CSS(".room-start button")), chromedp.WaitVisible(chromedp.CSS(".room-join-code")))
+	code := strings.TrimSpace(eval[string](t, teacher, `document.querySelector(".room-join-code").textContent`))
+	room := eval[string](t, teacher, `document.querySelector(".present").dataset.room`)
+	screenshot(t, teacher, "room-join-1280x720")
+	run(t, teacher, "fold the invitation", chromedp.Click(chromedp.CSS(".room-join-summary")))
+
+	names := []string{"Ada", "", "<i>Cy</i>"}
+	guesses := []string{"rejected", "rejected", "accepted"}
+	var phones []context.Context
+	for i := range 3 {
+		phone := newTab(t, teacher)
+		run(t, phone, "student "+strconv.Itoa(i)+" joins", chromedp.EmulateViewport(375, 812, chromedp.EmulateMobile),
+			chromedp.Navigate(base+"/join"), chromedp.SendKeys(chromedp.CSS("#join-code"), strings.ToLower(code)),
+			chromedp.Submit(chromedp.CSS(".join-form")), chromedp.WaitVisible(chromedp.CSS(".student-step.is-current")))
+		waitFor(t, phone, "the stream", `document.querySelector(".student").classList.contains("student-js")`)
+		if names[i] != "" {
+			run(t, phone, "type a name", chromedp.SendKeys(chromedp.CSS(".student-name-input"), names[i]))
+		}
+		phones = append(phones, phone)
+	}
+	waitFor(t, teacher, "three phones", `document.querySelector(".room-phones").textContent === "3"`)
+
+	run(t, teacher, "go to the last step", chromedp.KeyEvent(kb.End))
+	for i, phone := range phones {
+		waitFor(t, phone, "step 8 on phone "+strconv.Itoa(i),
+			`document.querySelector(".student-step.is-current")?.dataset.step === "8" && !document.querySelector('.student-step[data-step="8"] .student-choices').hidden`)
+	}
+	screenshot(t, phones[0], "room-student-question-375x812")
+	for i, phone := range phones {
+		run(t, phone, "answer "+guesses[i], chromedp.Click(chromedp.CSS(`.student-step[data-step="8"] button[value="`+guesses[i]+`"]`)))
+		waitFor(t, phone, "the answer taken", `!document.querySelector('.student-step[data-step="8"] .student-mine').hidden`)
+	}
+	waitFor(t, teacher, "three answers", `document.querySelector(".predict-answers").textContent === "3"`)
+	screenshot(t, teacher, "room-answers-1280x720")
+
+	run(t, teacher, "reveal", chromedp.KeyEvent(kb.ArrowRight))
+	waitFor(t, teacher, "the split", `!document.querySelector(".predict-split").hidden`)
+	split := eval[string](t, teacher, `Array.from(document.querySelectorAll(".split")).map(s => s.className + "=" + s.querySelector(".split-n").textContent).join(" ")`)
+	if split != "split split-accepted=1 split split-rejected is-right=2" {
+		t.Errorf("the presenter's split = %q, want 1 accepted, 2 rejected (right)", split)
+	}
+	screenshot(t, teacher, "room-reveal-1280x720")
+	for i, phone := range phones {
+		want := "✓ You were right."
+		if guesses[i] != "rejected" {
+			want = "✕ Not this time."
+		}
+		waitFor(t, phone, "the verdict on phone "+strconv.Itoa(i),
+			`(document.querySelector('.student-step[data-step="8"] .student-verdict').textContent || "").startsWith(`+jsString(want)+`)`)
+	}
+	screenshot(t, phones[2], "room-student-reveal-375x812")
+
+	// A student cannot move the room: the presenter's controls need the
+	// secret only the presenter's browser holds. The step is sent with
+	// every cookie the student's browser has for the lab.
+	jar, err := chromedp.Call(phones[0], network.GetCookies, network.GetCookiesParams{URLs: []string{base + "/rooms/" + room + "/step"}})
+	if err != nil {
+		t.Fatalf("the student's cookies: %v", err)
+	}
+	req, _ := http.NewRequest(http.MethodPost, base+"/rooms/"+room+"/step", strings.NewReader("step=2"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	for _, ck := range jar.Cookies {
+		req.AddCookie(&http.Cookie{Name: ck.Name, Value: ck.Value})
+	}
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusForbidden {
+		t.Errorf("a step with the student's cookies = %v, %v; want 403", res, err)
+	} else {
+		res.Body.Close()
+	}
+	if got := eval[string](t, teacher, `document.querySelector(".present-now").textContent`); got != "8" {
+		t.Errorf("after a student's attempt the presenter is at step %s, want 8", got)
+	}
+
+	// A student who was away catches up at once on return.
+	run(t, phones[1], "leave", chromedp.Navigate("about:blank"))
+	run(t, teacher, "back to step 7", chromedp.KeyEvent(kb.ArrowLeft))
+	run(t, phones[1], "come back", chromedp.Navigate(base+"/join/"+code))
+	waitFor(t, phones[1], "step 7 on return", `document.querySelector(".student-step.is-current")?.dataset.step === "7"`)
+	for i, phone := range []context.Context{phones[0], phones[2]} {
+		waitFor(t, phone, "step 7 on phone "+strconv.Itoa(i), `document.querySelector(".student-step.is-current")?.dataset.step === "7"`)
+	}
+
+	run(t, teacher, "open the summary", chromedp.Navigate(base+"/rooms/"+room), chromedp.WaitVisible(chromedp.CSS(".summary-q")))
+	names8 := eval[string](t, teacher, `Array.from(document.querySelectorAll(".summary-names")).map(p => p.textContent).join(" | ")`)
+	if names8 != "Right: Ada | Wrong: <i>Cy</i>" {
+		t.Errorf("the summary's names = %q, want the names as typed, as text", names8)
+	}
+	screenshot(t, teacher, "room-summary")
+}

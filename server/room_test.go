@@ -1,0 +1,162 @@
+package server_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"fencelab/server"
+)
+
+// roomState is the data of a room event, as the tests read it.
+type roomState struct {
+	Step     int `json:"step"`
+	Phones   int `json:"phones"`
+	Question *struct {
+		Step     int            `json:"step"`
+		Open     bool           `json:"open"`
+		Answers  int            `json:"answers"`
+		Revealed bool           `json:"revealed"`
+		Answer   string         `json:"answer"`
+		Reveal   string         `json:"reveal"`
+		Split    map[string]int `json:"split"`
+	} `json:"question"`
+}
+
+func decodeRoom(t *testing.T, ev roomMessage) roomState {
+	t.Helper()
+	var s roomState
+	if err := json.Unmarshal([]byte(ev.data), &s); err != nil {
+		t.Fatalf("room event %q: %v", ev.data, err)
+	}
+	return s
+}
+
+// TestRoom runs a class of three through step 8 of paused-worker: the
+// phones follow the presenter, answer once each, and see the answer at
+// the reveal; a phone cannot move the room; the summary counts it all.
+func TestRoom(t *testing.T) {
+	base := startRoomServer(t, server.RoomConfig{})
+	presenter := client(t)
+	id, code := startRoom(t, base, presenter)
+	if !strings.HasPrefix(code, "") || len(code) != 6 {
+		t.Fatalf("room code = %q, want 6 characters", code)
+	}
+	_, screen := send(t, presenter, http.MethodGet, base+"/scenarios/paused-worker/present?room="+id, nil)
+	if !strings.Contains(screen, `class="room-qr"`) || !strings.Contains(screen, "<path fill=\"#000\" d=\"M") {
+		t.Errorf("the presenter's screen has no QR code")
+	}
+
+	students := []*http.Client{client(t), client(t), client(t)}
+	var feeds []<-chan roomMessage
+	for i, st := range students {
+		res, body := send(t, st, http.MethodGet, base+"/join/"+strings.ToLower(code), nil)
+		if res.StatusCode != http.StatusOK || !strings.Contains(body, "The lease ended before") {
+			t.Fatalf("student %d: GET /join/%s = %d", i, code, res.StatusCode)
+		}
+		feed, _ := stream(t, st, base+"/join/"+code+"/events")
+		if s := decodeRoom(t, next(t, feed, "room")); s.Step != 1 {
+			t.Errorf("student %d: first event at step %d, want 1", i, s.Step)
+		}
+		feeds = append(feeds, feed)
+	}
+	board, _ := stream(t, presenter, base+"/rooms/"+id+"/events")
+	next(t, board, "room", `"phones":3`)
+
+	// A phone cannot move the room, even with the room's id.
+	res, _ := send(t, students[0], http.MethodPost, base+"/rooms/"+id+"/step", url.Values{"step": {"5"}})
+	if res.StatusCode != http.StatusForbidden {
+		t.Errorf("a student's POST /rooms/%s/step = %d, want 403", id, res.StatusCode)
+	}
+	if res, _ := send(t, presenter, http.MethodPost, base+"/rooms/"+id+"/step", url.Values{"step": {"8"}}); res.StatusCode != http.StatusNoContent {
+		t.Fatalf("presenter's step 8 = %d, want 204", res.StatusCode)
+	}
+	for i, feed := range feeds {
+		s := decodeRoom(t, next(t, feed, "room", `"step":8`))
+		if s.Question == nil || !s.Question.Open || s.Question.Step != 8 || s.Question.Answer != "" {
+			t.Errorf("student %d at step 8: question %+v, want open, unanswered, answer hidden", i, s.Question)
+		}
+	}
+
+	answer := func(st *http.Client, guess, name string) (int, string) {
+		res, body := send(t, st, http.MethodPost, base+"/join/"+code+"/answer",
+			url.Values{"step": {"8"}, "guess": {guess}, "name": {name}}, "X-Requested-With", "test")
+		return res.StatusCode, body
+	}
+	for i, g := range []struct{ guess, name string }{{"rejected", "Ada"}, {"rejected", ""}, {"accepted", "<b>Bob</b>"}} {
+		if status, body := answer(students[i], g.guess, g.name); status != http.StatusOK {
+			t.Errorf("student %d answers %s = %d %s, want 200", i, g.guess, status, body)
+		}
+	}
+	if status, body := answer(students[0], "accepted", "Ada"); status != http.StatusConflict || !strings.Contains(body, "answered") {
+		t.Errorf("a second answer = %d %s, want 409 answered", status, body)
+	}
+	next(t, board, "room", `"answers":3`)
+
+	if res, _ := send(t, presenter, http.MethodPost, base+"/rooms/"+id+"/reveal", url.Values{"step": {"8"}}); res.StatusCode != http.StatusNoContent {
+		t.Fatalf("reveal = %d, want 204", res.StatusCode)
+	}
+	s := decodeRoom(t, next(t, board, "room", `"revealed":true`))
+	if s.Question.Answer != "rejected" || s.Question.Split["rejected"] != 2 || s.Question.Split["accepted"] != 1 {
+		t.Errorf("presenter at the reveal: %+v, want rejected, split 2 rejected 1 accepted", *s.Question)
+	}
+	for i, feed := range feeds {
+		s := decodeRoom(t, next(t, feed, "room", `"revealed":true`))
+		if s.Question.Answer != "rejected" || !strings.HasPrefix(s.Question.Reveal, "Rejected, because") {
+			t.Errorf("student %d at the reveal: %+v", i, *s.Question)
+		}
+	}
+	if status, body := answer(client(t), "accepted", ""); status != http.StatusConflict || !strings.Contains(body, "closed") {
+		t.Errorf("an answer after the reveal = %d %s, want 409 closed", status, body)
+	}
+
+	// A phone that reconnects gets the room as it is, at once.
+	again, _ := stream(t, students[1], base+"/join/"+code+"/events")
+	if s := decodeRoom(t, next(t, again, "room")); s.Step != 8 || s.Question == nil || !s.Question.Revealed {
+		t.Errorf("a reconnecting phone first got %+v, want step 8 revealed", s)
+	}
+	// Without JavaScript, the page says who was right.
+	_, page := send(t, students[0], http.MethodGet, base+"/join/"+code, nil)
+	if !strings.Contains(page, "✓ You were right.") {
+		t.Errorf("student 0's page after the reveal does not say they were right")
+	}
+
+	_, summary := send(t, client(t), http.MethodGet, base+"/rooms/"+id, nil)
+	for _, want := range []string{"2</strong> right, <strong>1</strong> wrong", "Right: Ada", "Wrong: &lt;b&gt;Bob&lt;/b&gt;"} {
+		if !strings.Contains(summary, want) {
+			t.Errorf("the summary lacks %q", want)
+		}
+	}
+}
+
+// TestRoomRefusals: unknown codes, a full room, an ended room.
+func TestRoomRefusals(t *testing.T) {
+	base := startRoomServer(t, server.RoomConfig{MaxPhones: 1, TTL: time.Second})
+	presenter := client(t)
+	id, code := startRoom(t, base, presenter)
+
+	if res, body := send(t, client(t), http.MethodGet, base+"/join/NOSUCH", nil); res.StatusCode != http.StatusNotFound || !strings.Contains(body, "no live room with this code") {
+		t.Errorf("GET /join/NOSUCH = %d, want 404 with a message", res.StatusCode)
+	}
+	stream(t, client(t), base+"/join/"+code+"/events")
+	full, _ := stream(t, client(t), base+"/join/"+code+"/events")
+	if ev := next(t, full, "full"); !strings.Contains(ev.data, "This room is full") {
+		t.Errorf("the second phone of a room of one got %q", ev.data)
+	}
+	if testing.Short() {
+		return
+	}
+	time.Sleep(2100 * time.Millisecond)
+	if res, _ := send(t, client(t), http.MethodGet, base+"/join/"+code, nil); res.StatusCode != http.StatusNotFound {
+		t.Errorf("GET /join/%s after the room ended = %d, want 404", code, res.StatusCode)
+	}
+	if res, _ := send(t, presenter, http.MethodPost, base+"/rooms/"+id+"/step", url.Values{"step": {"2"}}); res.StatusCode != http.StatusGone {
+		t.Errorf("a step after the room ended = %d, want 410", res.StatusCode)
+	}
+	if res, _ := send(t, client(t), http.MethodGet, base+"/rooms/"+id, nil); res.StatusCode != http.StatusOK {
+		t.Errorf("the summary after the room ended = %d, want 200", res.StatusCode)
+	}
+}

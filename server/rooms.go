@@ -1,0 +1,281 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"fencelab/lab"
+	"fencelab/views"
+)
+
+// RoomConfig bounds the live rooms.
+type RoomConfig struct {
+	TTL            time.Duration // how long a room takes answers; 0: 4 hours
+	MaxPhones      int           // phones connected to one room on one server; 0: 400
+	MaxConnections int           // connections to live rooms on one server; 0: 2,000
+}
+
+func (rc RoomConfig) withDefaults() RoomConfig {
+	if rc.TTL <= 0 {
+		rc.TTL = 4 * time.Hour
+	}
+	if rc.MaxPhones <= 0 {
+		rc.MaxPhones = 400
+	}
+	if rc.MaxConnections <= 0 {
+		rc.MaxConnections = 2000
+	}
+	return rc
+}
+
+// Cookies: the presenter's secret, only sent to the room's own controls;
+// the student's id, which makes one answer per student per question.
+const (
+	studentCookie = "fencelab_student"
+	maxName       = 40
+	codeAlphabet  = "ABCDEFGHJKMNPQRSTUVWXYZ23456789" // no 0/O, 1/I/L
+	codeLength    = 6
+)
+
+func presenterCookie(id string) string { return "fencelab_room_" + id }
+
+var (
+	errNoRoom      = echo.NewHTTPError(http.StatusNotFound, "There is no live room with this code. Check the code on the presenter’s screen.")
+	errRoomEnded   = echo.NewHTTPError(http.StatusGone, "This live room has ended.")
+	errNotPresent  = echo.NewHTTPError(http.StatusForbidden, "Only the presenter’s browser can move this room.")
+	errRoomsOff    = echo.NewHTTPError(http.StatusNotFound, "This server keeps no live rooms.")
+	errBadRoomForm = echo.NewHTTPError(http.StatusBadRequest, "The room was asked for without a presentation to follow.")
+)
+
+func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }
+
+func randomString(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func randomCode() string {
+	b := make([]byte, codeLength)
+	rand.Read(b)
+	for i := range b {
+		b[i] = codeAlphabet[int(b[i])%len(codeAlphabet)]
+	}
+	return string(b)
+}
+
+func hashSecret(secret string) string {
+	sum := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(sum[:])
+}
+
+// handleCreateRoom starts a live room for a presentation: the room's
+// secret goes to the presenter's browser in a cookie that only the room's
+// controls receive, and the presentation opens in predict mode with the
+// room's code and QR code.
+func (s *Server) handleCreateRoom(c echo.Context) error {
+	if s.rooms == nil {
+		return errRoomsOff
+	}
+	ctx := c.Request().Context()
+	page := c.FormValue("page")
+	policies := choosePolicies(c.Request().Form["p"])
+	deck, err := s.deck(ctx, page, policies, c.FormValue("d"))
+	if err != nil {
+		return err
+	}
+	secret := randomString(32)
+	now := time.Now()
+	r := Room{ID: randomString(12), SecretHash: hashSecret(secret), Page: page, Title: deck.Report.Scenario.Title,
+		Policies: policyNames(policies), Diagram: string(deck.Diagram), Step: 1, CreatedAt: now, ExpiresAt: now.Add(s.roomLimits.TTL)}
+	for range 5 {
+		r.Code = randomCode()
+		if err = s.rooms.CreateRoom(ctx, r); !errors.Is(err, ErrCodeTaken) {
+			break
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("create room: %w", err)
+	}
+	c.SetCookie(&http.Cookie{Name: presenterCookie(r.ID), Value: secret, Path: "/rooms/" + r.ID,
+		HttpOnly: true, Secure: c.IsTLS(), SameSite: http.SameSiteStrictMode, MaxAge: int(s.roomLimits.TTL.Seconds())})
+	q := url.Values{"room": {r.ID}}
+	return seeOther(c, page+"/present?"+q.Encode())
+}
+
+func policyNames(ps []lab.Policy) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = string(p)
+	}
+	return out
+}
+
+// deck is the presentation of page ("/scenarios/NAME" or "/r/ID") in
+// predict mode, under the given policies.
+func (s *Server) deck(ctx context.Context, page string, policies []lab.Policy, d string) (views.PresentPage, error) {
+	var sc *lab.Scenario
+	var tr *lab.Trace
+	switch {
+	case strings.HasPrefix(page, "/scenarios/"):
+		b, ok := s.library.Get(strings.TrimPrefix(page, "/scenarios/"))
+		if !ok {
+			return views.PresentPage{}, errNoScenario
+		}
+		sc, tr = b.Scenario, lab.Replay(b.Scenario)
+	case strings.HasPrefix(page, "/r/"):
+		run, err := s.runByID(ctx, strings.TrimPrefix(page, "/r/"))
+		if err != nil {
+			return views.PresentPage{}, err
+		}
+		if sc, tr, err = decodeRun(run); err != nil {
+			return views.PresentPage{}, err
+		}
+	default:
+		return views.PresentPage{}, errBadRoomForm
+	}
+	return views.PresentPage{Report: views.NewReport(sc, tr, policies), Diagram: views.DiagramPolicy(policies, d),
+		Page: page, Predict: true}, nil
+}
+
+// decks remembers each room's presentation: rebuilt from the store after a restart.
+type decks struct {
+	mu sync.Mutex
+	m  map[string]views.PresentPage
+}
+
+func (s *Server) roomDeck(ctx context.Context, r Room) (views.PresentPage, error) {
+	s.decks.mu.Lock()
+	d, ok := s.decks.m[r.ID]
+	s.decks.mu.Unlock()
+	if ok {
+		return d, nil
+	}
+	d, err := s.deck(ctx, r.Page, choosePolicies(r.Policies), r.Diagram)
+	if err != nil {
+		return d, err
+	}
+	s.decks.mu.Lock()
+	if len(s.decks.m) > 1000 {
+		s.decks.m = map[string]views.PresentPage{}
+	}
+	s.decks.m[r.ID] = d
+	s.decks.mu.Unlock()
+	return d, nil
+}
+
+// roomState reads a room, its presentation and its questions.
+func (s *Server) roomState(ctx context.Context, id string) (Room, views.PresentPage, []Question, error) {
+	r, err := s.rooms.Room(ctx, id)
+	if err != nil {
+		return Room{}, views.PresentPage{}, nil, err
+	}
+	deck, err := s.roomDeck(ctx, r)
+	if err != nil {
+		return Room{}, views.PresentPage{}, nil, err
+	}
+	qs, err := s.rooms.Questions(ctx, id)
+	return r, deck, qs, err
+}
+
+// roomByID is the room named by :id, expired or not.
+func (s *Server) roomByID(c echo.Context) (Room, error) {
+	if s.rooms == nil {
+		return Room{}, errRoomsOff
+	}
+	r, err := s.rooms.Room(c.Request().Context(), c.Param("id"))
+	if errors.Is(err, ErrNoRoom) {
+		return Room{}, errNoRoom
+	}
+	return r, err
+}
+
+// presenterRoom is the room named by :id when the request carries its
+// secret and the room has not ended.
+func (s *Server) presenterRoom(c echo.Context) (Room, error) {
+	r, err := s.roomByID(c)
+	if err != nil {
+		return Room{}, err
+	}
+	if !time.Now().Before(r.ExpiresAt) {
+		return Room{}, errRoomEnded
+	}
+	ck, err := c.Cookie(presenterCookie(r.ID))
+	if err != nil || subtle.ConstantTimeCompare([]byte(hashSecret(ck.Value)), []byte(r.SecretHash)) != 1 {
+		return Room{}, errNotPresent
+	}
+	return r, nil
+}
+
+// handleRoomStep moves the room to the presenter's step and opens the
+// step's question, if it has one.
+func (s *Server) handleRoomStep(c echo.Context) error {
+	r, err := s.presenterRoom(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	deck, err := s.roomDeck(ctx, r)
+	if err != nil {
+		return err
+	}
+	step, err := strconv.Atoi(c.FormValue("step"))
+	if err != nil || step < 1 || step > deck.Steps() {
+		return echo.NewHTTPError(http.StatusBadRequest, "The step must be a number from 1 to "+strconv.Itoa(deck.Steps())+".")
+	}
+	var q *Question
+	if ask, answer, _ := deck.Question(step); ask != "" {
+		q = &Question{Step: step, Ask: ask, Answer: string(answer), OpenedAt: time.Now()}
+	}
+	if err := s.rooms.MoveRoom(ctx, r.ID, step, q); err != nil {
+		return err
+	}
+	return s.ringRoom(c, r.ID)
+}
+
+// handleRoomReveal shows the answer to the question at a step.
+func (s *Server) handleRoomReveal(c echo.Context) error {
+	r, err := s.presenterRoom(c)
+	if err != nil {
+		return err
+	}
+	step, _ := strconv.Atoi(c.FormValue("step"))
+	err = s.rooms.Reveal(c.Request().Context(), r.ID, step, time.Now())
+	if errors.Is(err, ErrNoQuestion) {
+		return echo.NewHTTPError(http.StatusConflict, "No question was asked at this step.")
+	}
+	if err != nil {
+		return err
+	}
+	return s.ringRoom(c, r.ID)
+}
+
+func (s *Server) ringRoom(c echo.Context, id string) error {
+	if err := s.fanout.Notify(c.Request().Context(), id); err != nil {
+		return fmt.Errorf("notify room %s: %w", id, err)
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// handlePresenterEvents streams the room to its presenter, counts included.
+func (s *Server) handlePresenterEvents(c echo.Context) error {
+	r, err := s.presenterRoom(c)
+	if err != nil {
+		return err
+	}
+	return s.streamRoom(c, r, true)
+}
