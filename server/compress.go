@@ -34,7 +34,8 @@ var compress = middleware.GzipWithConfig(middleware.GzipConfig{
 // selfEncoded reports whether the route at path sends its own gzipped form.
 func selfEncoded(path string) bool {
 	switch path {
-	case "/", "/scenarios/:name", "/r/:id", "/api/runs/:id", "/static/*":
+	case "/", "/scenarios/:name", "/r/:id", "/api/runs/:id", "/static/*", "/r/:id/embed", "/scenarios/:name/embed",
+		"/favicon.ico", "/icon.svg", "/icon-192.png", "/icon-512.png", "/apple-touch-icon.png", "/manifest.webmanifest":
 		return true
 	}
 	return false

@@ -66,6 +66,7 @@ func (s *Server) renderExplore(c echo.Context, page views.ExplorePage, sc *lab.S
 	}
 	page.Budget, page.Deadline = b.budget, b.deadline
 	page.MaxBudget, page.MaxDeadline = maxExploreBudget, maxExploreDeadline
+	page.Share = s.exploreShare(page)
 	return render(c, http.StatusOK, views.Explore(page))
 }
 

@@ -25,7 +25,8 @@ func (s *Server) runFormats() map[string]echo.HandlerFunc {
 		"":     s.cached(revalidateCache, s.handleRunPage),
 		"md":   s.cached(exportCache, s.handleRunMarkdown),
 		"json": s.cached(immutableCache, s.handleAPIRun),
-		"svg":  s.cached(exportCache, s.handleRunSVG),
+		"svg":  shareable(s.cached(exportCache, s.handleRunSVG)),
+		"png":  shareable(s.cached(exportCache, s.handleRunPNG)),
 	}
 }
 

@@ -80,7 +80,7 @@ func (pc *pageCache) put(p *cachedPage) {
 // cacheKeyParams are the query parameters the cached pages read; any
 // other parameter changes nothing and is left out of the key, so that
 // nobody can fill the cache with one page under many addresses.
-var cacheKeyParams = []string{"d", "p"}
+var cacheKeyParams = []string{"d", "p", "size"}
 
 // pageKey names an answer: host (links in a page may be built from it),
 // path, and the query parameters that matter, in a fixed order.
@@ -133,11 +133,15 @@ func (s *Server) cached(control string, h echo.HandlerFunc) echo.HandlerFunc {
 
 func newCachedPage(key, ctype, control string, body []byte) *cachedPage {
 	sum := sha256.Sum256(body)
-	return &cachedPage{
+	p := &cachedPage{
 		key: key, ctype: ctype, control: control,
 		etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`,
-		body: bytes.Clone(body), gz: gzipBytes(body),
+		body: bytes.Clone(body),
 	}
+	if ctype != pngType { // a PNG is compressed already
+		p.gz = gzipBytes(body)
+	}
+	return p
 }
 
 // recorder takes a handler's answer so that it can be kept and sent in

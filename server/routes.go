@@ -3,6 +3,8 @@ package server
 import (
 	"net/http"
 
+	"fencelab/views"
+
 	"github.com/labstack/echo/v4"
 )
 
@@ -14,12 +16,15 @@ func (s *Server) routes() {
 	read := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }
 
 	read("/", s.cached(revalidateCache, s.handleHome))
-	read("/scenarios/:name", s.cached(revalidateCache, s.handleScenarioPage))
+	read("/scenarios/:name", s.handleScenarioPath) // the page, and .png
 	read("/scenarios/:name/present", s.handleScenarioPresent)
+	read("/scenarios/:name/embed", framable(s.cached(revalidateCache, s.handleScenarioEmbed)))
 	e.POST("/replay", s.handleReplayPage)
 	e.POST("/runs", s.handleSaveRunForm)
-	read("/r/:id", s.handleRunPath) // the page, and .md, .json, .svg
+	read("/r/:id", s.handleRunPath) // the page, and .md, .json, .svg, .png
 	read("/r/:id/present", s.handleRunPresent)
+	read("/r/:id/embed", framable(s.cached(exportCache, s.handleRunEmbed)))
+	read("/oembed", s.handleOEmbed)
 	read("/lab", s.handleEditor)
 	e.POST("/lab", s.handleEditorForm)
 	e.POST("/lab/preview", s.handleEditorPreview)
@@ -49,4 +54,10 @@ func (s *Server) routes() {
 	read("/readyz", s.handleReadyz)
 
 	read("/static/*", s.handleStatic)
+	read("/favicon.ico", s.handleIcon("image/vnd.microsoft.icon", views.FaviconICO))
+	read("/icon.svg", s.handleIcon("image/svg+xml", views.IconSVG))
+	read("/icon-192.png", s.handleIcon(pngType, func() []byte { return views.IconPNG(192) }))
+	read("/icon-512.png", s.handleIcon(pngType, func() []byte { return views.IconPNG(512) }))
+	read("/apple-touch-icon.png", s.handleIcon(pngType, func() []byte { return views.IconPNG(180) }))
+	read("/manifest.webmanifest", s.handleIcon("application/manifest+json", views.Manifest))
 }

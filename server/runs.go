@@ -124,9 +124,12 @@ func (s *Server) handleRunPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	chosen, d := choosePolicies(c.QueryParams()["p"]), diagramPolicy(c)
+	path := "/r/" + run.ID
 	page := views.RunPage{
-		Report:        views.NewReport(sc, tr, choosePolicies(c.QueryParams()["p"])),
-		Diagram:       diagramPolicy(c),
+		Report:        views.NewReport(sc, tr, chosen),
+		Diagram:       d,
+		Share:         s.share(sc.Title, views.VerdictsLine(tr, chosen), path, picturePath(path, d), views.PictureAlt(sc, tr, d)),
 		ID:            run.ID,
 		URL:           s.absURL(c, "/r/"+run.ID),
 		EngineVersion: run.EngineVersion,

@@ -14,8 +14,16 @@ func (s *Server) handleScenarioPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	report := views.NewReport(b.Scenario, lab.Replay(b.Scenario), choosePolicies(c.QueryParams()["p"]))
-	page := views.ScenarioPage{Report: report, Name: b.Name, Source: string(b.Source), Diagram: diagramPolicy(c)}
+	tr := lab.Replay(b.Scenario)
+	chosen, d := choosePolicies(c.QueryParams()["p"]), diagramPolicy(c)
+	report := views.NewReport(b.Scenario, tr, chosen)
+	page := views.ScenarioPage{Report: report, Name: b.Name, Source: string(b.Source), Diagram: d}
+	lesson := b.Lesson
+	if lesson == "" {
+		lesson = views.VerdictsLine(tr, chosen)
+	}
+	path := "/scenarios/" + b.Name
+	page.Share = s.share(b.Scenario.Title, lesson, path, picturePath(path, d), views.PictureAlt(b.Scenario, tr, d))
 	return render(c, http.StatusOK, views.Scenario(page))
 }
 

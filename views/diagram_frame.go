@@ -30,8 +30,10 @@ func (g *grid) header() []shape {
 }
 
 // verdict sums up the policy's violations for the caption.
-func (g *grid) verdict() string {
-	vs := g.t.Summary[g.p].Violations
+func (g *grid) verdict() string { return verdictOf(g.t.Summary[g.p].Violations) }
+
+// verdictOf is "no invariant violated" or "3 violations at step 8".
+func verdictOf(vs []lab.Violation) string {
 	if len(vs) == 0 {
 		return "no invariant violated"
 	}

@@ -22,6 +22,7 @@ type ExplorePage struct {
 	// offered when the exploration stopped at the bounds asked for.
 	MaxBudget   int
 	MaxDeadline time.Duration
+	Share       *Share // link preview tags
 }
 
 // ExploreResult is what an exploration found, as the page shows it and as

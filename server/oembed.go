@@ -1,0 +1,122 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"fencelab/lab"
+	"fencelab/views"
+)
+
+// oEmbed (oembed.com): a wiki or a blog that is given the link of a run or
+// a built-in scenario asks /oembed?url=LINK and gets the HTML of an
+// iframe of its embed page, and the card as a thumbnail.
+
+// errOEmbedFormat answers a format other than JSON: 501, as the
+// specification asks.
+const errOEmbedFormat = "This oEmbed endpoint answers in JSON only (format=json)."
+
+var errOEmbedURL = echo.NewHTTPError(http.StatusNotFound, "The url is not the link of a saved run or a built-in scenario of this lab.")
+
+// oembedJSON is the "rich" answer of the oEmbed specification, 2.3.4.
+type oembedJSON struct {
+	Version         string `json:"version"`
+	Type            string `json:"type"`
+	Title           string `json:"title"`
+	ProviderName    string `json:"provider_name"`
+	ProviderURL     string `json:"provider_url"`
+	CacheAge        int    `json:"cache_age"`
+	HTML            string `json:"html"`
+	Width           int    `json:"width"`
+	Height          int    `json:"height"`
+	ThumbnailURL    string `json:"thumbnail_url"`
+	ThumbnailWidth  int    `json:"thumbnail_width"`
+	ThumbnailHeight int    `json:"thumbnail_height"`
+}
+
+// embedWidth is the frame's width unless the consumer asks for less.
+const embedWidth = 900
+
+// handleOEmbed answers for the link in ?url=. With a base URL the link
+// must be on it; without one, the frame is built on the link's own origin,
+// which is the consumer's to choose, and the answer is not cached.
+func (s *Server) handleOEmbed(c echo.Context) error {
+	if f := c.QueryParam("format"); f != "" && f != "json" {
+		return writeJSON(c, http.StatusNotImplemented, errorJSON{Error: errOEmbedFormat, Errors: nonNil(nil)})
+	}
+	link, err := url.Parse(c.QueryParam("url"))
+	if err != nil || (link.Scheme != "http" && link.Scheme != "https") || link.Host == "" {
+		return errOEmbedURL
+	}
+	base := s.publicBase()
+	if base == "" {
+		base = link.Scheme + "://" + link.Host
+	}
+	path, ok := strings.CutPrefix(link.Scheme+"://"+link.Host+link.Path, base)
+	if !ok {
+		return errOEmbedURL
+	}
+	sc, tr, kind, err := s.embedTarget(c, path)
+	if err != nil {
+		return err
+	}
+	q := link.Query()
+	chosen := choosePolicies(q["p"])
+	chosen = chosen[:min(2, len(chosen))]
+	d := views.DiagramPolicy(chosen, q.Get("d"))
+	width := embedWidth
+	if mw, err := strconv.Atoi(c.QueryParam("maxwidth")); err == nil && mw > 0 {
+		width = min(width, mw)
+	}
+	height := views.EmbedHeight(sc, tr, d, len(tr.Steps), width)
+	if mh, err := strconv.Atoi(c.QueryParam("maxheight")); err == nil && mh > 0 {
+		height = min(height, mh)
+	}
+	src := base + fullLinkEmbed(path, chosen, d)
+	title := sc.Title + " (" + kind + ")"
+	c.Response().Header().Set("Cache-Control", "public, max-age=3600")
+	return writeJSON(c, http.StatusOK, oembedJSON{
+		Version: "1.0", Type: "rich", Title: sc.Title, ProviderName: "fencelab", ProviderURL: base + "/",
+		CacheAge: 86400, Width: width, Height: height,
+		HTML: `<iframe src="` + htmlAttr(src) + `" width="` + strconv.Itoa(width) + `" height="` + strconv.Itoa(height) +
+			`" title="` + htmlAttr(title) + `" loading="lazy" frameborder="0"></iframe>`,
+		ThumbnailURL: base + picturePath(path, d), ThumbnailWidth: views.CardWidth, ThumbnailHeight: views.CardHeight,
+	})
+}
+
+// embedTarget loads what path names: "/r/{id}" or "/scenarios/{name}".
+func (s *Server) embedTarget(c echo.Context, path string) (*lab.Scenario, *lab.Trace, string, error) {
+	if id, ok := strings.CutPrefix(path, "/r/"); ok {
+		run, err := s.runByID(c.Request().Context(), id)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		sc, tr, err := decodeRun(run)
+		return sc, tr, "saved run", err
+	}
+	if name, ok := strings.CutPrefix(path, "/scenarios/"); ok {
+		if b, found := s.library.Get(name); found {
+			return b.Scenario, lab.Replay(b.Scenario), "built-in scenario", nil
+		}
+		return nil, nil, "", errNoScenario
+	}
+	return nil, nil, "", errOEmbedURL
+}
+
+// fullLinkEmbed is the embed page of the page at path, with its choices.
+func fullLinkEmbed(path string, chosen []lab.Policy, d lab.Policy) string {
+	full := fullLink(path, chosen, d)
+	if i := strings.IndexByte(full, '?'); i >= 0 {
+		return full[:i] + "/embed" + full[i:]
+	}
+	return full + "/embed"
+}
+
+// htmlAttr escapes a value for a double-quoted HTML attribute.
+func htmlAttr(s string) string {
+	return strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;", ">", "&gt;").Replace(s)
+}

@@ -1,0 +1,228 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/labstack/echo/v4"
+
+	"fencelab/lab"
+	"fencelab/views"
+)
+
+// Sharing a run where postmortems live: pictures (PNG) for documents and
+// previews, an embeddable page for another site's frame, and the link
+// preview tags of the pages.
+
+const pngType = "image/png"
+
+var errPictureSize = echo.NewHTTPError(http.StatusBadRequest,
+	`The picture's ?size= is "card" (1200×630, the default) or "full" (the whole diagram, at twice its size).`)
+
+// embedCSP is the page policy of the embed routes, the only pages any
+// site may frame.
+const embedCSP = "default-src 'self'; object-src 'none'; base-uri 'none'; " +
+	"form-action 'self'; frame-ancestors *"
+
+// framable lets any site frame the answer (the embed routes only):
+// frame-ancestors * instead of 'none', and no X-Frame-Options.
+func framable(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set("Content-Security-Policy", embedCSP)
+		h.Del("X-Frame-Options")
+		h.Set("Cross-Origin-Resource-Policy", "cross-origin")
+		return next(c)
+	}
+}
+
+// shareable lets other sites show the answer, a picture, in an <img>.
+func shareable(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.Response().Header().Set("Cross-Origin-Resource-Policy", "cross-origin")
+		return next(c)
+	}
+}
+
+// pictureSize reads ?size=.
+func pictureSize(c echo.Context) (views.PictureSize, error) {
+	switch c.QueryParam("size") {
+	case "", "card":
+		return views.Card, nil
+	case "full":
+		return views.Full, nil
+	}
+	return 0, errPictureSize
+}
+
+// handleRunPNG draws a saved run's diagram under ?d= as a PNG.
+func (s *Server) handleRunPNG(c echo.Context) error {
+	size, err := pictureSize(c)
+	if err != nil {
+		return err
+	}
+	run, sc, tr, err := s.loadReplayedRun(c)
+	if err != nil {
+		return err
+	}
+	return writePNG(c, "run "+run.ID, sc, tr, size)
+}
+
+// handleScenarioPNG draws a built-in's diagram under ?d= as a PNG.
+func (s *Server) handleScenarioPNG(c echo.Context) error {
+	size, err := pictureSize(c)
+	if err != nil {
+		return err
+	}
+	b, err := s.builtin(c)
+	if err != nil {
+		return err
+	}
+	return writePNG(c, "scenario "+b.Name, b.Scenario, lab.Replay(b.Scenario), size)
+}
+
+func writePNG(c echo.Context, what string, sc *lab.Scenario, tr *lab.Trace, size views.PictureSize) error {
+	var buf bytes.Buffer
+	if err := views.DiagramPNG(&buf, sc, tr, diagramPolicy(c), size); err != nil {
+		return fmt.Errorf("draw the picture of %s: %w", what, err)
+	}
+	return c.Blob(http.StatusOK, pngType, buf.Bytes())
+}
+
+// scenarioFormats are the ways a built-in can be read at
+// /scenarios/{name} and /scenarios/{name}.{suffix}.
+func (s *Server) scenarioFormats() map[string]echo.HandlerFunc {
+	return map[string]echo.HandlerFunc{
+		"":    s.cached(revalidateCache, s.handleScenarioPage),
+		"png": shareable(s.cached(revalidateCache, s.handleScenarioPNG)),
+	}
+}
+
+// handleScenarioPath splits the suffix off /scenarios/{name}.png as
+// handleRunPath does for runs.
+func (s *Server) handleScenarioPath(c echo.Context) error {
+	name, suffix := splitSuffix(c.Param("name"))
+	h, ok := s.scenarioFormats()[suffix]
+	if !ok {
+		return errNoScenario
+	}
+	c.SetParamValues(name)
+	return h(c)
+}
+
+// embedPolicies are the table's policies in an embed: those of ?p=, at
+// most two, so that the table fits a frame.
+func embedPolicies(c echo.Context) []lab.Policy {
+	chosen := choosePolicies(c.QueryParams()["p"])
+	return chosen[:min(2, len(chosen))]
+}
+
+func (s *Server) handleRunEmbed(c echo.Context) error {
+	run, sc, tr, err := s.loadReplayedRun(c)
+	if err != nil {
+		return err
+	}
+	return renderEmbed(c, sc, tr, "/r/"+run.ID, "saved run")
+}
+
+func (s *Server) handleScenarioEmbed(c echo.Context) error {
+	b, err := s.builtin(c)
+	if err != nil {
+		return err
+	}
+	return renderEmbed(c, b.Scenario, lab.Replay(b.Scenario), "/scenarios/"+b.Name, "built-in scenario")
+}
+
+func renderEmbed(c echo.Context, sc *lab.Scenario, tr *lab.Trace, path, kind string) error {
+	chosen := embedPolicies(c)
+	d := diagramPolicy(c)
+	page := views.EmbedPage{Report: views.NewReport(sc, tr, chosen), Diagram: d, Link: fullLink(path, chosen, d), Kind: kind}
+	return render(c, http.StatusOK, views.Embed(page))
+}
+
+// fullLink is the page at path with the policies and the diagram's policy.
+func fullLink(path string, chosen []lab.Policy, d lab.Policy) string {
+	q := url.Values{}
+	if policyQuery(chosen) != "" {
+		q["p"] = policyNames(chosen)
+	}
+	if d != views.DiagramPolicy(chosen, "") {
+		q.Set("d", string(d))
+	}
+	if len(q) == 0 {
+		return path
+	}
+	return path + "?" + q.Encode()
+}
+
+func policyNames(ps []lab.Policy) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = string(p)
+	}
+	return out
+}
+
+// share is the link preview of the page at path (with its query): the
+// canonical address, the picture and the oEmbed endpoint on the base URL.
+// Without a base URL only the words are given: an address taken from the
+// request's Host header could be anyone's, and pages are cached.
+func (s *Server) share(title, description, path, picture, alt string) *views.Share {
+	sh := &views.Share{Title: title, Description: description, ImageAlt: alt}
+	if base := s.publicBase(); base != "" && path != "" {
+		sh.URL = base + path
+		if picture != "" {
+			sh.Image = base + picture
+		}
+		sh.OEmbed = base + "/oembed?format=json&url=" + url.QueryEscape(sh.URL)
+	}
+	return sh
+}
+
+// picturePath is the address of the card of the page at path, drawn under
+// d, the policy of the page's diagram.
+func picturePath(path string, d lab.Policy) string {
+	if d != views.DiagramPolicy(nil, "") {
+		return path + ".png?d=" + string(d)
+	}
+	return path + ".png"
+}
+
+// handleIcon serves a favicon, an icon or the manifest: drawn at the first
+// request, then kept, and kept a day by browsers.
+func (s *Server) handleIcon(ctype string, draw func() []byte) echo.HandlerFunc {
+	page := sync.OnceValue(func() *cachedPage { return newCachedPage("", ctype, exportCache, draw()) })
+	return func(c echo.Context) error {
+		p := page()
+		return sendBytes(c, p.ctype, p.control, p.etag, p.body, p.gz)
+	}
+}
+
+// publicBase is the configured base URL without a trailing slash, or "".
+func (s *Server) publicBase() string {
+	if s.baseURL == nil {
+		return ""
+	}
+	return s.baseURL.String()
+}
+
+// exploreShare is the link preview of an exploration of a built-in or a
+// saved run (?from=); a posted scenario's has no address and no picture.
+func (s *Server) exploreShare(page views.ExplorePage) *views.Share {
+	title := "Every ordering: " + page.Result.Scenario.Title
+	line := views.ExploreLine(page.Result)
+	if page.From == "" {
+		return s.share(title, line, "", "", "")
+	}
+	picture := "/scenarios/" + page.From
+	if strings.HasPrefix(page.From, "r/") {
+		picture = "/" + page.From
+	}
+	sh := s.share(title, line, "/explore?from="+url.QueryEscape(page.From), picturePath(picture, views.DiagramPolicy(nil, "")), "The space-time diagram of "+page.Result.Scenario.Title)
+	sh.OEmbed = "" // the oEmbed endpoint frames runs and scenarios, not explorations
+	return sh
+}

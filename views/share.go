@@ -1,0 +1,83 @@
+package views
+
+import (
+	"slices"
+	"strings"
+
+	"fencelab/lab"
+)
+
+// Share is what a page tells the sites a link to it is pasted into (Open
+// Graph and Twitter card tags, the oEmbed discovery link). Every address
+// is absolute, built on the lab's configured base URL, or empty when the
+// lab has none: then only the words are given.
+type Share struct {
+	Title       string
+	Description string // one line: the lesson, or the verdicts
+	URL         string // the page's permanent (canonical) address
+	Image       string // its 1200×630 picture
+	ImageAlt    string
+	OEmbed      string // the oEmbed endpoint's address for this page
+}
+
+// VerdictsLine sums up the chosen policies' verdicts in one line, for a
+// link preview: "unfenced: 3 violations (stale-overwrite, …) · fenced: no
+// invariant violated".
+func VerdictsLine(t *lab.Trace, policies []lab.Policy) string {
+	parts := make([]string, len(policies))
+	for i, p := range policies {
+		parts[i] = string(p) + ": " + violationsText(t.Summary[p].Violations)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// violationsText is "no invariant violated" or "3 violations (a, b)",
+// naming each kind once.
+func violationsText(vs []lab.Violation) string {
+	if len(vs) == 0 {
+		return "no invariant violated"
+	}
+	var kinds []string
+	for _, v := range vs {
+		if k := string(v.Kind); !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
+		}
+	}
+	return plural(len(vs), "violation") + " (" + strings.Join(kinds, ", ") + ")"
+}
+
+// PictureAlt describes the preview picture in words.
+func PictureAlt(s *lab.Scenario, t *lab.Trace, p lab.Policy) string {
+	return "Space-time diagram of “" + clip(s.Title, lab.MaxTitle) + "” under " + string(p) + ": " + verdictOf(t.Summary[p].Violations)
+}
+
+// EmbedHeight estimates the height in pixels of the embed page of a run of
+// the given steps at a frame's width, for the oEmbed answer: the heading,
+// the diagram scaled to the width, the table and the link back.
+func EmbedHeight(s *lab.Scenario, t *lab.Trace, p lab.Policy, steps, width int) int {
+	d := layoutDiagram(s, t, p, false, nil)
+	diagram := d.height * (width - 32) / max(1, d.width)
+	return 120 + diagram + 12 + 48 + steps*58 + 56
+}
+
+// ExploreLine sums up an exploration in one line, for a link preview:
+// "28 orderings; unfenced breaks an invariant in 10, fenced in none".
+func ExploreLine(r *ExploreResult) string {
+	x := r.X
+	n := x.Orderings.String()
+	if !x.Complete {
+		n = "at least " + n
+	}
+	var parts []string
+	for _, pe := range x.Policies {
+		if pe.Policy != lab.Unfenced && pe.Policy != lab.Fenced {
+			continue
+		}
+		k := "none"
+		if pe.AnyViolating != nil && pe.AnyViolating.Sign() > 0 {
+			k = pe.AnyViolating.String()
+		}
+		parts = append(parts, string(pe.Policy)+" in "+k)
+	}
+	return n + " orderings of the events; an invariant breaks under " + strings.Join(parts, ", under ")
+}
