@@ -159,14 +159,6 @@ func fullLink(path string, chosen []lab.Policy, d lab.Policy) string {
 	return path + "?" + q.Encode()
 }
 
-func policyNames(ps []lab.Policy) []string {
-	out := make([]string, len(ps))
-	for i, p := range ps {
-		out[i] = string(p)
-	}
-	return out
-}
-
 // share is the link preview of the page at path (with its query): the
 // canonical address, the picture and the oEmbed endpoint on the base URL.
 // Without a base URL only the words are given: an address taken from the
