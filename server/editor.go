@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"fencelab/lab"
+	"fencelab/lab/draft"
 	"fencelab/views"
 )
 
@@ -23,26 +25,26 @@ func (s *Server) handleEditor(c echo.Context) error {
 	return render(c, http.StatusOK, views.Editor(views.EditorPage{Draft: d, Result: replayDraft(&d)}))
 }
 
-func (s *Server) draftFrom(c echo.Context, from string) (views.Draft, error) {
+func (s *Server) draftFrom(c echo.Context, from string) (draft.Draft, error) {
 	if from == "" {
-		return blankDraft(), nil
+		return draft.Blank(), nil
 	}
 	if id, ok := strings.CutPrefix(from, "r/"); ok {
 		run, err := s.runByID(c.Request().Context(), id)
 		if err != nil {
-			return views.Draft{}, err
+			return draft.Draft{}, err
 		}
 		sc, err := lab.Parse(bytes.NewReader(run.Scenario))
 		if err != nil {
-			return views.Draft{}, &withSource{err: err, source: string(run.Scenario)}
+			return draft.Draft{}, &withSource{err: err, source: string(run.Scenario)}
 		}
-		return draftOf(sc, from), nil
+		return draft.Of(sc, from), nil
 	}
 	b, ok := s.library.Get(from)
 	if !ok {
-		return views.Draft{}, errNoScenario
+		return draft.Draft{}, errNoScenario
 	}
-	return draftOf(b.Scenario, from), nil
+	return draft.Of(b.Scenario, from), nil
 }
 
 // handleEditorForm is the editor without JavaScript: every button posts
@@ -54,8 +56,8 @@ func (s *Server) handleEditorForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d := parseDraft(form)
-	focus := applyOp(&d, form.Get("op"))
+	d := decodeDraft(form)
+	focus := draft.Apply(&d, form.Get("op"))
 	page := views.EditorPage{Draft: d, Result: replayDraft(&d), Focus: focus}
 	return render(c, http.StatusOK, views.Editor(page))
 }
@@ -68,7 +70,7 @@ func (s *Server) handleEditorPreview(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d := parseDraft(form)
+	d := decodeDraft(form)
 	return render(c, http.StatusOK, views.EditorResultBody(replayDraft(&d)))
 }
 
@@ -96,8 +98,8 @@ func (s *Server) saveDraft(c echo.Context, target func(id, query string) string)
 	if err != nil {
 		return err
 	}
-	d := parseDraft(form)
-	sc, err := compileDraft(&d)
+	d := decodeDraft(form)
+	sc, err := draft.Compile(&d)
 	var inv *lab.ValidationError
 	if errors.As(err, &inv) {
 		page := views.EditorPage{Draft: d, Result: views.InvalidEditorResult(&d, inv.Errors)}
@@ -113,15 +115,22 @@ func (s *Server) saveDraft(c echo.Context, target func(id, query string) string)
 	return seeOther(c, target(run.ID, policyQuery(d.Policies)))
 }
 
-// replayDraft replays a valid draft, or places the engine's errors on the
-// controls they name.
-func replayDraft(d *views.Draft) views.EditorResult {
-	sc, err := compileDraft(d)
+// decodeDraft reads the editor's form and the policies it compares.
+func decodeDraft(form url.Values) draft.Draft {
+	d := draft.Decode(form)
+	d.Policies = choosePolicies(form["p"])
+	return d
+}
+
+// replayDraft replays a valid draft, or places the engine's errors where
+// the mistakes were.
+func replayDraft(d *draft.Draft) views.EditorResult {
+	sc, err := draft.Compile(d)
 	var inv *lab.ValidationError
 	switch {
 	case errors.As(err, &inv):
 		return views.InvalidEditorResult(d, inv.Errors)
-	case err != nil: // draftJSON writes valid JSON: not expected
+	case err != nil: // a draft compiles to valid JSON: not expected
 		return views.InvalidEditorResult(d, []lab.FieldError{{Field: "scenario", Message: err.Error()}})
 	}
 	return views.NewEditorResult(d, sc, lab.Replay(sc))

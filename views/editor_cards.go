@@ -5,10 +5,11 @@ import (
 	"strings"
 
 	"fencelab/lab"
+	"fencelab/lab/draft"
 )
 
 // actorClass colours an actor by its place in the draft's actor list.
-func (d *Draft) actorClass(name string) string {
+func actorClass(d *draft.Draft, name string) string {
 	for i, a := range d.Actors {
 		if a.Name == name {
 			return "actor actor-" + itoa(i%8)
@@ -19,7 +20,7 @@ func (d *Draft) actorClass(name string) string {
 
 // actorNames lists the actors the card's select offers: the draft's, and
 // the event's own if it is not among them.
-func (d *Draft) actorNames(current string) []string {
+func actorNames(d *draft.Draft, current string) []string {
 	var out []string
 	for _, a := range d.Actors {
 		if a.Name != "" && !slices.Contains(out, a.Name) {
@@ -32,9 +33,9 @@ func (d *Draft) actorNames(current string) []string {
 	return out
 }
 
-// scopeNames and resourceNames list the declared names for a select,
+// draftScopeNames and draftResourceNames list the declared names for a select,
 // with the event's own if it is not declared (the engine will say so).
-func (d *Draft) scopeNames(current string) []string {
+func draftScopeNames(d *draft.Draft, current string) []string {
 	var out []string
 	for _, s := range d.Scopes {
 		out = append(out, s.Name)
@@ -42,7 +43,7 @@ func (d *Draft) scopeNames(current string) []string {
 	return withCurrent(out, current)
 }
 
-func (d *Draft) resourceNames(current string) []string {
+func draftResourceNames(d *draft.Draft, current string) []string {
 	var out []string
 	for _, r := range d.Resources {
 		out = append(out, r.Name)
@@ -65,20 +66,9 @@ func defaultLabel(names []string, what string) string {
 	return "choose a " + what
 }
 
-// sendIDs lists the ids of the draft's sends, for the request field's suggestions.
-func (d *Draft) sendIDs() []string {
-	var out []string
-	for _, e := range d.Events {
-		if e.Kind == lab.Send && e.ID != "" && !slices.Contains(out, e.ID) {
-			out = append(out, e.ID)
-		}
-	}
-	return out
-}
-
 // isPrimary reports whether a card shows field f at once; the others fold
 // under "more". A scope or resource is primary where there is a choice.
-func (d *Draft) isPrimary(e DraftEvent, f string) bool {
+func isPrimary(d *draft.Draft, e draft.Event, f string) bool {
 	switch f {
 	case "value", "id", "request", "note":
 		return true
@@ -93,12 +83,12 @@ func (d *Draft) isPrimary(e DraftEvent, f string) bool {
 // cardFields splits the fields event e takes, but the actor (in the
 // card's head), into those shown at once and those folded away; the note
 // comes last among the first.
-func (d *Draft) cardFields(e DraftEvent) (primary, more []string) {
+func cardFields(d *draft.Draft, e draft.Event) (primary, more []string) {
 	for _, f := range lab.Fields(e.Kind) {
 		if f == "actor" {
 			continue
 		}
-		if d.isPrimary(e, f) {
+		if isPrimary(d, e, f) {
 			primary = append(primary, f)
 		} else {
 			more = append(more, f)
@@ -109,9 +99,9 @@ func (d *Draft) cardFields(e DraftEvent) (primary, more []string) {
 
 // openMore reports whether a card's folded fields should start unfolded:
 // one of them says something, or is wrong.
-func (p *EditorPage) openMore(i int, e DraftEvent, more []string) bool {
+func (p *EditorPage) openMore(i int, e draft.Event, more []string) bool {
 	for _, f := range more {
-		if e.EventField(f) != "" || len(p.Result.errorsFor(eventControl(i, f))) > 0 {
+		if e.Field(f) != "" || len(p.Result.errorsFor(draft.EventName(i, f))) > 0 {
 			return true
 		}
 	}
@@ -119,7 +109,7 @@ func (p *EditorPage) openMore(i int, e DraftEvent, more []string) bool {
 }
 
 // cardTitle names a card for screen readers and the move announcements.
-func cardTitle(e DraftEvent) string {
+func cardTitle(e draft.Event) string {
 	if e.Actor != "" {
 		return e.Actor + " " + string(e.Kind)
 	}
@@ -166,7 +156,7 @@ func (p *EditorPage) openAdvanced() bool {
 }
 
 // advancedSummary says the scopes and resources in one line.
-func (d *Draft) advancedSummary() string {
+func advancedSummary(d *draft.Draft) string {
 	var parts []string
 	for _, s := range d.Scopes {
 		t := s.FirstToken
@@ -191,40 +181,27 @@ func (d *Draft) advancedSummary() string {
 	return strings.Join(parts, " · ")
 }
 
-// actorUsed reports whether an event names actor a, which may then not be removed.
-func (d *Draft) actorUsed(a string) bool {
-	for _, e := range d.Events {
-		if e.Actor == a {
-			return true
-		}
-	}
-	return false
-}
-
-// sourceLabel says where the draft came from, for the breadcrumb.
-func (d *Draft) sourceLabel() string {
+// sourceLabel says where a draft from from came from, for the breadcrumb.
+func sourceLabel(from string) string {
 	switch {
-	case d.From == "":
+	case from == "":
 		return "blank"
-	case strings.HasPrefix(d.From, "r/"):
-		return "a copy of saved run " + strings.TrimPrefix(d.From, "r/")
+	case strings.HasPrefix(from, "r/"):
+		return "a copy of saved run " + strings.TrimPrefix(from, "r/")
 	}
-	return "a copy of " + d.From
+	return "a copy of " + from
 }
 
-// fromLink is the page the draft was copied from, if any.
-func (d *Draft) fromLink() string {
+// fromLink is the page a draft was copied from, if any.
+func fromLink(from string) string {
 	switch {
-	case d.From == "":
+	case from == "":
 		return ""
-	case strings.HasPrefix(d.From, "r/"):
-		return "/" + d.From
+	case strings.HasPrefix(from, "r/"):
+		return "/" + from
 	}
-	return "/scenarios/" + d.From
+	return "/scenarios/" + from
 }
-
-// chosen reports whether policy p is compared.
-func (d *Draft) chosen(p lab.Policy) bool { return slices.Contains(d.Policies, p) }
 
 // paletteFields are the palette's inputs besides kind and actor, each
 // shown (with JavaScript) only for the kinds that take it.
@@ -234,7 +211,7 @@ var paletteFields = []string{"value", "id", "request", "scope", "resource", "op"
 func kindsTaking(f string) string {
 	var out []string
 	for _, k := range lab.Kinds {
-		if Takes(k, f) {
+		if draft.Takes(k, f) {
 			out = append(out, string(k))
 		}
 	}
@@ -267,7 +244,7 @@ func joinWords(ws []string) string {
 }
 
 // actorTone is the class that colours a card's edge by its actor.
-func (d *Draft) actorTone(name string) string {
+func actorTone(d *draft.Draft, name string) string {
 	for i, a := range d.Actors {
 		if a.Name == name {
 			return "tone-" + itoa(i%8)

@@ -6,11 +6,12 @@ import (
 	"github.com/a-h/templ"
 
 	"fencelab/lab"
+	"fencelab/lab/draft"
 )
 
 // EditorPage is the timeline editor with the result of its last replay.
 type EditorPage struct {
-	Draft  Draft
+	Draft  draft.Draft
 	Result EditorResult
 	Focus  string // id of the control to focus after a form post
 }
@@ -20,22 +21,13 @@ type EditorPage struct {
 // they name.
 type EditorResult struct {
 	Report *Report // nil when the draft is not valid
-	Errors []EditorError
-}
-
-// EditorError is one validation error with the form control it belongs to
-// ("ev.3.request", "scope.1.first_token") and the card it belongs to (0:
-// none).
-type EditorError struct {
-	lab.FieldError
-	Control string
-	Card    int
+	Errors []draft.Mark
 }
 
 // NewEditorResult replays nothing: it wraps a replayed draft, keeping the
 // actors' colours in the order of the draft's actor list, so that a
 // reordering does not repaint them.
-func NewEditorResult(d *Draft, s *lab.Scenario, t *lab.Trace) EditorResult {
+func NewEditorResult(d *draft.Draft, s *lab.Scenario, t *lab.Trace) EditorResult {
 	r := NewReport(s, t, d.Policies)
 	order := map[string]int{}
 	for _, a := range d.Actors {
@@ -52,67 +44,10 @@ func NewEditorResult(d *Draft, s *lab.Scenario, t *lab.Trace) EditorResult {
 	return EditorResult{Report: r}
 }
 
-// InvalidEditorResult places each of the engine's errors on the control it names.
-func InvalidEditorResult(d *Draft, errs []lab.FieldError) EditorResult {
-	out := make([]EditorError, len(errs))
-	for i, fe := range errs {
-		out[i] = d.locate(fe)
-	}
-	return EditorResult{Errors: out}
+// InvalidEditorResult places each of the engine's errors where the mistake was.
+func InvalidEditorResult(d *draft.Draft, errs []lab.FieldError) EditorResult {
+	return EditorResult{Errors: draft.Place(d, errs)}
 }
-
-// locate finds the form control an engine error names.
-func (d *Draft) locate(fe lab.FieldError) EditorError {
-	ee := EditorError{FieldError: fe}
-	if fe.Index > 0 {
-		ee.Card = fe.Index
-		if fe.Index <= len(d.Events) && Takes(d.Events[fe.Index-1].Kind, fe.Field) {
-			ee.Control = eventControl(fe.Index, fe.Field)
-		}
-		return ee
-	}
-	switch {
-	case fe.Field == "title" || fe.Field == "description":
-		ee.Control = fe.Field
-	case strings.HasPrefix(fe.Field, "scopes."):
-		name, sub := splitDeclared(strings.TrimPrefix(fe.Field, "scopes."))
-		for i, sc := range d.Scopes {
-			if sc.Name == name {
-				ee.Control = declaredControl("scope", i+1, sub)
-				break
-			}
-		}
-	case strings.HasPrefix(fe.Field, "resources."):
-		name, sub := splitDeclared(strings.TrimPrefix(fe.Field, "resources."))
-		for i, r := range d.Resources {
-			if r.Name == name {
-				ee.Control = declaredControl("resource", i+1, sub)
-				break
-			}
-		}
-	}
-	return ee
-}
-
-// splitDeclared splits "job.first_token" into the name and the field; a
-// bare name ("job") names the name itself.
-func splitDeclared(s string) (name, sub string) {
-	for _, f := range []string{".first_token", ".fencing", ".remember"} {
-		if strings.HasSuffix(s, f) {
-			return strings.TrimSuffix(s, f), f[1:]
-		}
-	}
-	return s, "name"
-}
-
-func declaredControl(prefix string, i int, sub string) string {
-	return prefix + "." + itoa(i) + "." + sub
-}
-
-func eventControl(i int, f string) string { return "ev." + itoa(i) + "." + f }
-
-// controlID is the element id of the control with form name n: dots become dashes.
-func controlID(n string) string { return strings.ReplaceAll(n, ".", "-") }
 
 // errorsFor are the messages placed on control n.
 func (r *EditorResult) errorsFor(n string) []string {
@@ -159,24 +94,32 @@ func invalidAttrs(r EditorResult, n string) templ.Attributes {
 	if len(r.errorsFor(n)) == 0 {
 		return nil
 	}
-	return templ.Attributes{"aria-invalid": "true", "aria-describedby": controlID(n) + "-err"}
+	return templ.Attributes{"aria-invalid": "true", "aria-describedby": draft.ID(n) + "-err"}
 }
 
 // focusAttr puts autofocus on the control a form post asked to focus.
 func focusAttr(focus, n string) templ.Attributes {
-	if focus == "" || focus != controlID(n) {
+	if focus == "" || focus != draft.ID(n) {
 		return nil
 	}
 	return templ.Attributes{"autofocus": true}
 }
 
+// cardID is the element id of card n; "" for none (0).
+func cardID(n int) string {
+	if n < 1 {
+		return ""
+	}
+	return draft.CardID(n, "")
+}
+
 // errorAnchor is where an error's link in the list leads.
-func errorAnchor(e EditorError) string {
+func errorAnchor(e draft.Mark) string {
 	switch {
 	case e.Control != "":
-		return controlID(e.Control)
+		return draft.ID(e.Control)
 	case e.Card > 0:
-		return "ev-" + itoa(e.Card)
+		return draft.CardID(e.Card, "")
 	}
 	return "editor"
 }

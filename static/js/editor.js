@@ -36,7 +36,11 @@
   function draftText() {
     var keep = new URLSearchParams();
     body().forEach(function (v, k) {
-      if (k.indexOf("add.") !== 0) {
+      var el = form.elements.namedItem(k);
+      if (window.RadioNodeList && el instanceof RadioNodeList) {
+        el = el[0];
+      }
+      if (!el || !inPalette(el)) {
         keep.append(k, v);
       }
     });
@@ -69,20 +73,40 @@
 
   // ---------- moving cards ----------
 
-  var numbered = /\bev([.-])\d+(?=[.-]|$)/g;
+  // The server names a card's controls and ids after its step; the form
+  // carries the templates ({n} the step, {field} the field), and the text
+  // before {field} is what all of one card's names and ids start with.
   var renamed = ["id", "name", "for", "aria-labelledby", "aria-describedby"];
+
+  function prefix(template, n) { return template.split("{field}")[0].replace("{n}", n); }
+  function cardID(n) { return form.dataset.cardId.replace("{n}", n); }
+
+  // renumbered is one name or id of card old after it moved to step n.
+  function renumbered(v, old, n) {
+    if (v === cardID(old)) {
+      return cardID(n);
+    }
+    var templates = [form.dataset.eventName, form.dataset.eventId];
+    for (var i = 0; i < templates.length; i++) {
+      var from = prefix(templates[i], old);
+      if (v.indexOf(from) === 0) {
+        return prefix(templates[i], n) + v.slice(from.length);
+      }
+    }
+    return v;
+  }
 
   // renumber gives every card's names and ids its new step number, so the
   // form says the new order.
   function renumber() {
     cards().forEach(function (card, k) {
-      var n = String(k + 1);
+      var n = String(k + 1), old = card.dataset.step;
       var all = [card].concat(Array.prototype.slice.call(card.querySelectorAll("*")));
       all.forEach(function (el) {
         renamed.forEach(function (a) {
           var v = el.getAttribute(a);
-          if (v && v.indexOf("ev") >= 0) {
-            el.setAttribute(a, v.replace(numbered, "ev$1" + n));
+          if (v) {
+            el.setAttribute(a, v.split(" ").map(function (w) { return renumbered(w, old, n); }).join(" "));
           }
         });
         if (el.dataset.op) {
@@ -90,6 +114,7 @@
           el.setAttribute("aria-label", el.getAttribute("aria-label").replace(/event \d+/, "event " + n));
         }
       });
+      card.dataset.step = n;
       card.querySelectorAll(".ev-no, .ev-no-text").forEach(function (el) { el.textContent = n; });
     });
   }
@@ -220,8 +245,6 @@
 
   // ---------- errors and warnings on the cards ----------
 
-  function controlID(name) { return name.replace(/\./g, "-"); }
-
   function clearMarks() {
     form.querySelectorAll(".editor-pane .field-error").forEach(function (el) { el.remove(); });
     form.querySelectorAll(".editor-pane [aria-invalid]").forEach(function (el) {
@@ -256,13 +279,13 @@
     var out = $("result-body");
     out.querySelectorAll(".editor-errors li").forEach(function (li) {
       var msg = li.querySelector(".message").textContent;
-      var card = li.dataset.card !== "0" ? $("ev-" + li.dataset.card) : null;
+      var card = li.dataset.cardId ? $(li.dataset.cardId) : null;
       var control = li.dataset.control ? form.elements.namedItem(li.dataset.control) : null;
       if (card) {
         card.classList.add("has-error");
       }
       if (control && control.closest) {
-        var id = controlID(li.dataset.control) + "-err";
+        var id = (control.id || li.dataset.control) + "-err";
         control.setAttribute("aria-invalid", "true");
         control.setAttribute("aria-describedby", id);
         var head = control.closest(".ev-head");
@@ -282,7 +305,7 @@
       }
     });
     out.querySelectorAll(".editor-warnings li").forEach(function (li) {
-      var card = $("ev-" + li.dataset.card);
+      var card = $(li.dataset.cardId);
       var w = card && card.querySelector(".ev-warning");
       if (w) {
         card.classList.add("ev-skipped");
@@ -397,7 +420,7 @@
   // showPaletteFields shows only the fields the chosen kind takes, and
   // what the kind does.
   function showPaletteFields() {
-    var kind = form.querySelector('input[name="add.kind"]:checked');
+    var kind = form.querySelector("#palette-kinds input:checked");
     if (!kind) {
       return;
     }
@@ -478,7 +501,7 @@
     if (t.name === "p") {
       policiesChanged();
     }
-    if (/^ev\.\d+\.actor$/.test(t.name)) {
+    if (t.classList.contains("actor-select")) {
       recolour(t);
     }
     if (t.tagName === "SELECT" || t.type === "checkbox") {

@@ -1,4 +1,4 @@
-package server
+package draft
 
 import (
 	"encoding/json"
@@ -13,7 +13,6 @@ import (
 
 	"fencelab/lab"
 	"fencelab/scenarios"
-	"fencelab/views"
 )
 
 // form builds editor form values from "key=value" pairs; a later pair
@@ -34,7 +33,7 @@ func base(extra ...string) url.Values {
 		"actor.1.name=A", "actor.1.was=A", "actor.2.name=B", "actor.2.was=B"}, extra...)...)
 }
 
-func TestCompileDraft(t *testing.T) {
+func TestCompile(t *testing.T) {
 	tok := func(n int64) *int64 { return &n }
 	str := func(s string) *string { return &s }
 	tests := []struct {
@@ -69,45 +68,45 @@ func TestCompileDraft(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := parseDraft(tt.form)
-			sc, err := compileDraft(&d)
+			d := Decode(tt.form)
+			sc, err := Compile(&d)
 			var inv *lab.ValidationError
 			if tt.errs != nil {
 				if !errors.As(err, &inv) {
-					t.Fatalf("compileDraft(%v) = %v, want a validation error", tt.form, err)
+					t.Fatalf("Compile(%v) = %v, want a validation error", tt.form, err)
 				}
 				var got []string
 				for _, fe := range inv.Errors {
 					got = append(got, strconv.Itoa(fe.Index)+" "+fe.Field)
 				}
 				if !slices.Equal(got, tt.errs) {
-					t.Errorf("compileDraft(%v) errors at %q, want %q (%v)", tt.form, got, tt.errs, inv)
+					t.Errorf("Compile(%v) errors at %q, want %q (%v)", tt.form, got, tt.errs, inv)
 				}
 				return
 			}
 			if err != nil {
-				t.Fatalf("compileDraft(%v): %v", tt.form, err)
+				t.Fatalf("Compile(%v): %v", tt.form, err)
 			}
 			if diff := cmp.Diff(tt.events, sc.Events); diff != "" {
-				t.Errorf("compileDraft(%v) events (-want +got):\n%s", tt.form, diff)
+				t.Errorf("Compile(%v) events (-want +got):\n%s", tt.form, diff)
 			}
 		})
 	}
 }
 
-// TestDraftOfBuiltins turns every built-in into a draft and back: the
+// TestOfBuiltins turns every built-in into a draft and back: the
 // same scenario, byte for byte as saved.
-func TestDraftOfBuiltins(t *testing.T) {
+func TestOfBuiltins(t *testing.T) {
 	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, b := range lib.List {
 		t.Run(b.Name, func(t *testing.T) {
-			d := draftOf(b.Scenario, b.Name)
-			sc, err := compileDraft(&d)
+			d := Of(b.Scenario, b.Name)
+			sc, err := Compile(&d)
 			if err != nil {
-				t.Fatalf("compileDraft(draftOf(%s)): %v", b.Name, err)
+				t.Fatalf("Compile(Of(%s)): %v", b.Name, err)
 			}
 			want, _ := json.Marshal(b.Scenario)
 			got, _ := json.Marshal(sc)
@@ -118,8 +117,8 @@ func TestDraftOfBuiltins(t *testing.T) {
 	}
 }
 
-func TestApplyOp(t *testing.T) {
-	kinds := func(d views.Draft) string {
+func TestApply(t *testing.T) {
+	kinds := func(d Draft) string {
 		var out []string
 		for _, e := range d.Events {
 			out = append(out, e.Actor+":"+string(e.Kind)+e.ID+e.Request+e.Value)
@@ -159,36 +158,147 @@ func TestApplyOp(t *testing.T) {
 				f.Set("add.kind", k)
 				f.Set("add.actor", a)
 			}
-			d := parseDraft(f)
-			focus := applyOp(&d, tt.op)
+			d := Decode(f)
+			focus := Apply(&d, tt.op)
 			if got := kinds(d); got != tt.want {
-				t.Errorf("applyOp(%q) events = %q, want %q", tt.op, got, tt.want)
+				t.Errorf("Apply(%q) events = %q, want %q", tt.op, got, tt.want)
 			}
 			if focus != tt.focus {
-				t.Errorf("applyOp(%q) focus = %q, want %q", tt.op, focus, tt.focus)
+				t.Errorf("Apply(%q) focus = %q, want %q", tt.op, focus, tt.focus)
 			}
 		})
 	}
 }
 
-func TestApplyOpDeclarations(t *testing.T) {
-	d := parseDraft(base("ev.1.kind=read", "ev.1.actor=A"))
-	if focus := applyOp(&d, "actor-add"); focus != "actor-3-name" || d.Actors[2].Name != "C" {
+func TestApplyDeclarations(t *testing.T) {
+	d := Decode(base("ev.1.kind=read", "ev.1.actor=A"))
+	if focus := Apply(&d, "actor-add"); focus != "actor-3-name" || d.Actors[2].Name != "C" {
 		t.Errorf("actor-add: focus %q, actors %v; want actor-3-name and C", focus, d.Actors)
 	}
-	applyOp(&d, "actor-del.1") // A is used: kept
-	applyOp(&d, "actor-del.2") // B is not
+	Apply(&d, "actor-del.1") // A is used: kept
+	Apply(&d, "actor-del.2") // B is not
 	if got := len(d.Actors); got != 2 || d.Actors[0].Name != "A" || d.Actors[1].Name != "C" {
 		t.Errorf("after removing B and trying A, actors = %v, want A and C", d.Actors)
 	}
-	applyOp(&d, "scope-add")
-	applyOp(&d, "resource-add")
+	Apply(&d, "scope-add")
+	Apply(&d, "resource-add")
 	if len(d.Scopes) != 2 || d.Scopes[1].Name != "scope2" || len(d.Resources) != 2 || d.Resources[1].Name != "resource2" {
 		t.Errorf("scope-add, resource-add: scopes %v, resources %v", d.Scopes, d.Resources)
 	}
-	applyOp(&d, "scope-del.1")
-	applyOp(&d, "resource-del.2")
+	Apply(&d, "scope-del.1")
+	Apply(&d, "resource-del.2")
 	if len(d.Scopes) != 1 || d.Scopes[0].Name != "scope2" || len(d.Resources) != 1 {
 		t.Errorf("scope-del.1, resource-del.2: scopes %v, resources %v", d.Scopes, d.Resources)
+	}
+}
+
+// TestKindFieldsMatchTheEngine keeps the editor's table of fields per
+// kind in step with lab.Parse: a card offers a field exactly when the
+// engine takes it on that kind.
+func TestKindFieldsMatchTheEngine(t *testing.T) {
+	sample := map[string]any{"actor": "A", "scope": "job", "resource": "result", "value": "v",
+		"id": "x", "request": "x", "op": "o", "token": 1}
+	for _, k := range lab.Kinds {
+		for _, f := range fieldNames {
+			if f == "note" {
+				continue
+			}
+			ev := map[string]any{"kind": k, f: sample[f]}
+			src, _ := json.Marshal(map[string]any{"version": 1, "title": "t", "events": []any{ev}})
+			_, err := lab.Parse(strings.NewReader(string(src)))
+			var inv *lab.ValidationError
+			rejected := false
+			if errors.As(err, &inv) {
+				for _, fe := range inv.Errors {
+					if fe.Index == 1 && fe.Field == f && strings.Contains(fe.Message, "does not take") {
+						rejected = true
+					}
+				}
+			}
+			if got, want := Takes(k, f), !rejected; got != want {
+				t.Errorf("Takes(%s, %s) = %v, but lab.Parse takes it: %v", k, f, got, want)
+			}
+		}
+	}
+}
+
+func TestPlace(t *testing.T) {
+	d := Draft{
+		Scopes:    []Scope{{Name: "job"}, {Name: "other"}},
+		Resources: []Resource{{Name: "result"}},
+		Events:    []Event{{Kind: lab.Acquire, Actor: "A"}, {Kind: lab.Deliver, Request: "m9"}},
+	}
+	tests := []struct {
+		fe      lab.FieldError
+		control string
+		card    int
+	}{
+		{lab.FieldError{Index: 2, Field: "request"}, "ev.2.request", 2},
+		{lab.FieldError{Index: 1, Field: "scope"}, "ev.1.scope", 1},
+		{lab.FieldError{Index: 1, Field: "value"}, "", 1}, // acquire has no value field to show it on
+		{lab.FieldError{Index: 1, Field: "note"}, "ev.1.note", 1},
+		{lab.FieldError{Index: 0, Field: "title"}, "title", 0},
+		{lab.FieldError{Index: 0, Field: "scopes.other.first_token"}, "scope.2.first_token", 0},
+		{lab.FieldError{Index: 0, Field: "scopes.other"}, "scope.2.name", 0},
+		{lab.FieldError{Index: 0, Field: "resources.result.remember"}, "resource.1.remember", 0},
+		{lab.FieldError{Index: 0, Field: "events"}, "", 0},
+	}
+	for _, tt := range tests {
+		got := d.place(tt.fe)
+		if got.Control != tt.control || got.Card != tt.card {
+			t.Errorf("place(%+v) = control %q card %d, want %q %d", tt.fe, got.Control, got.Card, tt.control, tt.card)
+		}
+	}
+}
+
+// TestPlaceActorName renames actor A to Zoë, which is not a name: the
+// mistake is marked once, on the actor's own field, and on none of the
+// cards A acts in.
+func TestPlaceActorName(t *testing.T) {
+	d := Decode(base("actor.1.name=Zoë", "ev.1.kind=acquire", "ev.1.actor=A", "ev.2.kind=pause", "ev.2.actor=A",
+		"ev.3.kind=read", "ev.3.actor=B", "ev.4.kind=write", "ev.4.actor=A", "ev.4.value=v"))
+	_, err := Compile(&d)
+	var inv *lab.ValidationError
+	if !errors.As(err, &inv) {
+		t.Fatalf("Compile with actor Zoë = %v, want a validation error", err)
+	}
+	marks := Place(&d, inv.Errors)
+	if len(marks) != 1 {
+		t.Fatalf("Place(%v) = %d marks %+v, want 1", inv.Errors, len(marks), marks)
+	}
+	if m := marks[0]; m.Control != "actor.1.name" || m.Card != 0 || !strings.Contains(m.Message, `"Zoë" is not a name`) {
+		t.Errorf("Place: %+v, want the engine's message on actor.1.name and no card", m)
+	}
+}
+
+// TestNames: the templates the editor's script reads are the names the
+// server makes, and the parts of a card share its prefix.
+func TestNames(t *testing.T) {
+	fill := strings.NewReplacer("{n}", "12", "{field}", "value").Replace
+	if got, want := fill(EventNameTemplate), EventName(12, "value"); got != want {
+		t.Errorf("EventNameTemplate gives %q, EventName %q", got, want)
+	}
+	if got, want := fill(EventIDTemplate), CardID(12, "value"); got != want {
+		t.Errorf("EventIDTemplate gives %q, CardID %q", got, want)
+	}
+	if got, want := fill(CardIDTemplate), CardID(12, ""); got != want {
+		t.Errorf("CardIDTemplate gives %q, CardID %q", got, want)
+	}
+	for _, tt := range []struct{ got, want string }{
+		{EventName(3, "value"), "ev.3.value"},
+		{EventName(3, ""), "ev.3"},
+		{ID(EventName(3, "value")), "ev-3-value"},
+		{CardID(3, ""), "ev-3"},
+		{Name(ScopePart, 2, "first_token"), "scope.2.first_token"},
+		{AddName("kind"), "add.kind"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+	f := FieldNames()
+	f[0] = "changed"
+	if FieldNames()[0] != "actor" {
+		t.Errorf("FieldNames returns a slice its callers can change")
 	}
 }

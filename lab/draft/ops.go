@@ -1,4 +1,4 @@
-package server
+package draft
 
 import (
 	"slices"
@@ -6,14 +6,13 @@ import (
 	"strings"
 
 	"fencelab/lab"
-	"fencelab/views"
 )
 
-// applyOp makes the change a button of the editor's form asks for
-// ("up.3", "del.2", "add", "actor-add", ...) and returns the id of the
+// Apply makes the change a button of the editor's form asks for ("up.3",
+// "del.2", "add", "actor-add", ...) and returns the element id of the
 // control to focus on the page that shows it. Run, and anything it does
 // not know, changes nothing.
-func applyOp(d *views.Draft, op string) (focus string) {
+func Apply(d *Draft, op string) (focus string) {
 	verb, arg, _ := strings.Cut(op, ".")
 	n, _ := strconv.Atoi(arg)
 	switch verb {
@@ -33,29 +32,29 @@ func applyOp(d *views.Draft, op string) (focus string) {
 		}
 		return addEvent(d, pos)
 	case "actor-add":
-		d.Actors = append(d.Actors, views.DraftActor{Name: nextActor(d)})
-		return "actor-" + strconv.Itoa(len(d.Actors)) + "-name"
+		d.Actors = append(d.Actors, Actor{Name: nextActor(d)})
+		return ID(Name(ActorPart, len(d.Actors), "name"))
 	case "actor-del":
-		if n >= 1 && n <= len(d.Actors) && !slices.ContainsFunc(d.Events, func(e views.DraftEvent) bool { return e.Actor == d.Actors[n-1].Name }) {
+		if n >= 1 && n <= len(d.Actors) && !slices.ContainsFunc(d.Events, func(e Event) bool { return e.Actor == d.Actors[n-1].Name }) {
 			d.Actors = slices.Delete(d.Actors, n-1, n)
 		}
 		return "actor-add"
 	case "scope-add":
-		d.Scopes = append(d.Scopes, views.DraftScope{Name: nextName("scope", len(d.Scopes), func(s string) bool {
-			return slices.ContainsFunc(d.Scopes, func(x views.DraftScope) bool { return x.Name == s })
+		d.Scopes = append(d.Scopes, Scope{Name: nextName("scope", len(d.Scopes), func(s string) bool {
+			return slices.ContainsFunc(d.Scopes, func(x Scope) bool { return x.Name == s })
 		})})
-		return "scope-" + strconv.Itoa(len(d.Scopes)) + "-name"
+		return ID(Name(ScopePart, len(d.Scopes), "name"))
 	case "scope-del":
 		if n >= 1 && n <= len(d.Scopes) {
 			d.Scopes = slices.Delete(d.Scopes, n-1, n)
 		}
 		return "scope-add"
 	case "resource-add":
-		d.Resources = append(d.Resources, views.DraftResource{Fencing: true, Remember: lab.Durable,
+		d.Resources = append(d.Resources, Resource{Fencing: true, Remember: lab.Durable,
 			Name: nextName("resource", len(d.Resources), func(s string) bool {
-				return slices.ContainsFunc(d.Resources, func(x views.DraftResource) bool { return x.Name == s })
+				return slices.ContainsFunc(d.Resources, func(x Resource) bool { return x.Name == s })
 			})})
-		return "resource-" + strconv.Itoa(len(d.Resources)) + "-name"
+		return ID(Name(ResourcePart, len(d.Resources), "name"))
 	case "resource-del":
 		if n >= 1 && n <= len(d.Resources) {
 			d.Resources = slices.Delete(d.Resources, n-1, n)
@@ -66,7 +65,7 @@ func applyOp(d *views.Draft, op string) (focus string) {
 }
 
 // applyCardOp moves, copies or deletes card n (1-based, in range).
-func applyCardOp(d *views.Draft, verb string, n int) string {
+func applyCardOp(d *Draft, verb string, n int) string {
 	ev := d.Events
 	switch verb {
 	case "up":
@@ -99,35 +98,35 @@ func applyCardOp(d *views.Draft, verb string, n int) string {
 	return cardControl(n, "del")
 }
 
-func cardControl(n int, op string) string { return "ev-" + strconv.Itoa(n) + "-" + op }
+func cardControl(n int, op string) string { return CardID(n, op) }
 
 // firstControl is the id of card n's first field.
-func firstControl(d *views.Draft, n int) string {
-	fs := views.KindFields(d.Events[n-1].Kind)
+func firstControl(d *Draft, n int) string {
+	fs := KindFields(d.Events[n-1].Kind)
 	f := "note"
 	if len(fs) > 0 {
 		f = fs[0]
 	}
-	return "ev-" + strconv.Itoa(n) + "-" + f
+	return CardID(n, f)
 }
 
 // addEvent puts the palette's event at place pos (1-based) with the
 // fields its kind takes, filling in what a first try needs: the first
 // actor, a value, a fresh send id, the latest request. The palette keeps
 // its kind and actor.
-func addEvent(d *views.Draft, pos int) string {
+func addEvent(d *Draft, pos int) string {
 	a := d.Add
-	if views.KindFields(a.Kind) == nil || len(d.Events) >= lab.MaxEvents {
+	if KindFields(a.Kind) == nil || len(d.Events) >= lab.MaxEvents {
 		return "add-event"
 	}
-	e := views.DraftEvent{Kind: a.Kind, Note: a.Note}
-	for _, f := range views.KindFields(a.Kind) {
-		e.SetEventField(f, a.EventField(f))
+	e := Event{Kind: a.Kind, Note: a.Note}
+	for _, f := range KindFields(a.Kind) {
+		e.SetField(f, a.Field(f))
 	}
-	if views.Takes(e.Kind, "actor") && e.Actor == "" && len(d.Actors) > 0 {
+	if Takes(e.Kind, "actor") && e.Actor == "" && len(d.Actors) > 0 {
 		e.Actor = d.Actors[0].Name
 	}
-	if views.Takes(e.Kind, "value") && e.Value == "" {
+	if Takes(e.Kind, "value") && e.Value == "" {
 		e.Value = "from " + e.Actor
 	}
 	if e.Kind == lab.Send && e.ID == "" {
@@ -140,20 +139,20 @@ func addEvent(d *views.Draft, pos int) string {
 		e.Resource = d.Resources[0].Name
 	}
 	d.Events = slices.Insert(d.Events, pos-1, e)
-	d.Add = views.DraftEvent{Kind: a.Kind, Actor: a.Actor, Scope: a.Scope, Resource: a.Resource}
+	d.Add = Event{Kind: a.Kind, Actor: a.Actor, Scope: a.Scope, Resource: a.Resource}
 	return firstControl(d, pos)
 }
 
 // nextSendID is the first of m1, m2, ... that no send uses.
-func nextSendID(d *views.Draft) string {
+func nextSendID(d *Draft) string {
 	return nextName("m", 0, func(id string) bool {
-		return slices.ContainsFunc(d.Events, func(e views.DraftEvent) bool { return e.Kind == lab.Send && e.ID == id })
+		return slices.ContainsFunc(d.Events, func(e Event) bool { return e.Kind == lab.Send && e.ID == id })
 	})
 }
 
 // latestRequest is the send a new deliver (or commit) most likely means:
 // the latest one not yet delivered (committed), else the latest send.
-func latestRequest(d *views.Draft, k lab.Kind) string {
+func latestRequest(d *Draft, k lab.Kind) string {
 	done := map[string]bool{}
 	for _, e := range d.Events {
 		if e.Kind == k {
@@ -176,14 +175,14 @@ func latestRequest(d *views.Draft, k lab.Kind) string {
 }
 
 // nextActor is the first letter from A that no actor has.
-func nextActor(d *views.Draft) string {
+func nextActor(d *Draft) string {
 	for c := 'A'; c <= 'Z'; c++ {
-		if !slices.ContainsFunc(d.Actors, func(a views.DraftActor) bool { return a.Name == string(c) }) {
+		if !slices.ContainsFunc(d.Actors, func(a Actor) bool { return a.Name == string(c) }) {
 			return string(c)
 		}
 	}
 	return nextName("W", 0, func(s string) bool {
-		return slices.ContainsFunc(d.Actors, func(a views.DraftActor) bool { return a.Name == s })
+		return slices.ContainsFunc(d.Actors, func(a Actor) bool { return a.Name == s })
 	})
 }
 
