@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"encoding/json"
 	"sync"
 
 	"fencelab/lab"
@@ -47,8 +46,7 @@ func drift(run Run) string {
 	if err != nil {
 		return "Today’s engine no longer accepts this scenario (" + err.Error() + ")."
 	}
-	fresh, err := json.Marshal(lab.Replay(sc))
-	if err != nil || !bytes.Equal(fresh, run.Trace) {
+	if fresh := lab.Replay(sc).AppendJSON(nil); !bytes.Equal(fresh, run.Trace) {
 		return "Replaying the saved scenario now gives other decisions, reasons or values."
 	}
 	return ""

@@ -95,9 +95,10 @@ func newServer(t testing.TB, store server.Store, secret []byte, log io.Writer) *
 	if log == nil {
 		log = io.Discard
 	}
+	logger := slog.New(slog.NewTextHandler(log, nil))
 	s, err := server.New(server.Config{
 		Store: store, Library: testLibrary(t), Secret: secret,
-		Logger: slog.New(slog.NewTextHandler(log, nil)),
+		Logger: logger, AccessLog: logger,
 	})
 	if err != nil {
 		t.Fatalf("server.New: %v", err)

@@ -40,9 +40,19 @@ func render(c echo.Context, status int, page templ.Component) error {
 	return c.Blob(status, htmlType, buf.Bytes())
 }
 
+// jsonAppender is a value that writes its own JSON without reflection,
+// as lab.Trace does.
+type jsonAppender interface{ AppendJSON([]byte) []byte }
+
 // writeJSON writes v with encoding/json and a charset in the Content-Type,
-// which Echo's c.JSON leaves out.
+// which Echo's c.JSON leaves out. A trace writes itself, into a pooled buffer.
 func writeJSON(c echo.Context, status int, v any) error {
+	if a, ok := v.(jsonAppender); ok {
+		buf := renderBuffers.Get().(*bytes.Buffer)
+		defer renderBuffers.Put(buf)
+		b := append(a.AppendJSON(buf.AvailableBuffer()[:0]), '\n')
+		return c.Blob(status, jsonType, b)
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode JSON for %s: %w", c.Request().URL.Path, err)

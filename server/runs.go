@@ -59,10 +59,7 @@ func (s *Server) save(ctx context.Context, sc *lab.Scenario) (Run, error) {
 	if err != nil {
 		return Run{}, fmt.Errorf("encode scenario: %w", err)
 	}
-	trace, err := json.Marshal(lab.Replay(sc))
-	if err != nil {
-		return Run{}, fmt.Errorf("encode trace: %w", err)
-	}
+	trace := lab.Replay(sc).AppendJSON(nil)
 	run := Run{ID: s.runID(canonical), Title: sc.Title, Scenario: canonical, Trace: trace, EngineVersion: lab.Version}
 	stored, err := s.store.SaveRun(ctx, run)
 	if err != nil {

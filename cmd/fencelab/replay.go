@@ -163,6 +163,10 @@ func reportInvalid(err error, stderr io.Writer) error {
 }
 
 func writeJSON(w io.Writer, v any) error {
+	if t, ok := v.(*lab.Trace); ok {
+		_, err := w.Write(append(t.AppendJSON(nil), '\n'))
+		return err
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
