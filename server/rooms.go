@@ -117,6 +117,7 @@ func (s *Server) handleCreateRoom(c echo.Context) error {
 	return seeOther(c, page+"/present?"+q.Encode())
 }
 
+// policyNames spells policies as strings, for a query or a stored room.
 func policyNames(ps []lab.Policy) []string {
 	out := make([]string, len(ps))
 	for i, p := range ps {
