@@ -39,7 +39,8 @@ type problem struct {
 // handleError is the one error handler: validation 422, malformed JSON 400,
 // an over-long body 413, *echo.HTTPError its own code, a store that cannot
 // be reached 503 and a full one 507, the rest 500, logged and shown
-// generically. JSON under /api, a page elsewhere.
+// generically. JSON under /api, a page elsewhere; when the page itself
+// fails, plain text with the same status.
 func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
@@ -53,12 +54,20 @@ func (s *Server) handleError(err error, c echo.Context) {
 		if errors.As(err, &ws) {
 			page.Source = ws.source
 		}
-		err = render(c, p.status, views.Error(page))
+		err = render(c, p.status, errorView(page))
 	}
 	if err != nil {
 		s.log.Error("write error response", "path", c.Request().URL.Path, "err", err)
+		if !c.Response().Committed {
+			// Still the status and the words, if not the page: never an
+			// empty 200.
+			_ = c.Blob(p.status, "text/plain; charset=utf-8", []byte(p.title+"\n\n"+p.message+"\n"))
+		}
 	}
 }
+
+// errorView is the error page; a test swaps it for one that fails.
+var errorView = views.Error
 
 func (s *Server) classify(err error, c echo.Context) problem {
 	var (

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -141,7 +142,7 @@ func (e *explorations) parseBounds(get func(string) string) (bounds, error) {
 
 // busy marks the response of a refused exploration with when to retry.
 func busy(c echo.Context, err error) error {
-	if err == errBusy {
+	if errors.Is(err, errBusy) {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(retryAfterSeconds))
 	}
 	return err

@@ -1,0 +1,56 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"fencelab/views"
+)
+
+// TestErrorPageFailing: when the error page itself fails to render, the
+// client still gets the error's status and words, not an empty 200.
+func TestErrorPageFailing(t *testing.T) {
+	errorView = func(views.ErrorPage) templ.Component {
+		return templ.ComponentFunc(func(context.Context, io.Writer) error { return errors.New("broken page (test)") })
+	}
+	t.Cleanup(func() { errorView = views.Error })
+	var log bytes.Buffer
+	s := &Server{log: slog.New(slog.NewTextHandler(&log, nil))}
+	e := echo.New()
+	rec := httptest.NewRecorder()
+	c := e.NewContext(httptest.NewRequest(http.MethodGet, "/r/nothing", nil), rec)
+	s.handleError(fmt.Errorf("load: %w", errNoRun), c)
+	if rec.Code != http.StatusNotFound {
+		t.Errorf("status = %d, want 404", rec.Code)
+	}
+	if body := rec.Body.String(); !strings.Contains(body, "There is no saved run at this address.") {
+		t.Errorf("body = %q, want the error's message", body)
+	}
+	if !strings.Contains(log.String(), "broken page (test)") {
+		t.Errorf("log = %q, want the render failure", log.String())
+	}
+}
+
+// TestBusyWrapped: a refused exploration gets its Retry-After also when
+// the error comes wrapped.
+func TestBusyWrapped(t *testing.T) {
+	rec := httptest.NewRecorder()
+	c := echo.New().NewContext(httptest.NewRequest(http.MethodPost, "/api/explore", nil), rec)
+	if err := busy(c, fmt.Errorf("explore: %w", errBusy)); !errors.Is(err, errBusy) {
+		t.Fatalf("busy returned %v, want errBusy", err)
+	}
+	if rec.Header().Get("Retry-After") == "" {
+		t.Errorf("no Retry-After on a wrapped errBusy")
+	}
+}
