@@ -45,6 +45,11 @@
 // lane's value maps are replaced, not modified, when a write lands, so the
 // outcomes of the steps share them and nothing is copied per step.
 //
+// Explore replays decisions only: the same code decides, but builds no
+// reason, warning, value snapshot or filled-in event, which nothing in an
+// exploration reads. A test replays built-ins and random scenarios both
+// ways and wants the same decisions, violations and final state.
+//
 // # Choices where the spec is silent
 //
 // Parsing and validation:

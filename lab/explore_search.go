@@ -51,6 +51,7 @@ func newExplorer(ctx context.Context, s *Scenario, opt ExploreOptions) *explorer
 		opt.Expiry = ExpiryFree
 	}
 	r := newReplayer(exploredScenario(s, explored(s, opt.Writes)))
+	r.quiet = true
 	n := len(r.pr.events)
 	return &explorer{ctx: ctx, opt: opt, n: n, r: r, codec: newCodec(r.pr), order: newPartialOrder(r.pr, opt.Expiry),
 		frames: make([]tally, n+1), path: make([]int32, 0, n)}

@@ -81,14 +81,27 @@ func invEntry(p, k int) int   { return p*perPolicy + k }
 func classEntry(p, c int) int { return p*perPolicy + numInvariants + c }
 func anyEntry(p int) int      { return classEntry(p, numClasses-1) }
 
-// implied reports whether entry i of a state's tally equals its number of
-// completions because the invariants broken on the way there decide it.
-func (v violated) implied(i int) bool {
-	b := v.byPolicy(i / perPolicy)
-	if j := i % perPolicy; j < numInvariants {
-		return b&invMask[j] != 0
+// implied returns the entries of a state's tally that equal its number of
+// completions because the invariants broken on the way there decide them.
+func (v violated) implied() entryMask {
+	var m entryMask
+	for p := range numPolicies {
+		b := v.byPolicy(p)
+		if b == 0 {
+			continue
+		}
+		for k, bits := range invMask {
+			if b&bits != 0 {
+				m.set(invEntry(p, k))
+			}
+		}
+		for c, bits := range atLeast {
+			if b&bits != 0 {
+				m.set(classEntry(p, c))
+			}
+		}
 	}
-	return b&atLeast[i%perPolicy-numInvariants] != 0
+	return m
 }
 
 // number is a count of orderings: a uint64 until it overflows, then a big.Int.
@@ -132,8 +145,9 @@ type tally struct {
 // after which the invariants in cv are broken.
 func (t *tally) addChild(c *tally, cv violated) {
 	t.all.add(&c.all)
+	implied := cv.implied()
 	for i := range t.v {
-		if cv.implied(i) {
+		if implied.has(i) {
 			t.v[i].add(&c.all)
 		} else if !c.v[i].isZero() {
 			t.v[i].add(&c.v[i])
@@ -151,8 +165,9 @@ func (m *entryMask) has(i int) bool { return m[i/64]&(1<<(i%64)) != 0 }
 // invariants imply and the zeros.
 func appendTally(buf []byte, t *tally, v violated) []byte {
 	var mask entryMask
+	implied := v.implied()
 	for i := range t.v {
-		if !v.implied(i) && !t.v[i].isZero() {
+		if !implied.has(i) && !t.v[i].isZero() {
 			mask.set(i)
 		}
 	}

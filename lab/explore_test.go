@@ -45,7 +45,8 @@ func describeOptions(o ExploreOptions) string {
 
 // TestExploreMatchesNaive checks the explorer, which merges states and
 // counts over them, against replaying every ordering from scratch, on 200
-// random small scenarios under each of the four switches.
+// random small scenarios under each of the four switches (40 with -short,
+// too few to check that every class and policy comes up).
 func TestExploreMatchesNaive(t *testing.T) {
 	for _, opt := range switches {
 		t.Run(describeOptions(opt), func(t *testing.T) {
@@ -59,7 +60,11 @@ func testMatchesNaive(t *testing.T, opt ExploreOptions) {
 	violating := map[Policy]int64{}
 	classes := map[Class]int64{}
 	racyDiffers := 0
-	for i := 0; i < 200; {
+	n := 200
+	if testing.Short() {
+		n = 40
+	}
+	for i := 0; i < n; {
 		s, err := reparse(genSmall(rng))
 		if err != nil {
 			t.Fatalf("generated scenario %d does not parse: %v", i, err)
@@ -85,6 +90,9 @@ func testMatchesNaive(t *testing.T, opt ExploreOptions) {
 		if x.Of(FencedRacy).AnyViolating.Cmp(x.Of(Fenced).AnyViolating) != 0 {
 			racyDiffers++
 		}
+	}
+	if testing.Short() {
+		return
 	}
 	for _, p := range Policies {
 		if violating[p] == 0 && p != Authoritative {
@@ -309,6 +317,17 @@ func fourWorkers(t testing.TB) *Scenario {
 	var lines []string
 	for _, w := range []string{"A", "B", "C", "D"} {
 		lines = append(lines, w+" acquire", w+" send "+w+"1 "+w+"-result", "deliver "+w+"1")
+	}
+	return ev(t, job41, lines...)
+}
+
+// threeExpiring is a benchmark's scenario: three workers that each
+// acquire, check their lease, have it expire and write, 12 events; the
+// explorer splits the writes, 15 events and 48,432,384 orderings.
+func threeExpiring(t testing.TB) *Scenario {
+	var lines []string
+	for _, w := range []string{"A", "B", "C"} {
+		lines = append(lines, w+" acquire", w+" check", w+" expire", w+" write "+w+"-result")
 	}
 	return ev(t, job41, lines...)
 }

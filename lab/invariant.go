@@ -35,7 +35,9 @@ func (l *lane) apply(r *replayer, q, i int) {
 	if rq.hasToken {
 		res.token = &rq.token
 	}
-	l.snapshot(r, q, res)
+	if !r.quiet {
+		l.snapshot(r, q, res)
+	}
 }
 
 // unownedClass is the class of an unowned write: deposed when another

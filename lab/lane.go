@@ -89,7 +89,7 @@ func (l *lane) decide(r *replayer, q, i int) (Decision, string) {
 	name := r.pr.resources[rq.resource]
 	if !r.pr.fencing[rq.resource] && l.policy != Unfenced && l.policy != ClientCheck {
 		l.apply(r, q, i)
-		return Accepted, "accepted: " + name + " takes no token, so nothing is checked"
+		return Accepted, r.say("accepted: ", name, " takes no token, so nothing is checked")
 	}
 	switch l.policy {
 	case Unfenced:
@@ -97,7 +97,7 @@ func (l *lane) decide(r *replayer, q, i int) (Decision, string) {
 		return Accepted, "accepted: nothing checks the token"
 	case ClientCheck:
 		l.apply(r, q, i)
-		return Accepted, "accepted: the worker checked; " + name + " does not"
+		return Accepted, r.say("accepted: the worker checked; ", name, " does not")
 	case Authoritative:
 		return l.authoritative(r, q, i)
 	}
@@ -110,36 +110,39 @@ func (l *lane) fenced(r *replayer, q, i int) (Decision, string) {
 	res := &l.res[rq.resource]
 	if l.policy == FencedIdempotent && rq.key != "" {
 		if at, ok := res.ops[rq.key]; ok {
-			return Suppressed, "suppressed: op " + rq.key + " was already applied at " + stepRef(at)
+			return Suppressed, r.say("suppressed: op ", rq.key, " was already applied at step ", r.itoa(int64(at+1)))
 		}
 	}
 	if !rq.hasToken {
 		l.checkRejected(r, q, i)
 		return Rejected, "rejected: the write carries no token"
 	}
-	t := itoa(rq.token)
+	t, rem := "", ""
+	if !r.quiet {
+		t, rem = itoa(rq.token), itoa(res.rem)
+	}
 	switch {
 	case res.hasRem && l.policy == FencedStrict && rq.token <= res.rem:
 		l.checkRejected(r, q, i)
-		return Rejected, r.cat("rejected: ", t, " is not greater than ", itoa(res.rem), " ", res.remHow, "")
+		return Rejected, r.cat("rejected: ", t, " is not greater than ", rem, " ", res.remHow, "")
 	case res.hasRem && rq.token < res.rem:
 		l.checkRejected(r, q, i)
-		return Rejected, r.cat("rejected: ", t, " < ", itoa(res.rem), " ", res.remHow, "")
+		return Rejected, r.cat("rejected: ", t, " < ", rem, " ", res.remHow, "")
 	}
-	why := [4]string{t, " is the first token ", r.pr.resources[rq.resource], " sees"}
+	why := [5]string{t, " is the first token ", r.pr.resources[rq.resource], " sees", ""}
 	if res.hasRem {
-		why = [4]string{t, " >= ", itoa(res.rem), " " + res.remHow}
+		why = [5]string{t, " >= ", rem, " ", res.remHow}
 		if l.policy == FencedStrict {
 			why[1] = " > "
 		}
 	}
 	if l.policy == FencedRacy && r.commitFollows(q, i) {
 		l.pending[q] = true
-		return Checked, r.cat("checked: ", why[0], why[1], why[2], why[3], "; written only at its commit", "")
+		return Checked, r.cat("checked: ", why[0], why[1], why[2], why[3], why[4], "; written only at its commit")
 	}
 	l.apply(r, q, i)
 	l.remember(rq.resource, rq.token, "already accepted")
-	return Accepted, r.cat("accepted: ", why[0], why[1], why[2], why[3], "", "")
+	return Accepted, r.cat("accepted: ", why[0], why[1], why[2], why[3], why[4], "")
 }
 
 // authoritative asks the lease service, atomically with the write, whether
@@ -154,17 +157,20 @@ func (l *lane) authoritative(r *replayer, q, i int) (Decision, string) {
 		return Rejected, "rejected: the write belongs to no scope"
 	}
 	ls := r.leases[rq.scope]
-	scope, t := r.pr.scopes[rq.scope], itoa(rq.token)
+	scope, t, cur := r.pr.scopes[rq.scope], "", ""
+	if !r.quiet {
+		t, cur = itoa(rq.token), itoa(ls.token)
+	}
 	switch {
 	case ls.valid && ls.token == rq.token:
 		l.apply(r, q, i)
-		return Accepted, "accepted: " + t + " is the current valid lease on " + scope
+		return Accepted, r.say("accepted: ", t, " is the current valid lease on ", scope)
 	case ls.valid:
-		return Rejected, "rejected: " + t + " is not the current lease on " + scope + "; " + r.pr.actors[ls.holder] + " holds " + itoa(ls.token)
+		return Rejected, r.say("rejected: ", t, " is not the current lease on ", scope, "; ", r.pr.actors[ls.holder], " holds ", cur)
 	case ls.granted:
-		return Rejected, "rejected: no valid lease on " + scope + "; the latest, " + itoa(ls.token) + ", " + ls.ended
+		return Rejected, r.say("rejected: no valid lease on ", scope, "; the latest, ", cur, ", ", ls.ended)
 	}
-	return Rejected, "rejected: no lease on " + scope + " was ever granted"
+	return Rejected, r.say("rejected: no lease on ", scope, " was ever granted")
 }
 
 // remember sets the token the receiver remembers, with how it learnt it.
@@ -174,21 +180,25 @@ func (l *lane) remember(resource int, t int64, how string) {
 }
 
 // register is fenced-register's grant: the new token is registered at each
-// fencing receiver, which from then on remembers at least that token.
-func (l *lane) register(pr *program, t int64) string {
+// fencing receiver, which from then on remembers at least that token. It
+// returns the reason's tail naming them ("" when the replay is quiet).
+func (l *lane) register(r *replayer, t int64) string {
 	s := ""
 	for ri := range l.res {
 		res := &l.res[ri]
-		if !pr.fencing[ri] {
+		if !r.pr.fencing[ri] {
 			continue
 		}
 		if !res.hasRem || t > res.rem {
 			res.hasRem, res.rem, res.remHow = true, t, "registered at a grant"
 		}
+		if r.quiet {
+			continue
+		}
 		if s != "" {
 			s += ", "
 		}
-		s += pr.resources[ri]
+		s += r.pr.resources[ri]
 	}
 	if s == "" {
 		return ""

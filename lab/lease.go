@@ -6,11 +6,11 @@ func (r *replayer) acquire(i int, e op) {
 	l := &r.leases[e.scope]
 	name, scope := r.actor(e), r.pr.scopes[e.scope]
 	if l.valid {
-		who := r.pr.actors[l.holder] + " holds it"
+		who, holds := r.pr.actors[l.holder], " holds it"
 		if l.holder == e.actor {
-			who = name + " already holds it"
+			who, holds = name, " already holds it"
 		}
-		r.all(i, Refused, "refused: "+scope+" is taken, "+who+" with token "+itoa(l.token))
+		r.all(i, Refused, r.say("refused: ", scope, " is taken, ", who, holds, " with token ", r.itoa(l.token)))
 		return
 	}
 	t := l.next
@@ -25,11 +25,14 @@ func (r *replayer) acquire(i int, e op) {
 	l.granted = true
 	w := &r.workers[e.actor]
 	w.hasGrant, w.scope, w.token, w.answer = true, e.scope, t, 0
-	r.steps[i].Token = ptr(t)
-	reason := name + " holds " + scope + " with token " + itoa(t)
+	reason := ""
+	if !r.quiet {
+		r.steps[i].Token = ptr(t)
+		reason = name + " holds " + scope + " with token " + itoa(t)
+	}
 	for li := range r.lanes {
 		if r.lanes[li].policy == FencedRegister {
-			r.set(i, li, Granted, reason+r.lanes[li].register(r.pr, t))
+			r.set(i, li, Granted, reason+r.lanes[li].register(r, t))
 			continue
 		}
 		r.set(i, li, Granted, reason)
@@ -40,14 +43,13 @@ func (r *replayer) acquire(i int, e op) {
 func (r *replayer) end(i int, e op) {
 	l := &r.leases[e.scope]
 	l.valid = false
-	what := r.actor(e) + "'s lease on " + r.pr.scopes[e.scope] + " (token " + itoa(l.token) + ")"
 	if e.kind == Expire {
 		l.ended = "expired"
-		r.all(i, OK, what+" expires at the lease service")
+		r.all(i, OK, r.say(r.actor(e), "'s lease on ", r.pr.scopes[e.scope], " (token ", r.itoa(l.token), ") expires at the lease service"))
 		return
 	}
 	l.ended = "was released"
-	r.all(i, OK, r.actor(e)+" releases "+r.pr.scopes[e.scope]+" (token "+itoa(l.token)+")")
+	r.all(i, OK, r.say(r.actor(e), " releases ", r.pr.scopes[e.scope], " (token ", r.itoa(l.token), ")"))
 }
 
 func (r *replayer) renew(i int, e op) {
@@ -55,15 +57,19 @@ func (r *replayer) renew(i int, e op) {
 	w.answerStep = i + 1
 	scope := r.pr.scopes[e.scope]
 	if r.holds(e.actor, e.scope) {
-		w.answer, w.answerWhy = 1, "its renewal at step "+strconv.Itoa(i+1)+" succeeded"
-		r.all(i, Granted, r.actor(e)+" renews its lease on "+scope+" (token "+itoa(r.leases[e.scope].token)+")")
+		w.answer, w.answerWhy = 1, r.say("its renewal at step ", r.itoa(int64(i+1)), " succeeded")
+		r.all(i, Granted, r.say(r.actor(e), " renews its lease on ", scope, " (token ", r.itoa(r.leases[e.scope].token), ")"))
+		return
+	}
+	w.answer, w.answerWhy = -1, r.say("its renewal at step ", r.itoa(int64(i+1)), " was refused")
+	if r.quiet {
+		r.all(i, Refused, "")
 		return
 	}
 	why := r.actor(e) + " does not hold " + scope
 	if l := r.leases[e.scope]; l.holder == e.actor {
 		why = r.actor(e) + "'s lease on " + scope + " (token " + itoa(l.token) + ") " + l.ended
 	}
-	w.answer, w.answerWhy = -1, "its renewal at step "+strconv.Itoa(i+1)+" was refused"
 	r.all(i, Refused, "refused: "+why)
 }
 
@@ -71,26 +77,31 @@ func (r *replayer) check(i int, e op) {
 	w := &r.workers[e.actor]
 	ok, why := r.leaseState(e.actor)
 	w.answer, w.answerStep = -1, i+1
-	w.answerWhy = "its check at step " + strconv.Itoa(i+1) + " said: " + why
+	w.answerWhy = r.say("its check at step ", r.itoa(int64(i+1)), " said: ", why)
 	if ok {
 		w.answer = 1
 	}
-	r.all(i, OK, r.actor(e)+" checks: "+why)
+	r.all(i, OK, r.say(r.actor(e), " checks: ", why))
 }
 
-// leaseState asks the lease service about the actor's latest grant.
+// leaseState asks the lease service about the actor's latest grant: is it
+// valid, and why (no reason when the replay is quiet).
 func (r *replayer) leaseState(actor int) (bool, string) {
 	w := r.workers[actor]
 	name := r.pr.actors[actor]
 	if !w.hasGrant {
-		return false, name + " holds no lease"
+		return false, r.say(name, " holds no lease")
 	}
 	l := r.leases[w.scope]
+	mine := l.holder == actor && l.token == w.token
+	if r.quiet {
+		return l.valid && mine, ""
+	}
 	lease := name + "'s lease on " + r.pr.scopes[w.scope] + " (token " + itoa(w.token) + ")"
 	switch {
-	case l.valid && l.holder == actor && l.token == w.token:
+	case l.valid && mine:
 		return true, lease + " is valid"
-	case l.holder == actor && l.token == w.token:
+	case mine:
 		return false, lease + " " + l.ended
 	case l.valid:
 		return false, lease + " ended; " + r.pr.actors[l.holder] + " holds token " + itoa(l.token)

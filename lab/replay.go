@@ -1,6 +1,9 @@
 package lab
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // Replay runs a validated scenario (from Parse) under every policy and
 // returns the trace. It never fails: events that cannot happen are skipped
@@ -64,11 +67,26 @@ type replayer struct {
 	// events already run, by their index in the file. Nil in Replay, where
 	// the order is the file's.
 	placed []byte
+	// quiet replays decisions only, for exploring: outcomes get their
+	// decision but no reason, values or tokens; steps keep no event, token
+	// or warning. Every decision and violation is as in a full replay.
+	quiet bool
+}
+
+// say joins parts into a reason, or builds nothing when the replay is quiet.
+func (r *replayer) say(parts ...string) string {
+	if r.quiet {
+		return ""
+	}
+	return strings.Join(parts, "")
 }
 
 // cat joins parts into a reason, reusing the string when another lane
 // built the same one at this step: most policies agree on most steps.
 func (r *replayer) cat(a, b, c, d, e, f, g string) string {
+	if r.quiet {
+		return ""
+	}
 	key := [7]string{a, b, c, d, e, f, g}
 	for _, m := range r.texts {
 		if m.parts == key {
@@ -114,26 +132,16 @@ func newReplayer(s *Scenario) *replayer {
 
 func (r *replayer) step(i int) {
 	e := r.pr.events[i]
-	st := &r.steps[i]
-	st.Index = i + 1
-	st.Event = r.s.Events[i]
 	var q request
-	switch e.kind {
-	case Write, Send:
-		// A write carries its token whether or not it can happen here, so
-		// a skipped one shows the token it would have carried.
+	if e.kind == Write || e.kind == Send {
 		q = r.buildRequest(e)
-		r.fillRequest(i, e, &q)
-	case Deliver, Commit:
-		if rq := &r.requests[e.request]; rq.sent {
-			st.Token = tokenOf(rq)
-		}
+	}
+	if !r.quiet {
+		r.describeStep(i, e, &q)
 	}
 	r.memo, r.texts = r.memo[:0], r.texts[:0]
-	if msg := r.skipReason(e); msg != "" {
-		st.Warning = msg
-		r.warnings = append(r.warnings, Warning{Step: i + 1, Message: msg})
-		r.all(i, Skipped, "skipped: "+msg)
+	if k := r.skipOf(e); k != canRun {
+		r.skip(i, e, k)
 		return
 	}
 	switch e.kind {
@@ -145,10 +153,10 @@ func (r *replayer) step(i int) {
 		r.pause(i, e)
 	case Resume:
 		r.workers[e.actor].paused = false
-		r.all(i, OK, r.actor(e)+" resumes, unaware of the time that passed")
+		r.all(i, OK, r.say(r.actor(e), " resumes, unaware of the time that passed"))
 	case Crash:
 		r.workers[e.actor].crashed = true
-		r.all(i, OK, r.actor(e)+" crashes and never comes back")
+		r.all(i, OK, r.say(r.actor(e), " crashes and never comes back"))
 	case Expire, Release:
 		r.end(i, e)
 	case Renew:
@@ -170,53 +178,127 @@ func (r *replayer) pause(i int, e op) {
 	w := &r.workers[e.actor]
 	w.paused = true
 	if w.hasGrant && r.holds(e.actor, w.scope) {
-		r.all(i, OK, r.actor(e)+" pauses; its lease on "+r.pr.scopes[w.scope]+" keeps running")
+		r.all(i, OK, r.say(r.actor(e), " pauses; its lease on ", r.pr.scopes[w.scope], " keeps running"))
 		return
 	}
-	r.all(i, OK, r.actor(e)+" pauses")
+	r.all(i, OK, r.say(r.actor(e), " pauses"))
 }
 
-// skipReason says why an event cannot happen at its place, or "".
-func (r *replayer) skipReason(e op) string {
+// describeStep fills in what a full replay shows of step i besides the
+// outcomes: the event with its defaults, and the token it involves. A
+// write carries its token whether or not it can happen here, so a skipped
+// one shows the token it would have carried.
+func (r *replayer) describeStep(i int, e op, q *request) {
+	st := &r.steps[i]
+	st.Index = i + 1
+	st.Event = r.s.Events[i]
+	switch e.kind {
+	case Write, Send:
+		r.fillRequest(i, e, q)
+	case Deliver, Commit:
+		if rq := &r.requests[e.request]; rq.sent {
+			st.Token = tokenOf(rq)
+		}
+	}
+}
+
+// skip records step i as skipped for the reason k.
+func (r *replayer) skip(i int, e op, k skipKind) {
+	if r.quiet {
+		r.all(i, Skipped, "")
+		return
+	}
+	msg := r.skipMessage(e, k)
+	r.steps[i].Warning = msg
+	r.warnings = append(r.warnings, Warning{Step: i + 1, Message: msg})
+	r.all(i, Skipped, "skipped: "+msg)
+}
+
+// skipKind says why an event cannot happen at its place.
+type skipKind int8
+
+const (
+	canRun skipKind = iota
+	crashedAgain
+	crashed
+	pausedAgain
+	paused
+	notPaused
+	notHolder
+	notSent
+	deliveredAgain
+	notDelivered
+	committedAgain
+)
+
+// skipOf says whether, and why, an event cannot happen at its place.
+func (r *replayer) skipOf(e op) skipKind {
 	if e.actor >= 0 {
 		w := r.workers[e.actor]
-		name := r.actor(e)
 		switch {
 		case w.crashed && e.kind == Crash:
-			return name + " has already crashed"
+			return crashedAgain
 		case w.crashed && e.kind != Expire:
-			return name + " has crashed and does nothing more"
+			return crashed
 		case w.paused && e.kind == Pause:
-			return name + " is already paused"
+			return pausedAgain
 		case w.paused && e.kind != Resume && e.kind != Expire && e.kind != Crash:
-			return name + " is paused and cannot " + string(e.kind) + " until it resumes"
+			return paused
 		case !w.paused && e.kind == Resume:
-			return name + " is not paused"
+			return notPaused
 		}
 	}
 	switch e.kind {
 	case Expire, Release:
 		if !r.holds(e.actor, e.scope) {
-			return r.actor(e) + " does not validly hold " + r.pr.scopes[e.scope] + ", so it cannot " + string(e.kind)
+			return notHolder
 		}
 	case Deliver, Commit:
-		return r.requestSkip(e)
+		q := r.requests[e.request]
+		switch {
+		case e.kind == Deliver && !q.sent:
+			return notSent
+		case e.kind == Deliver && q.delivered:
+			return deliveredAgain
+		case e.kind == Commit && !q.delivered:
+			return notDelivered
+		case e.kind == Commit && q.committed:
+			return committedAgain
+		}
 	}
-	return ""
+	return canRun
 }
 
-func (r *replayer) requestSkip(e op) string {
-	q := r.requests[e.request]
-	id := "request " + r.pr.requestIDs[e.request]
-	switch {
-	case e.kind == Deliver && !q.sent:
+// skipMessage is the warning of a skipped event.
+func (r *replayer) skipMessage(e op, k skipKind) string {
+	name, id := "", ""
+	if e.actor >= 0 {
+		name = r.actor(e)
+	}
+	if e.request >= 0 {
+		id = "request " + r.pr.requestIDs[e.request]
+	}
+	switch k {
+	case crashedAgain:
+		return name + " has already crashed"
+	case crashed:
+		return name + " has crashed and does nothing more"
+	case pausedAgain:
+		return name + " is already paused"
+	case paused:
+		return name + " is paused and cannot " + string(e.kind) + " until it resumes"
+	case notPaused:
+		return name + " is not paused"
+	case notHolder:
+		return name + " does not validly hold " + r.pr.scopes[e.scope] + ", so it cannot " + string(e.kind)
+	case notSent:
 		return id + " has not been sent yet"
-	case e.kind == Deliver && q.delivered:
-		return id + " was already delivered at step " + strconv.Itoa(q.deliveredAt+1)
-	case e.kind == Commit && !q.delivered:
+	case deliveredAgain:
+		return id + " was already delivered at step " + strconv.Itoa(r.requests[e.request].deliveredAt+1)
+	case notDelivered:
 		return id + " has not been delivered yet"
-	case e.kind == Commit && q.committed:
-		return id + " was already committed at step " + strconv.Itoa(q.committedAt+1)
+	case committedAgain:
+		return id + " was already committed at step " + strconv.Itoa(r.requests[e.request].committedAt+1)
 	}
 	return ""
 }
@@ -254,8 +336,13 @@ func (r *replayer) all(i int, d Decision, reason string) {
 	}
 }
 
-// set records policy li's outcome at step i with its resources as they are now.
+// set records policy li's outcome at step i with its resources as they are
+// now; only the decision when the replay is quiet.
 func (r *replayer) set(i, li int, d Decision, reason string) {
+	if r.quiet {
+		r.steps[i].Outcomes[li].Decision = d
+		return
+	}
 	l := &r.lanes[li]
 	r.steps[i].Outcomes[li] = Outcome{Decision: d, Reason: reason, Values: l.snap.values, Tokens: l.snap.tokens}
 }

@@ -1,7 +1,5 @@
 package lab
 
-import "strconv"
-
 // send handles a write or a send: the worker builds the request, and under
 // client-check first consults its lease. A write is then delivered at once.
 func (r *replayer) send(i int, e op, built request) {
@@ -14,13 +12,13 @@ func (r *replayer) send(i int, e op, built request) {
 		case l.policy == ClientCheck && !passed:
 			l.aborted[e.request] = true
 			l.checkRejected(r, e.request, i)
-			r.set(i, li, Aborted, "aborted: "+why)
+			r.set(i, li, Aborted, r.say("aborted: ", why))
 		case e.kind == Send:
-			r.set(i, li, Sent, "sent: request "+r.pr.requestIDs[e.request]+" is in flight"+withToken(q))
+			r.set(i, li, Sent, r.say("sent: request ", r.pr.requestIDs[e.request], " is in flight", r.withToken(q)))
 		default:
 			d, reason := l.decide(r, e.request, i)
 			if l.policy == ClientCheck && d == Accepted && r.pr.fencing[q.resource] {
-				reason = "accepted: " + why
+				reason = r.say("accepted: ", why)
 			}
 			r.set(i, li, d, reason)
 		}
@@ -74,13 +72,12 @@ func (r *replayer) clientCheck(actor int) (bool, string) {
 		return w.answer > 0, w.answerWhy
 	}
 	ok, why := r.leaseState(actor)
-	return ok, "checked before sending: " + why
+	return ok, r.say("checked before sending: ", why)
 }
 
 func (r *replayer) deliver(i int, e op) {
 	q := &r.requests[e.request]
 	q.delivered, q.deliveredAt = true, i
-	r.steps[i].Token = tokenOf(q)
 	for li := range r.lanes {
 		l := &r.lanes[li]
 		if l.policy == ClientCheck && l.aborted[e.request] {
@@ -95,20 +92,19 @@ func (r *replayer) deliver(i int, e op) {
 func (r *replayer) commit(i int, e op) {
 	q := &r.requests[e.request]
 	q.committed, q.committedAt = true, i
-	r.steps[i].Token = tokenOf(q)
 	id := r.pr.requestIDs[e.request]
 	for li := range r.lanes {
 		l := &r.lanes[li]
 		switch {
 		case l.policy != FencedRacy:
-			r.set(i, li, OK, "nothing to do: "+string(l.policy)+" decided request "+id+" at its deliver")
+			r.set(i, li, OK, r.say("nothing to do: ", string(l.policy), " decided request ", id, " at its deliver"))
 		case l.pending[e.request]:
 			l.pending[e.request] = false
 			l.apply(r, e.request, i)
 			l.remember(q.resource, q.token, "applied at a commit")
-			r.set(i, li, Applied, "applied without checking again; "+r.pr.resources[q.resource]+" now remembers "+itoa(q.token))
+			r.set(i, li, Applied, r.say("applied without checking again; ", r.pr.resources[q.resource], " now remembers ", r.itoa(q.token)))
 		default:
-			r.set(i, li, OK, "nothing to commit: request "+id+" was decided at its deliver")
+			r.set(i, li, OK, r.say("nothing to commit: request ", id, " was decided at its deliver"))
 		}
 	}
 }
@@ -120,17 +116,21 @@ func (r *replayer) restart(i int, e op) {
 		res := &l.res[e.resource]
 		switch {
 		case !l.usesTokens() || !r.pr.fencing[e.resource] || !res.hasRem:
-			r.set(i, li, OK, name+" restarts")
+			r.set(i, li, OK, r.say(name, " restarts"))
 		case r.pr.memory[e.resource]:
 			res.hasRem = false
-			r.set(i, li, OK, name+" restarts and forgets token "+itoa(res.rem)+": it kept it in memory only")
+			r.set(i, li, OK, r.say(name, " restarts and forgets token ", r.itoa(res.rem), ": it kept it in memory only"))
 		default:
-			r.set(i, li, OK, name+" restarts and still remembers token "+itoa(res.rem)+" (durable)")
+			r.set(i, li, OK, r.say(name, " restarts and still remembers token ", r.itoa(res.rem), " (durable)"))
 		}
 	}
 }
 
 func (r *replayer) read(i int, e op) {
+	if r.quiet {
+		r.all(i, OK, "")
+		return
+	}
 	for li := range r.lanes {
 		l := &r.lanes[li]
 		if li > 0 && r.lanes[li-1].snap == l.snap {
@@ -155,11 +155,20 @@ func tokenOf(q *request) *int64 {
 	return ptr(q.token)
 }
 
-func withToken(q *request) string {
-	if !q.hasToken {
+func (r *replayer) withToken(q *request) string {
+	switch {
+	case r.quiet:
+		return ""
+	case !q.hasToken:
 		return " without a token"
 	}
 	return " with token " + itoa(q.token)
 }
 
-func stepRef(i int) string { return "step " + strconv.Itoa(i+1) }
+// itoa is a token in words, or nothing when the replay is quiet.
+func (r *replayer) itoa(t int64) string {
+	if r.quiet {
+		return ""
+	}
+	return itoa(t)
+}
