@@ -1,0 +1,16 @@
+package lab
+
+// The explorer's state key packs a receiver's applied scopes into one byte
+// and what every policy has broken into one uint64. These constants do not
+// compile ("overflows") once a limit outgrows its packing: raise the
+// packing with the limit.
+const (
+	// A receiver's applied scopes: one bit per scope in a byte.
+	_ = uint8(1<<MaxScopes - 1)
+	// What the policies broke: bitsPerPolicy bits per policy in a uint64.
+	_ = uint64(1<<(numPolicies*bitsPerPolicy) - 1)
+	// Every invariant has its bits in a policy's share.
+	_ = uint(bitsPerPolicy - numInvariants)
+	// A worker's answer (-1, 0 or 1) plus one, above its three flags.
+	_ = uint8((1+1)<<3 | 7)
+)
