@@ -35,7 +35,7 @@ const (
 // for a step the receiver takes no part in.
 type Step struct {
 	Index    int          `json:"index"`
-	Event    lab.Event    `json:"event"`
+	Event    lab.Event    `json:"event,omitzero"`
 	Request  string       `json:"request,omitempty"` // "POST /writes", "POST /grants", "POST /restart"
 	Expected *Observation `json:"expected,omitempty"`
 	Observed *Observation `json:"observed,omitempty"`

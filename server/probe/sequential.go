@@ -53,7 +53,7 @@ type player struct {
 	p      *Prober
 	ctx    context.Context
 	trace  *lab.Trace
-	pi     int
+	expect map[int]expectation
 	sends  map[string]lab.Event
 	ack    *int64 // the highest token the receiver acknowledged
 	ackAt  string // "at step 5" or "registered at step 4"
@@ -63,7 +63,8 @@ type player struct {
 
 // play resets the receiver and plays the prepared scenario's steps in order.
 func (p *Prober) play(ctx context.Context, s *lab.Scenario) (played, error) {
-	pl := &player{p: p, ctx: ctx, trace: lab.Replay(s), pi: lab.PolicyIndex(p.Policy),
+	t := lab.Replay(s)
+	pl := &player{p: p, ctx: ctx, trace: t, expect: expectations(t, p.Policy),
 		sends: map[string]lab.Event{}, opStep: map[string]int{}, out: played{verdict: Agree}}
 	if err := p.Client.Reset(ctx); err != nil {
 		var ce *ContractError
@@ -87,55 +88,37 @@ func (p *Prober) play(ctx context.Context, s *lab.Scenario) (played, error) {
 // step plays one step; stop is set after an error of the receiver or a
 // part of the contract it leaves out.
 func (pl *player) step(st *lab.Step) (stop bool, err error) {
-	o := st.Outcomes[pl.pi]
 	row := Step{Index: st.Index, Event: st.Event, Agree: true}
-	var res string
-	switch st.Event.Kind {
-	case lab.Send:
+	if st.Event.Kind == lab.Send {
 		pl.sends[st.Event.ID] = st.Event
-	case lab.Acquire:
-		if pl.p.Policy == lab.FencedRegister && o.Decision == lab.Granted && st.Token != nil {
-			err = pl.grant(&row, st)
-		}
-	case lab.Restart:
-		res = st.Event.Resource
-		row.Request, row.Expected = "POST /restart", &Observation{Outcome: "ok", Value: o.Values[res], Token: o.Tokens[res]}
-		err = pl.p.Client.Restart(pl.ctx, res)
-	case lab.Write, lab.Deliver:
-		if want := expectedOutcome(o.Decision); want != "" {
-			res, err = pl.write(&row, st, want)
-		}
 	}
-	if err == nil && res != "" {
-		err = pl.read(&row, res)
+	x, ok := pl.expect[st.Index]
+	if !ok {
+		return pl.record(row, nil)
 	}
-	if row.Expected != nil {
-		row.Reason = o.Reason
+	row.Request, row.Reason = x.Request, x.Reason
+	exp := x.Expected
+	row.Expected = &exp
+	switch x.Request {
+	case "POST /grants":
+		if err = pl.p.Client.Grant(pl.ctx, st.Event.Scope, *st.Token); err == nil {
+			row.Observed = &Observation{Outcome: "ok"}
+			pl.acknowledge(*st.Token, fmt.Sprintf("registered at step %d", st.Index))
+		}
+	case "POST /restart":
+		if err = pl.p.Client.Restart(pl.ctx, x.resource); err == nil {
+			err = pl.read(&row, x.resource)
+		}
+	default:
+		if err = pl.write(&row, st, x.write); err == nil {
+			err = pl.read(&row, x.resource)
+		}
 	}
 	return pl.record(row, err)
 }
 
-func (pl *player) grant(row *Step, st *lab.Step) error {
-	row.Request = "POST /grants"
-	row.Expected = &Observation{Outcome: "ok"}
-	if err := pl.p.Client.Grant(pl.ctx, st.Event.Scope, *st.Token); err != nil {
-		return err
-	}
-	row.Observed = &Observation{Outcome: "ok"}
-	pl.acknowledge(*st.Token, fmt.Sprintf("registered at step %d", st.Index))
-	return nil
-}
-
-// write sends a write or a delivered send and returns its resource.
-func (pl *player) write(row *Step, st *lab.Step, want string) (string, error) {
-	e := st.Event
-	if e.Kind == lab.Deliver {
-		e = pl.sends[e.Request]
-		e.ID = st.Event.Request
-	}
-	o := st.Outcomes[pl.pi]
-	row.Request = "POST /writes"
-	row.Expected = &Observation{Outcome: want, Value: o.Values[e.Resource], Token: o.Tokens[e.Resource]}
+// write sends a write or a delivered send.
+func (pl *player) write(row *Step, st *lab.Step, e lab.Event) error {
 	w := WriteRequest{Resource: e.Resource, Value: deref(e.Value), Token: st.Token, ID: e.ID}
 	if e.Scope != "" {
 		w.Scope = &e.Scope
@@ -145,7 +128,7 @@ func (pl *player) write(row *Step, st *lab.Step, want string) (string, error) {
 	}
 	a, err := pl.p.Client.Write(pl.ctx, w)
 	if err != nil {
-		return "", err
+		return err
 	}
 	row.Observed = &Observation{Outcome: a.Outcome, Reason: a.Reason}
 	if a.Outcome == "applied" && st.Token != nil {
@@ -156,7 +139,7 @@ func (pl *player) write(row *Step, st *lab.Step, want string) (string, error) {
 			pl.opStep[e.Op] = st.Index
 		}
 	}
-	return e.Resource, nil
+	return nil
 }
 
 func (pl *player) acknowledge(t int64, at string) {
