@@ -45,6 +45,7 @@ func (s *Server) routes() {
 
 	e.POST("/api/replay", s.handleAPIReplay)
 	e.POST("/api/runs", s.handleAPISaveRun)
+	e.POST("/api/probes", s.handleAPISaveProbe)
 	e.POST("/api/explore", s.handleAPIExplore)
 	read("/api/runs/:id", s.cached(immutableCache, s.handleAPIRun))
 	read("/api/scenarios", s.handleAPIScenarios)

@@ -121,10 +121,18 @@ func (s *Server) handleRunPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	observed, err := observedView(run, tr)
+	if err != nil {
+		return err
+	}
 	chosen, d := choosePolicies(c.QueryParams()["p"]), diagramPolicy(c)
+	if observed != nil && len(c.QueryParams()["p"]) == 0 {
+		chosen = []lab.Policy{observed.Policy} // the policy the receiver claims
+	}
 	path := "/r/" + run.ID
 	page := views.RunPage{
 		Report:        views.NewReport(sc, tr, chosen),
+		Observed:      observed,
 		Diagram:       d,
 		Share:         s.share(sc.Title, views.VerdictsLine(tr, chosen), path, picturePath(path, d), views.PictureAlt(sc, tr, d)),
 		ID:            run.ID,
@@ -144,6 +152,8 @@ type runJSON struct {
 	Trace         json.RawMessage `json:"trace"`
 	EngineVersion string          `json:"engine_version"`
 	CreatedAt     time.Time       `json:"created_at"`
+	// Observed is what a probe saw the receiver do, for a run it saved.
+	Observed json.RawMessage `json:"observed,omitempty"`
 }
 
 func (s *Server) handleAPIRun(c echo.Context) error {
@@ -153,6 +163,6 @@ func (s *Server) handleAPIRun(c echo.Context) error {
 	}
 	return writeJSON(c, http.StatusOK, runJSON{
 		ID: run.ID, Scenario: run.Scenario, Trace: run.Trace,
-		EngineVersion: run.EngineVersion, CreatedAt: run.CreatedAt.UTC(),
+		EngineVersion: run.EngineVersion, CreatedAt: run.CreatedAt.UTC(), Observed: run.Observed,
 	})
 }

@@ -9,10 +9,13 @@ import (
 // Run is a saved run: the canonical scenario JSON, the trace JSON the engine
 // gave for it, and the engine version that gave it.
 type Run struct {
-	ID            string
-	Title         string
-	Scenario      []byte // canonical scenario JSON
-	Trace         []byte // trace JSON
+	ID       string
+	Title    string
+	Scenario []byte // canonical scenario JSON
+	Trace    []byte // trace JSON
+	// Observed is what `fencelab probe` saw a real receiver do on this
+	// scenario (JSON), or nil for a run of the model alone.
+	Observed      []byte
 	EngineVersion string
 	CreatedAt     time.Time // to the second; a zero value is set to now on save
 }

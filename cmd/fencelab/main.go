@@ -71,7 +71,7 @@ const usage = `usage:
   fencelab scenarios                                       list the built-in scenarios
   fencelab probe --target URL FILE|- | --scenario NAME [--policy P] [--remember durable|memory]
          [--orderings all|N [--seed S] | --concurrent W [--duration 10s]] [--format table|markdown|json]
-         [--timeout 5s]                                    check a real receiver against the model
+         [--timeout 5s] [--save BASE]                      check a real receiver against the model
   fencelab receiver [--addr 127.0.0.1:8081] [--policy P] [--store memory|sqlite] [--db PATH]
          [--flaw racy|forgetful] [--window D]              run a reference receiver
 `

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -73,6 +74,15 @@ func runProbe(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := writeProbe(stdout, res, f.format); err != nil {
 		return err
 	}
+	if f.save != "" {
+		linkOut := stdout
+		if f.format != "table" {
+			linkOut = stderr // JSON and Markdown stay clean
+		}
+		if err := saveProbe(ctx, p, f.save, s, res, linkOut, stderr); err != nil {
+			return err
+		}
+	}
 	if res.Verdict == probe.Disagree {
 		return disagreeError{}
 	}
@@ -122,6 +132,7 @@ func parseProbeFlags(args []string, stdinPiped bool) (probeFlags, error) {
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "the longest wait for one answer")
 	fs.StringVar(&f.format, "format", "table", "table, markdown or json")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	fs.StringVar(&f.save, "save", "", "a fencelab server's base URL: save what the probe saw there and print its link")
 	fs.BoolVar(&f.keepGoing, "keep-going", false, "with --concurrent, run the whole duration after a violation")
 	files, err := parseArgs(fs, args)
 	if err != nil {
@@ -178,6 +189,8 @@ func checkProbeFlags(f *probeFlags, files []string, stdinPiped bool) error {
 		return usage("give --concurrent or --orderings, not both")
 	case f.duration <= 0 || f.timeout <= 0:
 		return usage("--duration and --timeout must be positive")
+	case f.concurrent > 0 && f.save != "":
+		return usage("--save keeps a scenario's steps; the concurrent mode has none")
 	case f.concurrent > 0 && f.policy == lab.Unfenced:
 		return usage("the concurrent mode checks fencing: give a fenced policy, not unfenced")
 	case len(files) > 1:
@@ -228,4 +241,23 @@ func (b *progressBar) done() {
 	if b.used {
 		fmt.Fprint(b.w, "\r\033[K")
 	}
+}
+
+// saveProbe stores the observation at a fencelab server and prints its
+// link on linkOut.
+func saveProbe(ctx context.Context, p *probe.Prober, base string, s *lab.Scenario, res *probe.Result, linkOut, stderr io.Writer) error {
+	sc, err := p.SavedScenario(s, res)
+	if errors.Is(err, probe.ErrNothingToSave) {
+		fmt.Fprintf(stderr, "fencelab: --save: %v\n", err)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	link, err := probe.Save(ctx, base, sc, res)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(linkOut, "saved: %s\n", link)
+	return nil
 }

@@ -40,11 +40,11 @@ func (db *DB) SaveRun(ctx context.Context, r server.Run) (server.Run, error) {
 // second sees a row another server committed after the first began.
 func (db *DB) saveRun(ctx context.Context, r server.Run) (server.Run, error) {
 	stored, err := scanRun(db.pool.QueryRow(ctx, `
-		INSERT INTO runs (id, title, scenario, trace, engine_version, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6)
+		INSERT INTO runs (id, title, scenario, trace, engine_version, created_at, observed)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)
 		ON CONFLICT (id) DO NOTHING
 		RETURNING `+runColumns,
-		r.ID, r.Title, string(r.Scenario), string(r.Trace), r.EngineVersion, r.CreatedAt))
+		r.ID, r.Title, string(r.Scenario), string(r.Trace), r.EngineVersion, r.CreatedAt, nullText(r.Observed)))
 	if errors.Is(err, server.ErrNotFound) {
 		return db.queryRun(ctx, r.ID)
 	}
@@ -63,7 +63,7 @@ func (db *DB) Run(ctx context.Context, id string) (server.Run, error) {
 	return r, nil
 }
 
-const runColumns = `id, title, scenario, trace, engine_version, created_at`
+const runColumns = `id, title, scenario, trace, engine_version, created_at, observed`
 
 func (db *DB) queryRun(ctx context.Context, id string) (server.Run, error) {
 	return scanRun(db.pool.QueryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE id = $1`, id))
@@ -72,7 +72,8 @@ func (db *DB) queryRun(ctx context.Context, id string) (server.Run, error) {
 func scanRun(row pgx.Row) (server.Run, error) {
 	var r server.Run
 	var scenario, trace string
-	err := row.Scan(&r.ID, &r.Title, &scenario, &trace, &r.EngineVersion, &r.CreatedAt)
+	var observed *string
+	err := row.Scan(&r.ID, &r.Title, &scenario, &trace, &r.EngineVersion, &r.CreatedAt, &observed)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return server.Run{}, server.ErrNotFound
 	}
@@ -80,5 +81,16 @@ func scanRun(row pgx.Row) (server.Run, error) {
 		return server.Run{}, err
 	}
 	r.Scenario, r.Trace, r.CreatedAt = []byte(scenario), []byte(trace), r.CreatedAt.UTC()
+	if observed != nil {
+		r.Observed = []byte(*observed)
+	}
 	return r, nil
+}
+
+// nullText binds JSON as text, and nil as NULL.
+func nullText(b []byte) any {
+	if b == nil {
+		return nil
+	}
+	return string(b)
 }

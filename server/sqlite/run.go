@@ -29,11 +29,11 @@ func (db *DB) SaveRun(ctx context.Context, r Run) (Run, error) {
 	// STRICT TEXT columns refuse BLOBs, and the driver binds []byte as a
 	// BLOB: hence the string conversions.
 	_, err = tx.ExecContext(ctx, `
-		INSERT INTO runs (id, title, scenario, trace, engine_version, created_at)
-		VALUES (?, ?, ?, ?, ?, ?)
+		INSERT INTO runs (id, title, scenario, trace, engine_version, created_at, observed)
+		VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO NOTHING`,
 		r.ID, r.Title, string(r.Scenario), string(r.Trace), r.EngineVersion,
-		r.CreatedAt.UTC().Format(time.RFC3339))
+		r.CreatedAt.UTC().Format(time.RFC3339), nullText(r.Observed))
 	if err != nil {
 		return Run{}, fmt.Errorf("save run %q: %w", r.ID, storeError(err))
 	}
@@ -66,9 +66,9 @@ func queryRun(ctx context.Context, q queryer, id string) (Run, error) {
 	var r Run
 	var created string
 	err := q.QueryRowContext(ctx, `
-		SELECT id, title, scenario, trace, engine_version, created_at
+		SELECT id, title, scenario, trace, engine_version, created_at, observed
 		FROM runs WHERE id = ?`, id).
-		Scan(&r.ID, &r.Title, &r.Scenario, &r.Trace, &r.EngineVersion, &created)
+		Scan(&r.ID, &r.Title, &r.Scenario, &r.Trace, &r.EngineVersion, &created, &r.Observed)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Run{}, server.ErrNotFound
 	}
@@ -79,4 +79,12 @@ func queryRun(ctx context.Context, q queryer, id string) (Run, error) {
 		return Run{}, fmt.Errorf("parse created_at: %w", err)
 	}
 	return r, nil
+}
+
+// nullText binds JSON as TEXT, and nil as NULL.
+func nullText(b []byte) any {
+	if b == nil {
+		return nil
+	}
+	return string(b)
 }

@@ -96,6 +96,11 @@ func testSaveThenRun(t *testing.T, h Harness) {
 			Trace: []byte(`[]`), EngineVersion: "v9", CreatedAt: Sample("x").CreatedAt},
 			server.Run{ID: "r-ü", Title: "Fencing ⚔ «tokens»", Scenario: []byte(`{}`),
 				Trace: []byte(`[]`), EngineVersion: "v9", CreatedAt: Sample("x").CreatedAt}},
+		{"with what a probe observed", with(Sample("r3"), func(r *server.Run) {
+			r.Observed = []byte(`{"verdict":"disagree","steps":[{"index":8}]}`)
+		}), with(Sample("r3"), func(r *server.Run) {
+			r.Observed = []byte(`{"verdict":"disagree","steps":[{"index":8}]}`)
+		})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,122 @@
+package server_test
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/net/html"
+
+	"fencelab/lab"
+	"fencelab/server/probe"
+	"fencelab/server/receiver"
+)
+
+// probeForgetful probes the forgetful reference receiver on loopback with
+// forgetful-receiver, as `fencelab probe` does.
+func probeForgetful(t *testing.T) (*probe.Prober, *lab.Scenario, *probe.Result) {
+	t.Helper()
+	opt := receiver.Options{Policy: receiver.Fenced, Flaw: receiver.Forgetful}
+	db, err := receiver.OpenSQLite(filepath.Join(t.TempDir(), "receiver.db"), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := httptest.NewServer(receiver.Handler(db, opt, slog.New(slog.NewTextHandler(io.Discard, nil))))
+	t.Cleanup(func() { rs.Close(); db.Close() })
+	c, err := probe.NewClient(rs.URL, 5*time.Second, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	p := &probe.Prober{Client: c, Policy: lab.Fenced, Remember: lab.Durable}
+	b, _ := testLibrary(t).Get("forgetful-receiver")
+	res, err := p.Sequential(t.Context(), b.Scenario)
+	if err != nil || res.Verdict != probe.Disagree {
+		t.Fatalf("Sequential(forgetful-receiver) = %v, %v; want a disagreement", res, err)
+	}
+	return p, b.Scenario, res
+}
+
+// TestSaveProbe: --save stores the observation at a real fencelab server
+// on loopback; its page shows expected beside observed with the first
+// divergence highlighted, and saving it again gives the same link.
+func TestSaveProbe(t *testing.T) {
+	s, _ := newTestServer(t)
+	web := httptest.NewServer(s)
+	t.Cleanup(web.Close)
+	p, sc, res := probeForgetful(t)
+	played, err := p.SavedScenario(sc, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	link, err := probe.Save(t.Context(), web.URL, played, res)
+	if err != nil {
+		t.Fatalf("Save: %v", err)
+	}
+	again, err := probe.Save(t.Context(), web.URL, played, res)
+	if err != nil || again != link {
+		t.Errorf("Save twice = %q, %v; want the same link %q", again, err, link)
+	}
+	path := strings.TrimPrefix(link, web.URL)
+	if !runLink.MatchString(path) {
+		t.Fatalf("Save returned %q, want a run link", link)
+	}
+	page := get(t, s, path)
+	checkResponse(t, "GET "+path, page, http.StatusOK, htmlType)
+	pg := parsePage(t, page.Body.Bytes())
+	first := find(pg.root, func(n *html.Node) bool { return hasClass(n, "observed-first") })
+	if first == nil || attr(first, "id") != "observed-8" {
+		t.Fatalf("GET %s: no highlighted first divergence at step 8", path)
+	}
+	for _, want := range []string{`rejected "new-result" @42`, `applied "old-result" @41`, "differs"} {
+		if !strings.Contains(text(first), want) {
+			t.Errorf("GET %s: the highlighted row %q lacks %q", path, text(first), want)
+		}
+	}
+	if !strings.Contains(page.Body.String(), "step 8: the receiver applied &#34;old-result&#34; with token 41 after it had acknowledged token 42") {
+		t.Errorf("GET %s: the divergence is not said in words", path)
+	}
+	api := get(t, s, "/api/runs/"+path[3:])
+	var body struct {
+		Observed probe.Result `json:"observed"`
+	}
+	if err := json.Unmarshal(api.Body.Bytes(), &body); err != nil || body.Observed.Verdict != probe.Disagree || len(body.Observed.Steps) != 3 {
+		t.Errorf("GET /api/runs/%s observed = %+v, %v; want the disagreement with its 3 receiver steps", path[3:], body.Observed, err)
+	}
+}
+
+// TestSaveProbeChecked: the expected column must be the model's, and the
+// body what the probe sends.
+func TestSaveProbeChecked(t *testing.T) {
+	s, _ := newTestServer(t)
+	p, sc, res := probeForgetful(t)
+	played, _ := p.SavedScenario(sc, res)
+	forged := probe.ForSaving(res)
+	forged.Steps[2].Expected.Outcome = "applied"
+	tests := []struct {
+		name   string
+		body   any
+		status int
+		words  string
+	}{
+		{"forged expectation", map[string]any{"scenario": played, "probe": forged}, http.StatusUnprocessableEntity, "not the model's"},
+		{"not a probe", map[string]any{"scenario": played, "probe": map[string]any{"verdict": "agree", "x": 1}}, http.StatusBadRequest, "unknown field"},
+		{"no scenario", map[string]any{"probe": forged}, http.StatusBadRequest, "scenario"},
+		{"invalid scenario", map[string]any{"scenario": map[string]any{"version": 1}, "probe": forged}, http.StatusUnprocessableEntity, "missing: a title"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, _ := json.Marshal(tt.body)
+			rec := postJSON(t, s, "/api/probes", string(b))
+			if rec.Code != tt.status || !strings.Contains(rec.Body.String(), tt.words) {
+				t.Errorf("POST /api/probes (%s) = %d %s, want %d mentioning %q", tt.name, rec.Code, rec.Body.String(), tt.status, tt.words)
+			}
+		})
+	}
+}
