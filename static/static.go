@@ -6,8 +6,8 @@ package static
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
 	"embed"
+	"encoding/hex"
 	"io/fs"
 	"path"
 	"strings"
