@@ -121,7 +121,8 @@ func (c *Client) Write(ctx context.Context, w WriteRequest) (Answer, error) {
 	return a, nil
 }
 
-// Resource reads what the named resource holds.
+// Resource reads what the named resource holds. A 404 is taken as a
+// resource that holds nothing yet, as some receivers say it.
 func (c *Client) Resource(ctx context.Context, name string) (Holding, error) {
 	path := "/resources/" + url.PathEscape(name)
 	status, body, err := c.do(ctx, http.MethodGet, path, nil, true)
@@ -133,6 +134,9 @@ func (c *Client) Resource(ctx context.Context, name string) (Holding, error) {
 		Token json.RawMessage `json:"token"`
 	}
 	req := "GET " + c.base + path
+	if status == http.StatusNotFound {
+		return Holding{}, nil // a resource never written: it holds nothing
+	}
 	if status != 200 {
 		return Holding{}, &ContractError{req, fmt.Sprintf("answered %d; the contract says 200", status)}
 	}
