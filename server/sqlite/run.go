@@ -16,35 +16,16 @@ type Run = server.Run
 // SaveRun stores r unless a run with its ID exists, and returns the stored
 // row: the existing one in that case, since a saved run is a permanent link
 // and never changes. A zero CreatedAt is set to the current time.
+//
+// Saves are committed in groups by one writer (see writer): SaveRun returns
+// only once r's transaction is durable. If ctx ends while r still waits in
+// the queue, r is not stored and SaveRun returns ctx's error; once the
+// writer has taken r, SaveRun waits for the commit whatever ctx does.
 func (db *DB) SaveRun(ctx context.Context, r Run) (Run, error) {
 	if r.CreatedAt.IsZero() {
 		r.CreatedAt = time.Now()
 	}
-	tx, err := db.write.BeginTx(ctx, nil)
-	if err != nil {
-		return Run{}, fmt.Errorf("save run %q: %w", r.ID, storeError(err))
-	}
-	defer tx.Rollback()
-
-	// STRICT TEXT columns refuse BLOBs, and the driver binds []byte as a
-	// BLOB: hence the string conversions.
-	_, err = tx.ExecContext(ctx, `
-		INSERT INTO runs (id, title, scenario, trace, engine_version, created_at, observed)
-		VALUES (?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (id) DO NOTHING`,
-		r.ID, r.Title, string(r.Scenario), string(r.Trace), r.EngineVersion,
-		r.CreatedAt.UTC().Format(time.RFC3339), nullText(r.Observed))
-	if err != nil {
-		return Run{}, fmt.Errorf("save run %q: %w", r.ID, storeError(err))
-	}
-	stored, err := queryRun(ctx, tx, r.ID)
-	if err == nil {
-		err = tx.Commit()
-	}
-	if err != nil {
-		return Run{}, fmt.Errorf("save run %q: %w", r.ID, storeError(err))
-	}
-	return stored, nil
+	return db.writer.submit(ctx, r)
 }
 
 // Run returns the run with the given ID, or an error wrapping ErrNotFound.

@@ -8,8 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
 )
@@ -31,15 +34,20 @@ const readParams = "mode=ro&_busy_timeout=5000&_foreign_keys=1"
 // of failing with "database is locked", and a small read-only pool that
 // reads alongside it thanks to WAL.
 type DB struct {
-	write *sql.DB
-	read  *sql.DB
+	write  *sql.DB
+	read   *sql.DB
+	writer *writer
 }
 
 // Open opens or creates the database file at path and applies any
-// migrations not yet applied.
+// migrations not yet applied. A new file is created readable by its owner
+// only: it holds the secret that keys the run ids.
 func Open(path string) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("open database: empty path")
+	}
+	if err := prepare(path); err != nil {
+		return nil, err
 	}
 	write, err := sql.Open("sqlite3", dsn(path, writeParams))
 	if err != nil {
@@ -66,7 +74,35 @@ func Open(path string) (*DB, error) {
 		write.Close()
 		return nil, fmt.Errorf("open %s read-only: %w", path, err)
 	}
-	return &DB{write: write, read: read}, nil
+	id, err := newIdentity(path)
+	if err != nil {
+		read.Close()
+		write.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return &DB{write: write, read: read, writer: newWriter(write, id.check)}, nil
+}
+
+// prepare creates the file, owner-only, unless it exists, and checks that
+// its directory takes new files: SQLite keeps its write-ahead log beside
+// the database, and without this check a read-only directory fails later
+// with a puzzling "no such file or directory".
+func prepare(path string) error {
+	dir := filepath.Dir(path)
+	probe, err := os.CreateTemp(dir, ".fencelab-probe-*")
+	if err != nil {
+		if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
+			return fmt.Errorf("open %s: the directory %s is not writable: the database and its write-ahead log need to be created there", path, dir)
+		}
+		return fmt.Errorf("open %s: %w", path, err)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", path, err)
+	}
+	return f.Close()
 }
 
 // dsn builds a URI filename, escaping the characters that SQLite's URI
@@ -76,8 +112,9 @@ func dsn(path, params string) string {
 	return "file:" + escape.Replace(path) + "?" + params
 }
 
-// Close closes both connection pools.
+// Close answers the saves already queued, then closes both connection pools.
 func (db *DB) Close() error {
+	db.writer.close()
 	return errors.Join(db.read.Close(), db.write.Close())
 }
 
