@@ -18,6 +18,13 @@ var (
 	errNoScenario = echo.NewHTTPError(http.StatusNotFound, "There is no built-in scenario of this name.")
 )
 
+// unreadable answers a body that could not be read: cut short, badly
+// chunked or too slow. It is the client's doing: a 400, not a 500.
+func unreadable(err error) error {
+	return echo.NewHTTPError(http.StatusBadRequest,
+		"The request body could not be read: it was cut short, badly encoded or too slow.").SetInternal(err)
+}
+
 // withSource keeps the scenario text a form sent, so that the error page
 // can offer it back for fixing.
 type withSource struct {
@@ -94,7 +101,10 @@ func (s *Server) classify(err error, c echo.Context) problem {
 	case errors.Is(err, ErrFull):
 		s.log.Error("database full", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 		return problem{http.StatusInsufficientStorage, "Storage full",
-			"The database has no room left, so nothing was saved. Saved runs can still be opened.", nil}
+			"The server cannot store runs now: the database has no room left, so nothing was saved. Saved runs can still be opened.", nil}
+	case c.Request().Context().Err() != nil && errors.Is(err, c.Request().Context().Err()):
+		// The client went away: nobody reads the answer, and it is no failure of ours.
+		return problem{statusClientClosed, "Client closed request", "The request was abandoned.", nil}
 	}
 	s.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 	return problem{http.StatusInternalServerError, "Something went wrong",
@@ -104,6 +114,10 @@ func (s *Server) classify(err error, c echo.Context) problem {
 // retryAfter is the Retry-After of a 503, in seconds: long enough for a
 // database restart or failover to finish, short enough for a person.
 const retryAfter = "5"
+
+// statusClientClosed is logged for a request whose client went away before
+// the answer (nginx's 499); the client never sees it.
+const statusClientClosed = 499
 
 // errorJSON is the body of every API error.
 type errorJSON struct {
@@ -124,6 +138,8 @@ func statusTitle(code int) string {
 		return "Method not allowed"
 	case http.StatusServiceUnavailable:
 		return "Busy"
+	case http.StatusTooManyRequests:
+		return "Too many requests"
 	}
 	return http.StatusText(code)
 }

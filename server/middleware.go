@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -85,5 +87,66 @@ func limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		req.Body = http.MaxBytesReader(c.Response(), req.Body, maxBody)
 		return next(c)
+	}
+}
+
+// errCrossSite refuses a state-changing request that a browser says comes
+// from another site: a page elsewhere must not save runs in a visitor's name.
+var errCrossSite = echo.NewHTTPError(http.StatusForbidden,
+	"This request comes from another site, and only pages of this lab may post here.")
+
+// sameOrigin refuses state-changing requests from another site. Browsers
+// say where a request comes from in Sec-Fetch-Site (recent ones) or Origin;
+// curl and scripts send neither and are let through, as they carry no
+// visitor's cookies or trust.
+func (s *Server) sameOrigin(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		switch req.Method {
+		case http.MethodGet, http.MethodHead:
+			return next(c)
+		}
+		switch req.Header.Get("Sec-Fetch-Site") {
+		case "same-origin", "none":
+			return next(c)
+		case "":
+		default: // cross-site, same-site (a sibling host), or anything new
+			return errCrossSite
+		}
+		if origin := req.Header.Get("Origin"); origin != "" && !s.isOwnOrigin(c, origin) {
+			return errCrossSite
+		}
+		return next(c)
+	}
+}
+
+// isOwnOrigin reports whether origin is this server's: the base URL's when
+// one is configured, else any scheme on the host the request was sent to
+// (a proxy in front may end TLS).
+func (s *Server) isOwnOrigin(c echo.Context, origin string) bool {
+	if s.baseURL != nil {
+		return origin == s.baseURL.Scheme+"://"+s.baseURL.Host
+	}
+	u, err := url.Parse(origin)
+	return err == nil && u.Host != "" && strings.EqualFold(u.Host, c.Request().Host)
+}
+
+// methods answers OPTIONS like any other method a route does not take:
+// 405, with the methods it does take. Echo would answer 204; there is no
+// cross-origin use of this API to announce.
+func methods(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		allow, routed := c.Get(echo.ContextKeyHeaderAllow).(string)
+		var err error
+		if routed && c.Request().Method == http.MethodOptions {
+			err = echo.ErrMethodNotAllowed
+		} else {
+			err = next(c)
+		}
+		if routed && allow != "" {
+			allow = strings.TrimPrefix(strings.ReplaceAll(allow, ", OPTIONS", ""), "OPTIONS, ")
+			c.Response().Header().Set(echo.HeaderAllow, allow)
+		}
+		return err
 	}
 }

@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -41,7 +40,12 @@ func (s *Server) handleAPIReplay(c echo.Context) error {
 func parseBody(c echo.Context) (*lab.Scenario, error) {
 	body, err := io.ReadAll(c.Request().Body)
 	if err != nil {
-		return nil, fmt.Errorf("read body: %w", err)
+		var big *http.MaxBytesError
+		if errors.As(err, &big) {
+			return nil, err
+		}
+		// Truncated, badly chunked or too slow: the client's fault.
+		return nil, unreadable(err)
 	}
 	return lab.Parse(bytes.NewReader(body))
 }

@@ -12,7 +12,7 @@ import (
 // HEAD too; a saved run has no update or delete route.
 func (s *Server) routes() {
 	e := s.echo
-	e.Use(s.logRequests, s.recoverPanics, securityHeaders, limitBody, compress)
+	e.Use(s.logRequests, s.recoverPanics, securityHeaders, methods, s.sameOrigin, limitBody, compress)
 	read := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }
 
 	read("/", s.cached(revalidateCache, s.handleHome))

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -30,7 +31,8 @@ type Config struct {
 	PageCacheBytes int
 	// BaseURL is the lab's public address, such as https://fencelab.example
 	// (a path prefix is kept): permanent links, Location and the exports'
-	// links are built on it, and the link previews' addresses only on it.
+	// links are built on it, the link previews' addresses only on it, and a
+	// browser's post must come from its origin.
 	// Empty: the scheme and Host of each request, which a client chooses.
 	BaseURL string
 	// Rooms keeps live rooms; nil turns them off.
@@ -39,6 +41,11 @@ type Config struct {
 	// memory, right when it is the only server on its database.
 	Fanout Fanout
 	Room   RoomConfig // bounds of the live rooms
+	// TrustedProxies are the addresses (IPs or CIDR ranges) of reverse
+	// proxies in front of the server: a request from one of them is taken
+	// to come from the address its X-Forwarded-For names. None: the
+	// connection's own address, whatever the headers say.
+	TrustedProxies []string
 }
 
 // Server is the lab's HTTP handler.
@@ -101,7 +108,9 @@ func New(cfg Config) (*Server, error) {
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError
-	s.echo.IPExtractor = echo.ExtractIPDirect()
+	if s.echo.IPExtractor, err = ipExtractor(cfg.TrustedProxies); err != nil {
+		return nil, err
+	}
 	s.routes()
 	return s, nil
 }
@@ -127,6 +136,31 @@ func parseBaseURL(raw string) (*url.URL, error) {
 // when the server is back. Register it with http.Server.RegisterOnShutdown.
 func (s *Server) Close() {
 	s.closeOnce.Do(func() { close(s.shutdown) })
+}
+
+// ipExtractor tells a client's address: the connection's, or behind a
+// trusted proxy the forwarded one. Echo trusts private and loopback ranges
+// by default; here only the configured ones are.
+func ipExtractor(proxies []string) (echo.IPExtractor, error) {
+	if len(proxies) == 0 {
+		return echo.ExtractIPDirect(), nil
+	}
+	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, p := range proxies {
+		if !strings.Contains(p, "/") {
+			if strings.Contains(p, ":") {
+				p += "/128"
+			} else {
+				p += "/32"
+			}
+		}
+		_, ipnet, err := net.ParseCIDR(p)
+		if err != nil {
+			return nil, fmt.Errorf("server: a trusted proxy must be an IP address or CIDR range, not %q", p)
+		}
+		opts = append(opts, echo.TrustIPRange(ipnet))
+	}
+	return echo.ExtractIPFromXFFHeader(opts...), nil
 }
 
 // ServeHTTP serves one request through routing, middleware and the error handler.

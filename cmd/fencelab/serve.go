@@ -11,8 +11,11 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/net/netutil"
 
 	"fencelab/lab"
 	"fencelab/scenarios"
@@ -25,9 +28,22 @@ const (
 	readHeaderTimeout = 5 * time.Second
 	readTimeout       = 15 * time.Second
 	writeTimeout      = 30 * time.Second
-	idleTimeout       = 2 * time.Minute
+	idleTimeout       = 20 * time.Second
 	shutdownTimeout   = 20 * time.Second
+	// defaultMaxConns bounds open connections, idle keep-alives included, so
+	// that no crowd can take every file descriptor: past it, new connections
+	// wait in the listen queue until one closes.
+	defaultMaxConns = 2048
 )
+
+// serveOptions are the serve command's flags.
+type serveOptions struct {
+	addr, dbPath, baseURL string
+	trustedProxies        []string
+	maxConns              int
+	access                *slog.Logger // nil: no access log
+	rooms                 server.RoomConfig
+}
 
 // serve runs the web lab until SIGINT or SIGTERM, then shuts down
 // gracefully: requests in flight, saves included, finish first.
@@ -36,10 +52,13 @@ func serve(args []string, stdout, stderr io.Writer) error {
 	flags.SetOutput(stderr)
 	addr := flags.String("addr", envOr("FENCELAB_ADDR", ":8080"), "listen address (env FENCELAB_ADDR)")
 	dbPath := flags.String("db", envOr("FENCELAB_DB", "./fencelab.db"), "SQLite file, created if absent, or a postgres:// URL (env FENCELAB_DB)")
+	accessPath := flags.String("access-log", envOr("FENCELAB_ACCESS_LOG", "stderr"), "where one line per request goes: stderr, off, or a file appended to (env FENCELAB_ACCESS_LOG)")
 	baseURL := flags.String("base-url", os.Getenv("FENCELAB_BASE_URL"),
 		"public address for links, such as https://fencelab.example (env FENCELAB_BASE_URL); default: each request's host")
 	roomTTL := flags.Duration("room-ttl", envDuration("FENCELAB_ROOM_TTL", 4*time.Hour), "how long a live room takes answers (env FENCELAB_ROOM_TTL)")
-	accessPath := flags.String("access-log", envOr("FENCELAB_ACCESS_LOG", "stderr"), "where one line per request goes: stderr, off, or a file appended to (env FENCELAB_ACCESS_LOG)")
+	proxies := flags.String("trusted-proxy", os.Getenv("FENCELAB_TRUSTED_PROXY"),
+		"comma-separated IPs or CIDR ranges of reverse proxies whose X-Forwarded-For is believed (env FENCELAB_TRUSTED_PROXY)")
+	maxConns := flags.Int("max-conns", defaultMaxConns, "open connections at most, idle ones included")
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -49,6 +68,15 @@ func serve(args []string, stdout, stderr io.Writer) error {
 	if flags.NArg() > 0 {
 		return &usageError{fmt.Sprintf("serve takes no arguments, got %q", flags.Args())}
 	}
+	if *maxConns < 1 {
+		return &usageError{fmt.Sprintf("--max-conns must be at least 1, got %d", *maxConns)}
+	}
+	opts := serveOptions{addr: *addr, dbPath: *dbPath, baseURL: *baseURL, maxConns: *maxConns}
+	for _, p := range strings.Split(*proxies, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			opts.trustedProxies = append(opts.trustedProxies, p)
+		}
+	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	access, closeAccess, err := openAccessLog(*accessPath, log)
 	if err != nil {
@@ -57,7 +85,8 @@ func serve(args []string, stdout, stderr io.Writer) error {
 	defer closeAccess()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return listenAndServe(ctx, log, access, *addr, *dbPath, *baseURL, server.RoomConfig{TTL: *roomTTL})
+	opts.access, opts.rooms = access, server.RoomConfig{TTL: *roomTTL}
+	return listenAndServe(ctx, log, opts)
 }
 
 // openAccessLog returns the logger of the access log: the program's own
@@ -76,17 +105,17 @@ func openAccessLog(where string, log *slog.Logger) (*slog.Logger, func(), error)
 	return slog.New(slog.NewTextHandler(f, nil)), func() { f.Close() }, nil
 }
 
-func listenAndServe(ctx context.Context, log, access *slog.Logger, addr, dbPath, baseURL string, rooms server.RoomConfig) error {
-	db, err := openStore(ctx, dbPath)
+func listenAndServe(ctx context.Context, log *slog.Logger, opts serveOptions) error {
+	db, err := openStore(ctx, opts.dbPath)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	handler, err := newServer(ctx, db, log, access, baseURL, rooms)
+	handler, err := newServer(ctx, db, log, opts)
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
 		return err
 	}
@@ -99,13 +128,14 @@ func listenAndServe(ctx context.Context, log, access *slog.Logger, addr, dbPath,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	hs.RegisterOnShutdown(handler.Close) // live rooms' streams end, so shutdown need not wait for them
-	log.Info("serving", "addr", ln.Addr().String(), "db", redact(dbPath), "engine", lab.Version)
-	return serveUntilDone(ctx, log, hs, ln)
+	log.Info("serving", "addr", ln.Addr().String(), "db", redact(opts.dbPath), "engine", lab.Version,
+		"base_url", opts.baseURL, "max_conns", opts.maxConns)
+	return serveUntilDone(ctx, log, hs, netutil.LimitListener(ln, opts.maxConns))
 }
 
 // newServer wires the lab around db. Live rooms need a store that keeps
 // them (SQLite does, PostgreSQL not yet): without one the lab offers none.
-func newServer(ctx context.Context, db server.Store, log, access *slog.Logger, baseURL string, rooms server.RoomConfig) (*server.Server, error) {
+func newServer(ctx context.Context, db server.Store, log *slog.Logger, opts serveOptions) (*server.Server, error) {
 	secret, err := db.Secret(ctx)
 	if err != nil {
 		return nil, err
@@ -115,8 +145,8 @@ func newServer(ctx context.Context, db server.Store, log, access *slog.Logger, b
 		return nil, fmt.Errorf("load built-in scenarios: %w", err)
 	}
 	roomStore, _ := db.(server.RoomStore)
-	return server.New(server.Config{Store: db, Library: library, Secret: secret, Logger: log, AccessLog: access, BaseURL: baseURL,
-		Rooms: roomStore, Room: rooms})
+	return server.New(server.Config{Store: db, Library: library, Secret: secret, Logger: log, AccessLog: opts.access,
+		BaseURL: opts.baseURL, TrustedProxies: opts.trustedProxies, Rooms: roomStore, Room: opts.rooms})
 }
 
 // serveUntilDone serves until ctx ends, then stops accepting connections
