@@ -70,6 +70,11 @@
 //     would.
 //   - A blank title, and "scopes": {} or "resources": {} (declaring
 //     nothing), are errors. An empty events list is valid: a blank lab.
+//   - Text (title, description, notes, values) may not hold control
+//     characters: C0, DEL and C1 are refused, naming the field, except line
+//     breaks and tabs in a description or note. They would act on the
+//     terminal of whoever prints an export, or break its lines. Names
+//     (actors, scopes, resources, ids) take only A-Z a-z 0-9 _ - anyway.
 //   - Over 500 events is reported once, without examining the events. At
 //     most 100 errors are listed, then a count of the rest. A key repeated
 //     in one JSON object keeps its last value, as encoding/json does.

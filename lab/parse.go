@@ -196,7 +196,26 @@ func textField(raw json.RawMessage, index int, field string, max int, p *problem
 	if n := utf8.RuneCountInString(s); n > max {
 		p.add(index, field, "is %d characters long, at most %d", n, max)
 	}
+	multiline, allowed := field == "description" || field == "note", "printable text"
+	if multiline {
+		allowed += ", line breaks and tabs"
+	}
+	for i, r := range []rune(s) {
+		if isControl(r, multiline) {
+			p.add(index, field, "has the control character %U at character %d: only %s", r, i+1, allowed)
+			break
+		}
+	}
 	return s
+}
+
+// isControl reports the characters refused in text: C0 controls (but line
+// breaks and tabs where the text may have several lines), DEL and C1.
+func isControl(r rune, multiline bool) bool {
+	if multiline && (r == '\n' || r == '\r' || r == '\t') {
+		return false
+	}
+	return r < 0x20 || 0x7f <= r && r <= 0x9f
 }
 
 // asInt decodes a JSON integer that fits 64 bits; 1.0 and 1e3 are not integers here.
