@@ -219,3 +219,21 @@ func TestSaveOfAGoneClientIsNoError(t *testing.T) {
 		t.Errorf("log of a save whose client went away, want status=499 and no ERROR:\n%s", log.String())
 	}
 }
+
+// TestPagesCarryNoNUL posts a scenario with NUL bytes: the page that shows
+// it back (and its errors) carries U+FFFD instead of raw NULs.
+func TestPagesCarryNoNUL(t *testing.T) {
+	s, _ := newTestServer(t)
+	for _, src := range []string{
+		"{\"version\":1,\"title\":\"a\x00b\",\"events\":[]}", // refused by validation
+		"{\"version\":1,\x00",                                // not JSON
+	} {
+		rec := postForm(t, s, "/replay", url.Values{"scenario": {src}})
+		if rec.Code != http.StatusUnprocessableEntity && rec.Code != http.StatusBadRequest {
+			t.Errorf("POST /replay of %q: status %d, want 422 or 400", src, rec.Code)
+		}
+		if bytes.IndexByte(rec.Body.Bytes(), 0) >= 0 {
+			t.Errorf("POST /replay of %q: the page carries a raw NUL byte", src)
+		}
+	}
+}

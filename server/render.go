@@ -37,7 +37,17 @@ func render(c echo.Context, status int, page templ.Component) error {
 	if err := page.Render(c.Request().Context(), buf); err != nil {
 		return fmt.Errorf("render %s: %w", c.Request().URL.Path, err)
 	}
-	return c.Blob(status, htmlType, buf.Bytes())
+	return c.Blob(status, htmlType, replaceNUL(buf.Bytes()))
+}
+
+// replaceNUL replaces raw NUL bytes, which templ's escaping lets through
+// (from a pasted scenario shown back, or a run saved before they were
+// refused), with U+FFFD as an HTML parser would.
+func replaceNUL(page []byte) []byte {
+	if bytes.IndexByte(page, 0) < 0 {
+		return page
+	}
+	return bytes.ReplaceAll(page, []byte{0}, []byte("\uFFFD"))
 }
 
 // jsonAppender is a value that writes its own JSON without reflection,

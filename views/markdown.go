@@ -13,9 +13,9 @@ import (
 // the permanent link. Everything the user typed is escaped for Markdown.
 func Markdown(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Policy, link string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## %s\n\n", mdText(s.Title))
-	if s.Description != "" {
-		fmt.Fprintf(&b, "%s\n\n", mdText(s.Description))
+	fmt.Fprintf(&b, "## %s\n\n", mdLine(s.Title))
+	for _, para := range paragraphs(s.Description) {
+		fmt.Fprintf(&b, "%s\n\n", mdLine(para))
 	}
 	b.WriteString("| # | actor | event | token |")
 	sep := "|--:|---|---|--:|"
@@ -42,8 +42,25 @@ func Markdown(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Policy,
 	if link != "" {
 		fmt.Fprintf(&b, "\nPermanent link: <%s> (engine %s)\n", link, lab.Version)
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, strings.Map(replaceControl, b.String()))
 	return err
+}
+
+// mdLine is mdCell that no line-start markup can take over: a title or
+// paragraph on one line, with "~" escaped so that "~~~" opens no code
+// block.
+func mdLine(s string) string {
+	return strings.ReplaceAll(mdCell(s), "~", `\~`)
+}
+
+// replaceControl replaces the control characters a saved run may hold from
+// before they were refused (C0 but line breaks and tabs, DEL, C1) with
+// U+FFFD, so that printing the export cannot act on a terminal.
+func replaceControl(r rune) rune {
+	if r == '\n' || r == '\t' || r >= 0x20 && r < 0x7f || r > 0x9f {
+		return r
+	}
+	return '\uFFFD'
 }
 
 func mdEvent(e lab.Event) string {
