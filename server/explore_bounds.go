@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -32,7 +33,7 @@ const (
 type ExploreConfig struct {
 	Budget   int           // distinct states per exploration unless the request asks: 200,000
 	Deadline time.Duration // time per exploration unless the request asks: 2 s
-	Limit    int           // explorations running at once; more get 503: 2
+	Limit    int           // explorations running at once; more get 503: 2 (and one per client; more get 429)
 	Cache    int           // explorations kept by scenario: 64
 	// Run explores; nil means lab.Explore. Tests count or hold the calls.
 	Run func(context.Context, *lab.Scenario, lab.ExploreOptions) *lab.Exploration
@@ -61,17 +62,37 @@ func (cfg ExploreConfig) withDefaults() ExploreConfig {
 var errBusy = echo.NewHTTPError(http.StatusServiceUnavailable,
 	"The server is already exploring as many scenarios as it can at once. Please try again in a few seconds.")
 
-// explorations runs explorations within a process-wide limit, and keeps
-// their results by scenario.
+// errOverShare answers a client that asks for a second exploration while
+// its first one runs: one slot per client, so that nobody can hold them all.
+var errOverShare = echo.NewHTTPError(http.StatusTooManyRequests,
+	"An exploration of yours is still running: each visitor runs one at a time. Please try again when it has finished.")
+
+// explorations runs explorations within a process-wide limit of slots, at
+// most one slot per client, and keeps their results by scenario. Identical
+// explorations asked for at once run once: later ones wait for the first
+// and share its answer.
 type explorations struct {
 	cfg   ExploreConfig
 	slots chan struct{}
 	cache *exploreCache
+
+	mu      sync.Mutex
+	flights map[string]*flight // by scenario key, budget and deadline
+	clients map[string]int     // slots held, by client address
+}
+
+// flight is one exploration running for everyone who asked for it.
+type flight struct {
+	done    chan struct{} // closed once x is set
+	x       *lab.Exploration
+	waiters int                // requests still waiting; at 0 it is cancelled
+	cancel  context.CancelFunc // stops the exploration
 }
 
 func newExplorations(cfg ExploreConfig) *explorations {
 	cfg = cfg.withDefaults()
-	return &explorations{cfg: cfg, slots: make(chan struct{}, cfg.Limit), cache: newExploreCache(cfg.Cache)}
+	return &explorations{cfg: cfg, slots: make(chan struct{}, cfg.Limit), cache: newExploreCache(cfg.Cache),
+		flights: map[string]*flight{}, clients: map[string]int{}}
 }
 
 // bounds are what one exploration may spend, and the switches back to
@@ -83,9 +104,13 @@ type bounds struct {
 	expiry   lab.Expiry
 }
 
-// run explores sc within b, or answers from the cache. It never waits for
-// a slot: when all are taken it fails with errBusy at once.
-func (e *explorations) run(ctx context.Context, sc *lab.Scenario, b bounds, progress func(int)) (*lab.Exploration, error) {
+// run explores sc within b for client, or answers from the cache, or
+// shares an identical exploration already running. It never waits for a
+// slot: when the client holds one already it fails with errOverShare, when
+// all are taken with errBusy. If ctx ends first, run returns its error, and
+// the exploration stops once nobody waits for it. progress, if not nil, is
+// called while this request leads the exploration and waits.
+func (e *explorations) run(ctx context.Context, client string, sc *lab.Scenario, b bounds, progress func(int)) (*lab.Exploration, error) {
 	key, err := exploreKey(sc)
 	if err != nil {
 		return nil, err
@@ -94,17 +119,115 @@ func (e *explorations) run(ctx context.Context, sc *lab.Scenario, b bounds, prog
 	if x, ok := e.cache.get(key, b.budget); ok {
 		return x, nil
 	}
+	var att *attached
+	if progress != nil {
+		att = &attached{fn: progress}
+		progress = att.call
+	}
+	defer att.detach()
+	f, err := e.join(key, client, sc, b, progress)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-f.done:
+		return f.x, nil
+	case <-ctx.Done():
+		if e.leave(key, b, f) {
+			<-f.done // cancelled: it stops at once and frees its slot
+		}
+		return nil, ctx.Err()
+	}
+}
+
+func flightKey(key string, b bounds) string {
+	return budgetKey(key, b.budget) + "/" + b.deadline.String()
+}
+
+// join waits on the identical exploration in flight, or starts one.
+func (e *explorations) join(key, client string, sc *lab.Scenario, b bounds, progress func(int)) (*flight, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	fk := flightKey(key, b)
+	if f, ok := e.flights[fk]; ok {
+		f.waiters++
+		return f, nil
+	}
+	if e.clients[client] > 0 {
+		return nil, errOverShare
+	}
 	select {
 	case e.slots <- struct{}{}:
-		defer func() { <-e.slots }()
 	default:
 		return nil, errBusy
 	}
-	ctx, cancel := context.WithTimeout(ctx, b.deadline)
-	defer cancel()
+	e.clients[client]++
+	ctx, cancel := context.WithTimeout(context.Background(), b.deadline)
+	f := &flight{done: make(chan struct{}), waiters: 1, cancel: cancel}
+	e.flights[fk] = f
+	go e.fly(ctx, key, client, f, sc, b, progress)
+	return f, nil
+}
+
+// fly runs the exploration, keeps it, and frees the slot and the client's
+// share before answering the waiters.
+func (e *explorations) fly(ctx context.Context, key, client string, f *flight, sc *lab.Scenario, b bounds, progress func(int)) {
 	x := e.cfg.Run(ctx, sc, lab.ExploreOptions{Budget: b.budget, Progress: progress, Writes: b.writes, Expiry: b.expiry})
+	f.cancel()
 	e.cache.put(key, b.budget, x)
-	return x, nil
+	e.mu.Lock()
+	if fk := flightKey(key, b); e.flights[fk] == f {
+		delete(e.flights, fk)
+	}
+	if e.clients[client]--; e.clients[client] <= 0 {
+		delete(e.clients, client)
+	}
+	<-e.slots
+	f.x = x
+	e.mu.Unlock()
+	close(f.done)
+}
+
+// leave stops waiting on f; the last to leave cancels the exploration
+// (and reports it), and a request that comes after starts a new one rather
+// than join a cancelled one.
+func (e *explorations) leave(key string, b bounds, f *flight) (last bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if f.waiters--; f.waiters > 0 {
+		return false
+	}
+	f.cancel()
+	if fk := flightKey(key, b); e.flights[fk] == f {
+		delete(e.flights, fk)
+	}
+	return true
+}
+
+// attached passes progress to the request that leads an exploration only
+// while it waits: once it has gone (or has its answer), the exploration,
+// which may go on for others, must not write to its response.
+type attached struct {
+	mu   sync.Mutex
+	fn   func(int)
+	gone bool
+}
+
+func (a *attached) call(states int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !a.gone {
+		a.fn(states)
+	}
+}
+
+func (a *attached) detach() {
+	if a == nil {
+		return
+	}
+	a.mu.Lock()
+	a.gone = true
+	a.mu.Unlock()
 }
 
 // parseBounds reads the optional budget (states) and deadline (a duration
@@ -142,7 +265,7 @@ func (e *explorations) parseBounds(get func(string) string) (bounds, error) {
 
 // busy marks the response of a refused exploration with when to retry.
 func busy(c echo.Context, err error) error {
-	if errors.Is(err, errBusy) {
+	if errors.Is(err, errBusy) || errors.Is(err, errOverShare) {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(retryAfterSeconds))
 	}
 	return err
