@@ -64,11 +64,13 @@ func TestDiagramEscapesText(t *testing.T) {
 		"version": 1, "title": title, "description": "<b>d</b>",
 		"events": []map[string]any{
 			{"actor": "A", "kind": "acquire", "note": `</text><script>n</script>&`},
-			{"actor": "A", "kind": "write", "value": value, "note": "bell \u0007 and nul-free"},
+			{"actor": "A", "kind": "write", "value": value, "note": "bell"},
 			{"actor": "A", "kind": "send", "value": "<&>", "id": "r1"},
 			{"kind": "deliver", "request": "r1"},
 		},
 	})
+	// Parsing refuses control characters now; a run saved before may hold one.
+	s.Events[1].Note = "bell \u0007 and nul-free"
 	tr := lab.Replay(s)
 	for _, p := range []lab.Policy{lab.Unfenced, lab.Fenced} {
 		for form, out := range map[string][]byte{"Diagram": renderPage(t, s, tr, p), "DiagramSVG": renderFile(t, s, tr, p)} {
