@@ -1,5 +1,7 @@
 package lab
 
+import "slices"
+
 // Class says how bad a violation is, spelled as in the spec (model 2).
 type Class string
 
@@ -19,16 +21,20 @@ const (
 	Overrun Class = "overrun"
 )
 
-// Classes lists the classes from the most to the least severe.
-var Classes = []Class{Corrupting, Refusing, Deposed, Overrun}
+// classes lists the classes from the most to the least severe.
+var classes = [...]Class{Corrupting, Refusing, Deposed, Overrun}
 
-// numClasses is len(Classes).
-const numClasses = 4
+// Classes returns every class from the most severe. The slice is the
+// caller's own.
+func Classes() []Class { return slices.Clone(classes[:]) }
+
+// numClasses is len(Classes()).
+const numClasses = len(classes)
 
 // Severity ranks a class: 4 for corrupting down to 1 for overrun, 0 for
 // anything else (no violation, or a trace stored before classes existed).
 func (c Class) Severity() int {
-	for i, k := range Classes {
+	for i, k := range classes {
 		if k == c {
 			return numClasses - i
 		}

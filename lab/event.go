@@ -26,8 +26,8 @@ var fieldsOf = map[Kind][]string{
 
 // Fields lists the fields kind k takes besides kind and note, in the
 // order of the spec's table; nil for an unknown kind. The editor offers
-// exactly these. The slice is shared: do not modify it.
-func Fields(k Kind) []string { return fieldsOf[k] }
+// exactly these. The slice is the caller's own.
+func Fields(k Kind) []string { return slices.Clone(fieldsOf[k]) }
 
 // requiredOf counts the leading entries of fieldsOf that are required.
 var requiredOf = map[Kind]int{
@@ -187,7 +187,7 @@ func takes(k Kind) string {
 
 func kindList() string {
 	s := ""
-	for i, k := range Kinds {
+	for i, k := range kinds {
 		if i > 0 {
 			s += " "
 		}

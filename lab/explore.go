@@ -167,20 +167,20 @@ func (x *explorer) result(root *tally) *Exploration {
 	ex := &Exploration{Writes: x.opt.Writes, Expiry: x.opt.Expiry, Events: exploredEvents(x.r.s.Events),
 		Orderings: root.all.bigInt(), States: x.table.len(), Bytes: x.table.bytes(),
 		Complete: x.stopped == "", Stopped: x.stopped}
-	for p, policy := range Policies {
+	for p, policy := range policies {
 		pe := PolicyExploration{Policy: policy, AnyViolating: root.v[anyEntry(p)].bigInt(),
 			Violating: make(map[Invariant]*mathbig.Int, numInvariants),
 			ByClass:   make(map[Class]*mathbig.Int, numClasses)}
-		for k, inv := range Invariants {
+		for k, inv := range invariants {
 			pe.Violating[inv] = root.v[invEntry(p, k)].bigInt()
 		}
 		below := new(mathbig.Int)
-		for c, class := range Classes {
+		for c, class := range classes {
 			reach := root.v[classEntry(p, c)].bigInt()
 			pe.ByClass[class] = new(mathbig.Int).Sub(reach, below)
 			below = reach
 		}
-		for c, class := range Classes {
+		for c, class := range classes {
 			if f := x.best[p][c]; f.step > 0 {
 				pe.Worst = &class
 				pe.Counterexample = &Counterexample{Order: x.order.complete(f.prefix), Step: f.step, Invariant: f.inv, Class: class}

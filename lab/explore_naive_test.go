@@ -118,7 +118,7 @@ func (nv *naive) add(s *Scenario, events []Event, order []int) {
 		r.Events = append(r.Events, events[n-1])
 	}
 	tr := Replay(&r)
-	for p, policy := range Policies {
+	for p, policy := range policies {
 		vs := tr.Summary[policy].Violations
 		if len(vs) == 0 {
 			continue
@@ -133,15 +133,15 @@ func (nv *naive) add(s *Scenario, events []Event, order []int) {
 				nv.violating[p][v.Kind]++
 			}
 			if f := firsts[v.Class]; f == nil || v.Step < f.Step ||
-				v.Step == f.Step && slices.Index(Invariants, v.Kind) < slices.Index(Invariants, f.Invariant) {
+				v.Step == f.Step && slices.Index(invariants[:], v.Kind) < slices.Index(invariants[:], f.Invariant) {
 				firsts[v.Class] = &Counterexample{Order: slices.Clone(order), Step: v.Step, Invariant: v.Kind, Class: v.Class}
 			}
-			if worst == "" || slices.Index(Classes, v.Class) < slices.Index(Classes, worst) {
+			if worst == "" || slices.Index(classes[:], v.Class) < slices.Index(classes[:], worst) {
 				worst = v.Class
 			}
 		}
 		nv.byClass[p][worst]++
-		if nv.worst[p] == "" || slices.Index(Classes, worst) < slices.Index(Classes, nv.worst[p]) {
+		if nv.worst[p] == "" || slices.Index(classes[:], worst) < slices.Index(classes[:], nv.worst[p]) {
 			nv.worst[p] = worst
 		}
 		for c, f := range firsts {
@@ -165,10 +165,10 @@ func (nv *naive) compare(x *Exploration) []string {
 	diff("complete", x.Complete, true)
 	for p, pe := range x.Policies {
 		diff(string(pe.Policy)+" any", pe.AnyViolating, nv.any[p])
-		for _, inv := range Invariants {
+		for _, inv := range invariants {
 			diff(string(pe.Policy)+" "+string(inv), pe.Violating[inv], nv.violating[p][inv])
 		}
-		for _, c := range Classes {
+		for _, c := range classes {
 			diff(string(pe.Policy)+" by class "+string(c), pe.ByClass[c], nv.byClass[p][c])
 		}
 		worst := Class("none")

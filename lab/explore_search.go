@@ -159,7 +159,7 @@ func (x *explorer) notice(v, cv violated) {
 func firstOf(bits uint64) Invariant {
 	for k, m := range invMask {
 		if bits&m != 0 {
-			return Invariants[k]
+			return invariants[k]
 		}
 	}
 	return ""

@@ -6,9 +6,6 @@ import (
 	"math/bits"
 )
 
-// numInvariants is len(Invariants).
-const numInvariants = 5
-
 // violated records what each policy has broken so far, in bitsPerPolicy
 // bits a policy: the invariants, with unowned-write split by its class,
 // so that the classes reached can be told too.

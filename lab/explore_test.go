@@ -94,12 +94,12 @@ func testMatchesNaive(t *testing.T, opt ExploreOptions) {
 	if testing.Short() {
 		return
 	}
-	for _, p := range Policies {
+	for _, p := range policies {
 		if violating[p] == 0 && p != Authoritative {
 			t.Errorf("no generated ordering violates anything under %s: the test compares too little", p)
 		}
 	}
-	for _, c := range Classes {
+	for _, c := range Classes() {
 		if classes[c] == 0 {
 			t.Errorf("no generated ordering's worst class is %s: the test compares too little", c)
 		}
@@ -299,7 +299,7 @@ func TestExploreBudget(t *testing.T) {
 			t.Errorf("%s counts %v orderings, more than all %v", name, x.Orderings, full.Orderings)
 		}
 		for p, pe := range x.Policies {
-			for _, inv := range Invariants {
+			for _, inv := range invariants {
 				if pe.Violating[inv].Cmp(full.Policies[p].Violating[inv]) > 0 {
 					t.Errorf("%s under %s: %v orderings with %s, more than the full %v", name, pe.Policy, pe.Violating[inv], inv, full.Policies[p].Violating[inv])
 				}

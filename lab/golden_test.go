@@ -18,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite the golden traces in testdata/g
 
 func library(t testing.TB) *lab.Library {
 	t.Helper()
-	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order)
+	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order())
 	if err != nil {
 		t.Fatalf("LoadLibrary: %v", err)
 	}

@@ -1,8 +1,5 @@
 package lab
 
-// numPolicies is len(Policies); Outcomes and the replayer's lanes are arrays of it.
-const numPolicies = 8
-
 // lane is one policy's own copy of what the policies disagree on: the
 // receivers, and which requests were aborted or are waiting for a commit.
 type lane struct {

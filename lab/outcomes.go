@@ -19,7 +19,7 @@ func (o *Outcomes) Of(p Policy) Outcome {
 
 // PolicyIndex returns p's position in Policies, or -1.
 func PolicyIndex(p Policy) int {
-	for i, q := range Policies {
+	for i, q := range policies {
 		if q == p {
 			return i
 		}
@@ -31,7 +31,7 @@ func PolicyIndex(p Policy) int {
 func (o Outcomes) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
-	for i, p := range Policies {
+	for i, p := range policies {
 		if i > 0 {
 			b.WriteByte(',')
 		}
@@ -53,7 +53,7 @@ func (o *Outcomes) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &m); err != nil {
 		return err
 	}
-	for i, p := range Policies {
+	for i, p := range policies {
 		o[i] = m[p]
 	}
 	return nil

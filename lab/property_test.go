@@ -44,18 +44,18 @@ func TestPropertyDeterministicJSON(t *testing.T) {
 // that are the same in every policy and listed as warnings.
 func TestPropertyShape(t *testing.T) {
 	forRandom(t, 300, wide, func(t *testing.T, s *Scenario, tr *Trace) {
-		if len(tr.Steps) != len(s.Events) || !slices.Equal(tr.Policies, Policies) {
-			t.Fatalf("trace has %d steps and policies %v, want %d and %v", len(tr.Steps), tr.Policies, len(s.Events), Policies)
+		if len(tr.Steps) != len(s.Events) || !slices.Equal(tr.Policies, policies[:]) {
+			t.Fatalf("trace has %d steps and policies %v, want %d and %v", len(tr.Steps), tr.Policies, len(s.Events), policies)
 		}
 		skipped := 0
 		for _, st := range tr.Steps {
 			first := st.Outcomes[0].Decision == Skipped
 			for i, o := range st.Outcomes {
 				if (o.Decision == Skipped) != first {
-					t.Errorf("step %d skipped under %s but not under %s", st.Index, Policies[0], Policies[i])
+					t.Errorf("step %d skipped under %s but not under %s", st.Index, policies[0], policies[i])
 				}
 				if o.Reason == "" || len(o.Values) != len(s.Resources) {
-					t.Errorf("step %d under %s: reason %q, %d values, want a reason and %d", st.Index, Policies[i], o.Reason, len(o.Values), len(s.Resources))
+					t.Errorf("step %d under %s: reason %q, %d values, want a reason and %d", st.Index, policies[i], o.Reason, len(o.Values), len(s.Resources))
 				}
 			}
 			if first {
@@ -77,11 +77,11 @@ func TestPropertyValuesChangeOnlyAtWrites(t *testing.T) {
 	forRandom(t, 300, wide, func(t *testing.T, s *Scenario, tr *Trace) {
 		for i := 1; i < len(tr.Steps); i++ {
 			st := tr.Steps[i]
-			for p := range Policies {
+			for p := range policies {
 				changed := !sameValues(tr.Steps[i-1].Outcomes[p].Values, st.Outcomes[p].Values)
 				d := st.Outcomes[p].Decision
 				if changed && d != Accepted && d != Applied {
-					t.Errorf("step %d under %s changed a value with decision %s", st.Index, Policies[p], d)
+					t.Errorf("step %d under %s changed a value with decision %s", st.Index, policies[p], d)
 				}
 			}
 		}

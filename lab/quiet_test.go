@@ -61,10 +61,10 @@ func quietDiff(s *Scenario) string {
 		for li, o := range st.Outcomes {
 			q := quiet.steps[i].Outcomes[li]
 			if q.Decision != o.Decision {
-				return fmt.Sprintf("step %d under %s: %s, want %s", i+1, Policies[li], q.Decision, o.Decision)
+				return fmt.Sprintf("step %d under %s: %s, want %s", i+1, policies[li], q.Decision, o.Decision)
 			}
 			if q.Reason != "" || q.Values != nil || q.Tokens != nil {
-				return fmt.Sprintf("step %d under %s: reason %q, values %v: built while quiet", i+1, Policies[li], q.Reason, q.Values)
+				return fmt.Sprintf("step %d under %s: reason %q, values %v: built while quiet", i+1, policies[li], q.Reason, q.Values)
 			}
 		}
 		if qs := quiet.steps[i]; qs.Warning != "" || qs.Token != nil || qs.Event.Kind != "" {

@@ -197,11 +197,11 @@ func refGen(r *rand.Rand) string {
 func refTally(s *lab.Scenario, tally map[string]int) {
 	tr := lab.Replay(s)
 	for _, st := range tr.Steps {
-		for _, p := range lab.Policies {
+		for _, p := range lab.Policies() {
 			tally[fmt.Sprintf("%-18s %-8s %s", p, st.Event.Kind, st.Outcomes.Of(p).Decision)]++
 		}
 	}
-	for _, p := range lab.Policies {
+	for _, p := range lab.Policies() {
 		for _, v := range tr.Summary[p].Violations {
 			tally[fmt.Sprintf("%-18s violation %s %s", p, v.Kind, v.Class)]++
 		}
@@ -234,7 +234,7 @@ func refCompare(s *lab.Scenario) []string {
 				add(i, e, "event engine scope %q token %s id %q, model %q %s %q", e.Scope, refStr(e.Token), e.ID, ms.scope, refStr(ms.token), id)
 			}
 		}
-		for p, pol := range lab.Policies {
+		for p, pol := range lab.Policies() {
 			o := st.Outcomes.Of(pol)
 			if o.Decision != ms.dec[p] {
 				add(i, e, "%s: engine %s (%q) model %s", pol, o.Decision, o.Reason, ms.dec[p])
@@ -245,7 +245,7 @@ func refCompare(s *lab.Scenario) []string {
 			}
 		}
 	}
-	for p, pol := range lab.Policies {
+	for p, pol := range lab.Policies() {
 		sum := tr.Summary[pol]
 		if a, b := refViol(sum.Violations), refViol(m.lanes[p].viol); a != b {
 			diffs = append(diffs, fmt.Sprintf("%s violations: engine [%s] model [%s]", pol, a, b))

@@ -124,7 +124,7 @@ func newReplayer(s *Scenario) *replayer {
 	}
 	snap := emptySnapshot(pr.resources)
 	res := newReceivers(pr)
-	for i, p := range Policies {
+	for i, p := range policies {
 		r.lanes[i] = newLane(p, pr, res[i], snap)
 	}
 	return r
@@ -348,7 +348,7 @@ func (r *replayer) set(i, li int, d Decision, reason string) {
 }
 
 func (r *replayer) trace() *Trace {
-	t := &Trace{Policies: append([]Policy(nil), Policies...), Steps: r.steps, Warnings: r.warnings,
+	t := &Trace{Policies: append([]Policy(nil), policies[:]...), Steps: r.steps, Warnings: r.warnings,
 		Summary: make(map[Policy]Summary, numPolicies)}
 	for li := range r.lanes {
 		l := &r.lanes[li]

@@ -135,7 +135,7 @@ func TestReplayDecisions(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tr := Replay(ev(t, tt.head, tt.events...))
 			st := tr.Steps[tt.step-1]
-			for i, p := range Policies {
+			for i, p := range policies {
 				if got := st.Outcomes[i].Decision; got != tt.want[i] {
 					t.Errorf("Replay(%q) step %d under %s = %q (%s), want %q", tt.name, tt.step, p, got, st.Outcomes[i].Reason, tt.want[i])
 				}

@@ -1,5 +1,7 @@
 package lab
 
+import "slices"
+
 // Policy names a way of protecting the resource, spelled as in the spec.
 type Policy string
 
@@ -15,8 +17,15 @@ const (
 	FencedRacy       Policy = "fenced-racy"
 )
 
-// Policies lists every policy in the spec's order; traces use this order.
-var Policies = []Policy{Unfenced, ClientCheck, Fenced, FencedStrict, FencedIdempotent, FencedRegister, Authoritative, FencedRacy}
+// policies lists every policy in the spec's order; traces use this order.
+var policies = [...]Policy{Unfenced, ClientCheck, Fenced, FencedStrict, FencedIdempotent, FencedRegister, Authoritative, FencedRacy}
+
+// Policies returns every policy in the order traces and pages show them.
+// The slice is the caller's own.
+func Policies() []Policy { return slices.Clone(policies[:]) }
+
+// numPolicies is len(Policies()).
+const numPolicies = len(policies)
 
 // Decision is the outcome word of one step under one policy.
 type Decision string
@@ -50,7 +59,14 @@ const (
 )
 
 // Invariants lists the invariants in the spec's order.
-var Invariants = []Invariant{StaleOverwrite, SupersededWrite, DuplicateApplied, ValidWriteRejected, UnownedWrite}
+var invariants = [...]Invariant{StaleOverwrite, SupersededWrite, DuplicateApplied, ValidWriteRejected, UnownedWrite}
+
+// Invariants returns every invariant in the order traces show them. The
+// slice is the caller's own.
+func Invariants() []Invariant { return slices.Clone(invariants[:]) }
+
+// numInvariants is len(Invariants()).
+const numInvariants = len(invariants)
 
 // Trace is the result of replaying a scenario under every policy.
 type Trace struct {

@@ -62,7 +62,7 @@ func appendStep(b []byte, s *Step) []byte {
 	b = append(b, `,"warning":`...)
 	b = appendString(b, s.Warning)
 	b = append(b, `,"outcomes":{`...)
-	for i, p := range Policies {
+	for i, p := range policies {
 		if i > 0 {
 			b = append(b, ',')
 		}

@@ -40,7 +40,7 @@ func checkTraceJSON(t *testing.T, name string, tr *Trace) {
 // bytes encoding/json would, on every built-in, on random scenarios and on
 // text that needs escaping.
 func TestTraceJSONMatchesEncodingJSON(t *testing.T) {
-	lib, err := LoadLibrary(scenarios.FS, scenarios.Order)
+	lib, err := LoadLibrary(scenarios.FS, scenarios.Order())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestTraceJSONMatchesEncodingJSON(t *testing.T) {
 }
 
 func BenchmarkTraceJSON(b *testing.B) {
-	lib, err := LoadLibrary(scenarios.FS, scenarios.Order)
+	lib, err := LoadLibrary(scenarios.FS, scenarios.Order())
 	if err != nil {
 		b.Fatal(err)
 	}

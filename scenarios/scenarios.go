@@ -13,8 +13,11 @@ var FS embed.FS
 // Order lists every built-in scenario by name in teaching order: the failure
 // and how to reproduce it, the worker's own checks, fencing at the receiver
 // and its limits, then broken receivers and broken issuers. Listings follow
-// it rather than the file names' alphabetical order.
-var Order = []string{
+// it rather than the file names' alphabetical order. The slice is the
+// caller's own.
+func Order() []string { return append([]string(nil), order...) }
+
+var order = []string{
 	"paused-worker",
 	"longer-lease",
 	"killed-worker",

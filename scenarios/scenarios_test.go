@@ -19,12 +19,21 @@ func TestOrderMatchesFiles(t *testing.T) {
 		names = append(names, strings.TrimSuffix(f, ".json"))
 	}
 	slices.Sort(names)
-	sorted := slices.Clone(Order)
+	sorted := slices.Clone(order)
 	slices.Sort(sorted)
 	if !slices.Equal(sorted, names) {
 		t.Errorf("Order, sorted = %q, want the embedded files %q", sorted, names)
 	}
-	if len(Order) == 0 || Order[0] != "paused-worker" {
-		t.Errorf("Order[0] = %q, want %q", Order[0], "paused-worker")
+	if len(order) == 0 || order[0] != "paused-worker" {
+		t.Errorf("Order[0] = %q, want %q", order[0], "paused-worker")
+	}
+}
+
+// TestOrderIsACopy: a caller changing what Order returned changes nothing.
+func TestOrderIsACopy(t *testing.T) {
+	o := Order()
+	o[0] = "changed"
+	if Order()[0] != "paused-worker" {
+		t.Errorf("Order returns a slice its callers can change")
 	}
 }

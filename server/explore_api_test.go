@@ -97,11 +97,11 @@ func TestAPIExplore(t *testing.T) {
 	if err := json.Unmarshal(rec.Body.Bytes(), &x); err != nil {
 		t.Fatalf("decode: %v", err)
 	}
-	if len(x.Events) != 9 || x.Orderings.Int64() != 420 || !x.Complete || len(x.Policies) != len(lab.Policies) {
+	if len(x.Events) != 9 || x.Orderings.Int64() != 420 || !x.Complete || len(x.Policies) != len(lab.Policies()) {
 		t.Fatalf("POST /api/explore: events %d, orderings %s, complete %v, %d policies", len(x.Events), x.Orderings, x.Complete, len(x.Policies))
 	}
 	for i, pe := range x.Policies {
-		if pe.Policy != string(lab.Policies[i]) || len(pe.Violating) != len(lab.Invariants) {
+		if pe.Policy != string(lab.Policies()[i]) || len(pe.Violating) != len(lab.Invariants()) {
 			t.Errorf("POST /api/explore: policies[%d] = %s with %d invariants", i, pe.Policy, len(pe.Violating))
 		}
 	}
@@ -109,7 +109,7 @@ func TestAPIExplore(t *testing.T) {
 		t.Errorf("POST /api/explore: writes %q, expiry %q, events 6-7 %+v %+v; want split, free, send #6, deliver #6", x.Writes, x.Expiry, x.Events[5], x.Events[6])
 	}
 	for i, pe := range x.Policies {
-		if len(pe.ByClass) != len(lab.Classes) {
+		if len(pe.ByClass) != len(lab.Classes()) {
 			t.Errorf("POST /api/explore: policies[%d].by_class = %v, want all four classes", i, pe.ByClass)
 		}
 	}

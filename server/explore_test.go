@@ -100,7 +100,7 @@ func TestExplorePage(t *testing.T) {
 
 	want := exploreWith(t, "old-token-first", model1)
 	for _, pe := range want.Policies {
-		for _, inv := range lab.Invariants {
+		for _, inv := range lab.Invariants() {
 			cell := p.exploreCell(t, string(pe.Policy), string(inv))
 			if got, err := strconv.ParseInt(cell, 10, 64); err != nil || got != pe.Violating[inv].Int64() {
 				t.Errorf("explore table: %s × %s = %q, want %s", pe.Policy, inv, cell, pe.Violating[inv])
@@ -132,8 +132,8 @@ func TestExplorePage(t *testing.T) {
 		t.Errorf("explore table: first counterexample of fenced = %q", got)
 	}
 	bars := findAll(p.root, func(e *html.Node) bool { return e.Data == "svg" && hasClass(e, "x-bar") })
-	if len(bars) != len(lab.Policies) {
-		t.Fatalf("chart has %d bars, want %d", len(bars), len(lab.Policies))
+	if len(bars) != len(lab.Policies()) {
+		t.Fatalf("chart has %d bars, want %d", len(bars), len(lab.Policies()))
 	}
 	if got, want := attr(bars[2], "aria-label"), "fenced: 12 of 21 orderings break an invariant, 9 break none"; got != want {
 		t.Errorf("fenced bar: aria-label %q, want %q", got, want)

@@ -62,7 +62,7 @@ var (
 
 func testLibrary(t testing.TB) *lab.Library {
 	t.Helper()
-	libraryOnce.Do(func() { library, libraryErr = lab.LoadLibrary(scenarios.FS, scenarios.Order) })
+	libraryOnce.Do(func() { library, libraryErr = lab.LoadLibrary(scenarios.FS, scenarios.Order()) })
 	if libraryErr != nil {
 		t.Fatalf("LoadLibrary: %v", libraryErr)
 	}

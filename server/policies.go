@@ -14,7 +14,7 @@ var defaultPolicies = []lab.Policy{lab.Unfenced, lab.Fenced}
 // the order of lab.Policies, ignoring unknown names; none gives the default.
 func choosePolicies(names []string) []lab.Policy {
 	var chosen []lab.Policy
-	for _, p := range lab.Policies {
+	for _, p := range lab.Policies() {
 		if slices.Contains(names, string(p)) {
 			chosen = append(chosen, p)
 		}

@@ -110,7 +110,7 @@ func newDiagram(s *lab.Scenario, t *lab.Trace, p lab.Policy, standalone bool, or
 // layoutDiagram lays out the whole picture: the geometry both renderers draw.
 func layoutDiagram(s *lab.Scenario, t *lab.Trace, p lab.Policy, standalone bool, order []string) *diagram {
 	if lab.PolicyIndex(p) < 0 { // an unknown policy has no outcomes to draw
-		p = lab.Policies[0]
+		p = lab.Policies()[0]
 	}
 	g := newGrid(s, t, p, standalone, order)
 	d := &diagram{id: "diagram-" + string(p), standalone: standalone, policy: p, verdict: g.verdict()}

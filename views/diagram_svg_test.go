@@ -125,7 +125,7 @@ func renderFile(t testing.TB, s *lab.Scenario, tr *lab.Trace, p lab.Policy) []by
 
 func builtin(t testing.TB, name string) *lab.Scenario {
 	t.Helper()
-	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order)
+	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func TestDiagram(t *testing.T) {
 	}
 	for name, s := range cases {
 		tr := lab.Replay(s)
-		for _, p := range lab.Policies {
+		for _, p := range lab.Policies() {
 			t.Run(name+"/"+string(p), func(t *testing.T) {
 				for form, out := range map[string][]byte{"Diagram": renderPage(t, s, tr, p), "DiagramSVG": renderFile(t, s, tr, p)} {
 					checkDiagram(t, fmt.Sprintf("%s(%s, %s)", form, name, p), readSVG(t, form, out), tr, p)
@@ -144,7 +144,7 @@ func TestDiagramMarks(t *testing.T) {
 func TestDiagramDeterministic(t *testing.T) {
 	s := generated(t, 40)
 	tr := lab.Replay(s)
-	for _, p := range lab.Policies {
+	for _, p := range lab.Policies() {
 		if a, b := renderFile(t, s, tr, p), renderFile(t, s, tr, p); !bytes.Equal(a, b) {
 			t.Errorf("DiagramSVG(generated-40, %s) differs between two renders", p)
 		}

@@ -210,12 +210,12 @@ var paletteFields = []string{"value", "id", "request", "scope", "resource", "op"
 // kindsTaking lists the kinds that take field f, for the palette.
 func kindsTaking(f string) string {
 	var out []string
-	for _, k := range lab.Kinds {
+	for _, k := range lab.Kinds() {
 		if draft.Takes(k, f) {
 			out = append(out, string(k))
 		}
 	}
-	if len(out) == len(lab.Kinds) {
+	if len(out) == len(lab.Kinds()) {
 		return "all"
 	}
 	return strings.Join(out, " ")

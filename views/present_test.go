@@ -76,7 +76,7 @@ func TestQuestion(t *testing.T) {
 		{lab.Fenced, false, 6, "", ""},
 	}
 	for _, tt := range tests {
-		p := PresentPage{Report: NewReport(sc, tr, lab.Policies), Diagram: tt.policy, Predict: tt.predict}
+		p := PresentPage{Report: NewReport(sc, tr, lab.Policies()), Diagram: tt.policy, Predict: tt.predict}
 		ask, answer := p.question(tr.Steps[tt.step-1])
 		if ask != tt.ask || answer != tt.answer {
 			t.Errorf("question(step %d) under %s, predict %v = %q, %q; want %q, %q",

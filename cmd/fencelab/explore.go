@@ -35,7 +35,7 @@ func explore(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order)
+	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order())
 	if err != nil {
 		return err
 	}
@@ -163,7 +163,7 @@ func policyLine(x *lab.Exploration, pe lab.PolicyExploration) string {
 		first = "first found " + first[len("first "):]
 	}
 	var others []string
-	for _, class := range lab.Classes {
+	for _, class := range lab.Classes() {
 		if n := pe.ByClass[class]; class != c.Class && n.Sign() > 0 {
 			others = append(others, fmt.Sprintf("%s %s", class, n))
 		}

@@ -78,9 +78,9 @@ func TestExploreCommandJSON(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &x); err != nil {
 		t.Fatalf("run(%q) printed no exploration JSON: %v\n%s", args, err, out.String())
 	}
-	if !x.Complete || x.Orderings.Int64() != 420 || len(x.Policies) != len(lab.Policies) || len(x.Events) != 9 {
+	if !x.Complete || x.Orderings.Int64() != 420 || len(x.Policies) != len(lab.Policies()) || len(x.Events) != 9 {
 		t.Errorf("run(%q) = complete %v, %v orderings, %d policies, %d events; want complete, 420, %d, 9",
-			args, x.Complete, x.Orderings, len(x.Policies), len(x.Events), len(lab.Policies))
+			args, x.Complete, x.Orderings, len(x.Policies), len(x.Events), len(lab.Policies()))
 	}
 	worst := map[lab.Policy]string{}
 	for _, pe := range x.Policies {

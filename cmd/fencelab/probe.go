@@ -48,7 +48,7 @@ func runProbe(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	var s *lab.Scenario
 	if f.source.scenario != "" || f.source.file != "" {
-		lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order)
+		lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order())
 		if err != nil {
 			return err
 		}

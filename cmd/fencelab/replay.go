@@ -23,7 +23,7 @@ type replayFlags struct {
 }
 
 func replay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order)
+	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order())
 	if err != nil {
 		return err
 	}
@@ -105,8 +105,8 @@ func parsePolicies(list string) ([]lab.Policy, error) {
 }
 
 func policyNames() string {
-	names := make([]string, len(lab.Policies))
-	for i, p := range lab.Policies {
+	names := make([]string, len(lab.Policies()))
+	for i, p := range lab.Policies() {
 		names[i] = string(p)
 	}
 	return strings.Join(names, ", ")

@@ -83,7 +83,7 @@ func TestReplayCommand(t *testing.T) {
 // TestReplayJSON: --json prints the engine's trace, byte for byte what
 // encoding/json makes of lab.Replay (the API sends the same bytes).
 func TestReplayJSON(t *testing.T) {
-	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order)
+	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order())
 	if err != nil {
 		t.Fatal(err)
 	}

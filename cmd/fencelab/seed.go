@@ -62,7 +62,7 @@ func listScenarios(args []string, w io.Writer) error {
 	if len(args) > 0 {
 		return &usageError{"scenarios takes no arguments"}
 	}
-	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order)
+	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order())
 	if err != nil {
 		return err
 	}

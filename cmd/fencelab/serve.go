@@ -140,7 +140,7 @@ func newServer(ctx context.Context, db server.Store, log *slog.Logger, opts serv
 	if err != nil {
 		return nil, err
 	}
-	library, err := lab.LoadLibrary(scenarios.FS, scenarios.Order)
+	library, err := lab.LoadLibrary(scenarios.FS, scenarios.Order())
 	if err != nil {
 		return nil, fmt.Errorf("load built-in scenarios: %w", err)
 	}

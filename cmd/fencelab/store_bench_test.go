@@ -98,7 +98,7 @@ func benchSaves(b *testing.B, s server.Store, template server.Run, savers int) {
 
 // sampleRun is paused-worker as the server saves it.
 func sampleRun(b *testing.B) server.Run {
-	library, err := lab.LoadLibrary(scenarios.FS, scenarios.Order)
+	library, err := lab.LoadLibrary(scenarios.FS, scenarios.Order())
 	if err != nil {
 		b.Fatal(err)
 	}

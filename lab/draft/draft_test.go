@@ -97,7 +97,7 @@ func TestCompile(t *testing.T) {
 // TestOfBuiltins turns every built-in into a draft and back: the
 // same scenario, byte for byte as saved.
 func TestOfBuiltins(t *testing.T) {
-	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order)
+	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestApplyDeclarations(t *testing.T) {
 func TestKindFieldsMatchTheEngine(t *testing.T) {
 	sample := map[string]any{"actor": "A", "scope": "job", "resource": "result", "value": "v",
 		"id": "x", "request": "x", "op": "o", "token": 1}
-	for _, k := range lab.Kinds {
+	for _, k := range lab.Kinds() {
 		for _, f := range fieldNames {
 			if f == "note" {
 				continue

@@ -46,7 +46,7 @@ func newProber(t testing.TB, url string, policy lab.Policy) *probe.Prober {
 
 func library(t testing.TB) *lab.Library {
 	t.Helper()
-	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order)
+	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order())
 	if err != nil {
 		t.Fatal(err)
 	}

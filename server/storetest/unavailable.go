@@ -77,7 +77,7 @@ func testUnavailable(t *testing.T, h Harness) {
 
 func newServer(t *testing.T, s server.Store) *server.Server {
 	t.Helper()
-	library, err := lab.LoadLibrary(scenarios.FS, scenarios.Order)
+	library, err := lab.LoadLibrary(scenarios.FS, scenarios.Order())
 	if err != nil {
 		t.Fatal(err)
 	}
