@@ -12,8 +12,6 @@ import (
 	"fencelab/server"
 )
 
-var errUnavailable = server.ErrUnavailable
-
 // storeError gives err the server's meaning: a database that cannot be
 // reached, drops the connection, shuts down, refuses connections or only
 // reads is server.ErrUnavailable, as a later retry may succeed; a full disk

@@ -12,6 +12,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"fencelab/server"
 )
 
 //go:embed migrations/*.sql
@@ -98,7 +100,7 @@ func (db *DB) Ping(ctx context.Context) error {
 		return fmt.Errorf("ping: %w", storeError(err))
 	}
 	if standby {
-		return fmt.Errorf("ping: %w: the database is a read-only standby", errUnavailable)
+		return fmt.Errorf("ping: %w: the database is a read-only standby", server.ErrUnavailable)
 	}
 	return nil
 }
