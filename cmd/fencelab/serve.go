@@ -111,7 +111,9 @@ func listenAndServe(ctx context.Context, log *slog.Logger, opts serveOptions) er
 		return err
 	}
 	defer db.Close()
-	handler, err := newServer(ctx, db, log, opts)
+	fanout, closeFanout := fanoutFor(db, log)
+	defer closeFanout()
+	handler, err := newServer(ctx, db, fanout, log, opts)
 	if err != nil {
 		return err
 	}
@@ -134,8 +136,10 @@ func listenAndServe(ctx context.Context, log *slog.Logger, opts serveOptions) er
 }
 
 // newServer wires the lab around db. Live rooms need a store that keeps
-// them (SQLite does, PostgreSQL not yet): without one the lab offers none.
-func newServer(ctx context.Context, db server.Store, log *slog.Logger, opts serveOptions) (*server.Server, error) {
+// them (SQLite and PostgreSQL do): without one the lab offers none. fanout
+// carries the rooms' changes to the other servers on the database; nil:
+// this server alone.
+func newServer(ctx context.Context, db server.Store, fanout server.Fanout, log *slog.Logger, opts serveOptions) (*server.Server, error) {
 	secret, err := db.Secret(ctx)
 	if err != nil {
 		return nil, err
@@ -146,7 +150,7 @@ func newServer(ctx context.Context, db server.Store, log *slog.Logger, opts serv
 	}
 	roomStore, _ := db.(server.RoomStore)
 	return server.New(server.Config{Store: db, Library: library, Secret: secret, Logger: log, AccessLog: opts.access,
-		BaseURL: opts.baseURL, TrustedProxies: opts.trustedProxies, Rooms: roomStore, Room: opts.rooms})
+		BaseURL: opts.baseURL, TrustedProxies: opts.trustedProxies, Rooms: roomStore, Fanout: fanout, Room: opts.rooms})
 }
 
 // serveUntilDone serves until ctx ends, then stops accepting connections

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"log/slog"
 	"net/url"
 	"strings"
 
@@ -23,6 +24,17 @@ func openStore(ctx context.Context, db string) (database, error) {
 		return postgres.Open(ctx, db)
 	}
 	return sqlite.Open(db)
+}
+
+// fanoutFor is how a live room's changes reach the other servers on db:
+// PostgreSQL's notifications, or nil for one server alone (SQLite).
+func fanoutFor(db database, log *slog.Logger) (server.Fanout, func()) {
+	pg, ok := db.(*postgres.DB)
+	if !ok {
+		return nil, func() {}
+	}
+	f := postgres.NewFanout(pg, log)
+	return f, f.Close
 }
 
 func isPostgres(db string) bool {

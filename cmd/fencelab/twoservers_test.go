@@ -19,7 +19,8 @@ import (
 // TestTwoServersOnePostgres runs two real `fencelab serve` processes on
 // one PostgreSQL, as two servers behind a load balancer: a run saved
 // through one is served by the other, the same scenario saved on both at
-// once gets one id, and killing one with SIGKILL loses no save it
+// once gets one id, a live room's presenter on one and students on the
+// other follow each other, and killing one with SIGKILL loses no save it
 // acknowledged.
 func TestTwoServersOnePostgres(t *testing.T) {
 	dsn, _ := storetest.FreshSchema(t, storetest.PostgresURL(t))
@@ -51,6 +52,8 @@ func TestTwoServersOnePostgres(t *testing.T) {
 			}
 		}
 	})
+
+	t.Run("a live room across servers", func(t *testing.T) { testRoomAcrossServers(t, a.base, b.base) })
 
 	t.Run("kill -9 loses nothing acknowledged", func(t *testing.T) {
 		var mu sync.Mutex

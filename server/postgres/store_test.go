@@ -12,8 +12,15 @@ import (
 // schema stand for several servers; a failing database is a proxy in
 // front of it that cuts every connection.
 func TestStore(t *testing.T) {
-	base := storetest.PostgresURL(t)
-	storetest.TestStore(t, storetest.Harness{Fresh: func(t *testing.T) storetest.Database {
+	storetest.TestStore(t, harness(storetest.PostgresURL(t)))
+}
+
+func TestRooms(t *testing.T) {
+	storetest.TestRooms(t, harness(storetest.PostgresURL(t)))
+}
+
+func harness(base string) storetest.Harness {
+	return storetest.Harness{Fresh: func(t *testing.T) storetest.Database {
 		dsn, hostPort := storetest.FreshSchema(t, base)
 		proxy := storetest.NewProxy(t, hostPort)
 		dsn = storetest.ThroughProxy(t, dsn, proxy)
@@ -30,5 +37,5 @@ func TestStore(t *testing.T) {
 				return proxy.Resume
 			},
 		}
-	}})
+	}}
 }

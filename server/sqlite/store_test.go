@@ -17,6 +17,10 @@ func TestStore(t *testing.T) {
 	storetest.TestStore(t, storetest.Harness{Fresh: freshFile, FreshFailing: freshFileShortBusy})
 }
 
+func TestRoomStore(t *testing.T) {
+	storetest.TestRooms(t, storetest.Harness{Fresh: freshFile})
+}
+
 // freshFileShortBusy waits 200 ms, not 5 s, for a locked file, so that
 // the test of a failing database is quick.
 func freshFileShortBusy(t *testing.T) storetest.Database {
