@@ -68,6 +68,9 @@ func runProbe(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	defer stop()
 	res, err := probeRun(ctx, p, s, f)
 	bar.done()
+	if errors.Is(err, probe.ErrTooManyOrderings) {
+		return &usageError{"probe: " + err.Error()}
+	}
 	if err != nil {
 		return err
 	}

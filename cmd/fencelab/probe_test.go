@@ -61,6 +61,7 @@ func TestProbeCommand(t *testing.T) {
 		{"refused", []string{"--target", refused, "--scenario", "paused-worker"}, 2, nil},
 		{"no target", []string{"--scenario", "paused-worker"}, 2, nil},
 		{"racy policy", []string{"--target", fenced, "--scenario", "paused-worker", "--policy", "fenced-racy"}, 2, nil},
+		{"save concurrent", []string{"--target", fenced, "--concurrent", "2", "--save", "http://127.0.0.1:1"}, 2, nil},
 		{"bad orderings", []string{"--target", fenced, "--scenario", "paused-worker", "--orderings", "0"}, 2, nil},
 	}
 	for _, tt := range tests {

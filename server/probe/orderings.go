@@ -15,6 +15,10 @@ import (
 // probe asks for a sample (--orderings N) instead of running for hours.
 const MaxOrderings = 100_000
 
+// ErrTooManyOrderings: --orderings all was asked of a scenario with more
+// than MaxOrderings orderings.
+var ErrTooManyOrderings = fmt.Errorf("this scenario has more than %d orderings: sample them with --orderings N", MaxOrderings)
+
 // OrderingsOptions choose the orderings: all of them (N == 0), or N drawn
 // with Seed.
 type OrderingsOptions struct {
@@ -48,6 +52,10 @@ func (p *Prober) Orderings(ctx context.Context, s *lab.Scenario, opt OrderingsOp
 			p.Progress(i, len(orders))
 		}
 		pl, err := p.playOrder(ctx, x, prepared, order)
+		if err != nil && ctx.Err() != nil {
+			or.Stopped = true // interrupted mid-ordering: report the ones played
+			break
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -103,7 +111,7 @@ func chooseOrders(s *lab.Scenario, opt OrderingsOptions) ([][]int, error) {
 	case len(all) <= limit:
 		return all, nil
 	case opt.N == 0:
-		return nil, fmt.Errorf("this scenario has more than %d orderings: sample them with --orderings N", MaxOrderings)
+		return nil, ErrTooManyOrderings
 	}
 	rng := rand.New(rand.NewPCG(uint64(opt.Seed), uint64(opt.Seed)>>32|1))
 	pick := func(n int) int { return rng.IntN(n) }

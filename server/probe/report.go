@@ -148,7 +148,11 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 	fmt.Fprintf(&b, "**%s**\n\n", md(verdictLine(r)))
 	steps := r.Steps
 	if o := r.Orderings; o != nil {
-		fmt.Fprintf(&b, "Orderings: %s requested; %d played, %d disagree, %d not testable.\n\n", o.Requested, o.Tried, o.Disagreed, o.NotTested)
+		seed := ""
+		if o.Seed != nil {
+			seed = fmt.Sprintf(" (drawn with seed %d)", *o.Seed)
+		}
+		fmt.Fprintf(&b, "Orderings: %s requested%s; %d played, %d disagree, %d not testable.\n\n", o.Requested, seed, o.Tried, o.Disagreed, o.NotTested)
 		steps = o.FirstSteps
 	}
 	if c := r.Concurrent; c != nil {
