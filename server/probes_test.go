@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,13 +22,24 @@ import (
 // probeForgetful probes the forgetful reference receiver on loopback with
 // forgetful-receiver, as `fencelab probe` does.
 func probeForgetful(t *testing.T) (*probe.Prober, *lab.Scenario, *probe.Result) {
+	p, sc, res, _ := probeForgetfulCounted(t)
+	return p, sc, res
+}
+
+// probeForgetfulCounted also counts the requests the receiver gets.
+func probeForgetfulCounted(t *testing.T) (*probe.Prober, *lab.Scenario, *probe.Result, *atomic.Int64) {
 	t.Helper()
 	opt := receiver.Options{Policy: receiver.Fenced, Flaw: receiver.Forgetful}
 	db, err := receiver.OpenSQLite(filepath.Join(t.TempDir(), "receiver.db"), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs := httptest.NewServer(receiver.Handler(db, opt, slog.New(slog.NewTextHandler(io.Discard, nil))))
+	h := receiver.Handler(db, opt, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	hits := new(atomic.Int64)
+	rs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		h.ServeHTTP(w, r)
+	}))
 	t.Cleanup(func() { rs.Close(); db.Close() })
 	c, err := probe.NewClient(rs.URL, 5*time.Second, 1)
 	if err != nil {
@@ -40,7 +52,7 @@ func probeForgetful(t *testing.T) (*probe.Prober, *lab.Scenario, *probe.Result) 
 	if err != nil || res.Verdict != probe.Disagree {
 		t.Fatalf("Sequential(forgetful-receiver) = %v, %v; want a disagreement", res, err)
 	}
-	return p, b.Scenario, res
+	return p, b.Scenario, res, hits
 }
 
 // TestSaveProbe: --save stores the observation at a real fencelab server
@@ -50,7 +62,8 @@ func TestSaveProbe(t *testing.T) {
 	s, _ := newTestServer(t)
 	web := httptest.NewServer(s)
 	t.Cleanup(web.Close)
-	p, sc, res := probeForgetful(t)
+	p, sc, res, hits := probeForgetfulCounted(t)
+	before := hits.Load()
 	played, err := p.SavedScenario(sc, res)
 	if err != nil {
 		t.Fatal(err)
@@ -81,6 +94,9 @@ func TestSaveProbe(t *testing.T) {
 	}
 	if !strings.Contains(page.Body.String(), "step 8: the receiver applied &#34;old-result&#34; with token 41 after it had acknowledged token 42") {
 		t.Errorf("GET %s: the divergence is not said in words", path)
+	}
+	if n := hits.Load() - before; n != 0 {
+		t.Errorf("saving and showing the probe sent %d requests to the receiver; the server must never contact it", n)
 	}
 	api := get(t, s, "/api/runs/"+path[3:])
 	var body struct {
