@@ -115,14 +115,15 @@ type PolicyExploration struct {
 	Counterexample *Counterexample            `json:"counterexample"`
 }
 
-// Counterexample is an ordering that breaks an invariant under a policy:
-// of all such orderings, the one whose first violation comes after the
-// fewest events, then the least when the orderings are compared as lists
-// of event indices. Order lists the 1-based indices of the scenario's
-// events (as in its file) in the order they run; Reorder turns it into a
-// scenario. Step is the 1-based position in Order where the policy first
-// breaks an invariant, and Invariant the first broken there, in the order
-// of Invariants.
+// Counterexample is an ordering that reaches a policy's worst class: of
+// all such orderings, the one whose first violation of that class comes
+// after the fewest events, then the least when the orderings are compared
+// as lists of event indices. Order lists the 1-based indices of the
+// explored events (Exploration.Events) in the order they run;
+// Exploration.Reorder turns it into a scenario. Step is the 1-based
+// position in Order where the policy first breaks an invariant of Class,
+// and Invariant the first of that class broken there, in the order of
+// Invariants.
 type Counterexample struct {
 	Order     []int     `json:"order"`
 	Step      int       `json:"step"`
@@ -142,14 +143,16 @@ func (x *Exploration) Of(p Policy) *PolicyExploration {
 
 // Explore replays every ordering of a validated scenario's events that the
 // workers' programs allow, under every policy, and counts per policy the
-// orderings that break each invariant. An ordering keeps each actor's
-// events in their order (expire included), puts a deliver after its send
-// and a commit after every deliver of its request, and keeps each
-// resource's restarts in their order; deliver, commit and restart are
-// constrained by nothing else. Each step decides as in Replay: an event
-// that cannot happen where an ordering puts it is skipped, and under
-// fenced-racy a deliver is checked when a commit naming it runs later in
-// that ordering.
+// orderings that break each invariant and that reach each class. By
+// default (model 2) each write is explored as a send "#N" and its deliver,
+// and an expire is free between the actor's acquires of its scope; the
+// options restore model 1's rules. An ordering keeps each actor's other
+// events in their order, puts a deliver after its send and a commit after
+// every deliver of its request, and keeps each resource's restarts in
+// their order; deliver, commit and restart are constrained by nothing
+// else. Each step decides as in Replay: an event that cannot happen where
+// an ordering puts it is skipped, and under fenced-racy a deliver is
+// checked when a commit naming it runs later in that ordering.
 //
 // Explore follows orderings depth first, sharing their prefixes, and visits
 // each distinct state once (the state of every policy, plus the invariants
@@ -193,9 +196,10 @@ func (x *explorer) result(root *tally) *Exploration {
 }
 
 // Reorder returns a copy of s with its events in a new order: order lists
-// each event's 1-based index in s exactly once, as Counterexample.Order
-// does. The copy shares nothing with s, so it can be edited and saved like
-// any scenario.
+// each event's 1-based index in s exactly once (an exploration's
+// counterexample indexes the explored events instead: use
+// Exploration.Reorder). The copy shares nothing with s, so it can be
+// edited and saved like any scenario.
 func Reorder(s *Scenario, order []int) (*Scenario, error) {
 	if len(order) != len(s.Events) {
 		return nil, fmt.Errorf("reorder: the order has %d entries for %d events", len(order), len(s.Events))

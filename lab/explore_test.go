@@ -446,3 +446,38 @@ func TestReorder(t *testing.T) {
 		t.Errorf("changing Reorder's copy changed the scenario: %q", *s.Events[5].Value)
 	}
 }
+
+// TestExplorationReorderRenames turns an ordering with split writes into a
+// valid scenario: "#N" becomes write-N, or write-N-2 when a send of the
+// file already has the id write-N, in the send and in its deliver.
+func TestExplorationReorderRenames(t *testing.T) {
+	s := ev(t, job41, "A acquire", "A send write-3 first", "A write second", "deliver write-3")
+	x := Explore(context.Background(), s, ExploreOptions{})
+	if got := len(x.Events); got != 5 || x.Events[2].ID != "#3" || x.Events[3].Request != "#3" {
+		t.Fatalf("Explore: events %+v, want send #3 and deliver #3 at 3 and 4", x.Events)
+	}
+	r, err := x.Reorder(s, []int{1, 2, 3, 5, 4})
+	if err != nil {
+		t.Fatalf("Reorder: %v", err)
+	}
+	var got []string
+	for _, e := range r.Events {
+		got = append(got, strings.TrimSpace(string(e.Kind)+" "+e.ID+e.Request))
+	}
+	want := []string{"acquire", "send write-3", "send write-3-2", "deliver write-3", "deliver write-3-2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Reorder(1 2 3 5 4) = %q, want %q", got, want)
+	}
+	src, _ := json.Marshal(r)
+	if _, err := Parse(bytes.NewReader(src)); err != nil {
+		t.Errorf("Reorder's scenario does not parse: %v", err)
+	}
+	if x.Events[2].ID != "#3" {
+		t.Errorf("Reorder changed the exploration's events: %+v", x.Events[2])
+	}
+	for _, order := range [][]int{{1, 2, 3, 4}, {1, 2, 3, 4, 4}, {0, 1, 2, 3, 4}} {
+		if _, err := x.Reorder(s, order); err == nil {
+			t.Errorf("Reorder(%v) = nil error, want one", order)
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"strings"
 	"testing"
 
@@ -68,32 +67,53 @@ func TestExploreCommand(t *testing.T) {
 	}
 }
 
+// TestExploreCommandJSON is the contract's table through the CLI: the
+// orderings and, per policy, the worst class with the orderings reaching it.
 func TestExploreCommandJSON(t *testing.T) {
-	var out, errOut bytes.Buffer
-	args := []string{"explore", "--scenario", "old-token-first", "--json"}
-	if err := run(args, nil, &out, &errOut); err != nil {
-		t.Fatalf("run(%q): %v", args, err)
+	fencedFamily := func(fenced, register string) map[lab.Policy]string {
+		return map[lab.Policy]string{lab.Fenced: fenced, lab.FencedStrict: fenced, lab.FencedIdempotent: fenced,
+			lab.FencedRacy: fenced, lab.FencedRegister: register}
 	}
-	var x lab.Exploration
-	if err := json.Unmarshal(out.Bytes(), &x); err != nil {
-		t.Fatalf("run(%q) printed no exploration JSON: %v\n%s", args, err, out.String())
+	tests := []struct {
+		name      string
+		orderings int64
+		events    int
+		worst     map[lab.Policy]string // the policies the contract names
+	}{
+		{"paused-worker", 720, 10, fencedFamily("deposed 50", "overrun 300")},
+		{"old-token-first", 420, 9, fencedFamily("deposed 30", "overrun 159")},
+		{"issuer-failover", 420, 9, map[lab.Policy]string{lab.FencedStrict: "refusing 35", lab.Authoritative: "deposed 65",
+			lab.Fenced: "deposed 65", lab.FencedRegister: "deposed 65", lab.ClientCheck: "deposed 3"}},
 	}
-	if !x.Complete || x.Orderings.Int64() != 420 || len(x.Policies) != len(lab.Policies()) || len(x.Events) != 9 {
-		t.Errorf("run(%q) = complete %v, %v orderings, %d policies, %d events; want complete, 420, %d, 9",
-			args, x.Complete, x.Orderings, len(x.Policies), len(x.Events), len(lab.Policies()))
-	}
-	worst := map[lab.Policy]string{}
-	for _, pe := range x.Policies {
-		worst[pe.Policy] = "none"
-		if pe.Worst != nil {
-			worst[pe.Policy] = fmt.Sprintf("%s %s", *pe.Worst, pe.ByClass[*pe.Worst])
+	tests[0].worst[lab.Unfenced], tests[0].worst[lab.ClientCheck], tests[0].worst[lab.Authoritative] = "corrupting 70", "corrupting 1", "none"
+	tests[1].worst[lab.Unfenced], tests[1].worst[lab.ClientCheck], tests[1].worst[lab.Authoritative] = "corrupting 35", "corrupting 1", "none"
+	for _, tt := range tests {
+		var out, errOut bytes.Buffer
+		args := []string{"explore", "--scenario", tt.name, "--json"}
+		if err := run(args, nil, &out, &errOut); err != nil {
+			t.Fatalf("run(%q): %v", args, err)
 		}
-	}
-	want := map[lab.Policy]string{lab.Unfenced: "corrupting 35", lab.ClientCheck: "corrupting 1", lab.Fenced: "deposed 30",
-		lab.FencedStrict: "deposed 30", lab.FencedIdempotent: "deposed 30", lab.FencedRacy: "deposed 30",
-		lab.FencedRegister: "overrun 159", lab.Authoritative: "none"}
-	if !maps.Equal(worst, want) {
-		t.Errorf("run(%q) worst classes = %v, want %v", args, worst, want)
+		var x lab.Exploration
+		if err := json.Unmarshal(out.Bytes(), &x); err != nil {
+			t.Fatalf("run(%q) printed no exploration JSON: %v\n%s", args, err, out.String())
+		}
+		if !x.Complete || x.Orderings.Int64() != tt.orderings || len(x.Policies) != len(lab.Policies()) || len(x.Events) != tt.events {
+			t.Errorf("run(%q) = complete %v, %v orderings, %d policies, %d events; want complete, %d, %d, %d",
+				args, x.Complete, x.Orderings, len(x.Policies), len(x.Events), tt.orderings, len(lab.Policies()), tt.events)
+		}
+		for _, pe := range x.Policies {
+			want, ok := tt.worst[pe.Policy]
+			if !ok {
+				continue
+			}
+			got := "none"
+			if pe.Worst != nil {
+				got = fmt.Sprintf("%s %s", *pe.Worst, pe.ByClass[*pe.Worst])
+			}
+			if got != want {
+				t.Errorf("run(%q) under %s: worst %s, want %s", args, pe.Policy, got, want)
+			}
+		}
 	}
 }
 
