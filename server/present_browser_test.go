@@ -123,3 +123,82 @@ func TestPresentPredict(t *testing.T) {
 	}
 	screenshot(t, ctx, "present-predict-right")
 }
+
+// presentFit is how step 8 of paused-worker sits on one screen.
+type presentFit struct {
+	ScrollW, ScrollH, W, H int
+	RowBottom, BandBottom  float64 // of the current row and band, in the viewport
+	SVGMin, HTMLMin        float64 // the smallest text on screen, in CSS px
+	Dupes                  int     // outcome cells whose policy name shows twice
+	CutOff                 []string
+}
+
+const presentFitJS = `(function () {
+	const svg = document.querySelector("svg.diagram");
+	const vb = svg.viewBox.baseVal, r = svg.getBoundingClientRect();
+	const scale = Math.min(r.width / vb.width, r.height / vb.height);
+	const shown = e => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden";
+	const svgSizes = Array.from(svg.querySelectorAll("text")).filter(shown).map(t => parseFloat(getComputedStyle(t).fontSize) * scale);
+	const html = Array.from(document.querySelectorAll(".present-bar *, .present-steps *"))
+		.filter(e => shown(e) && Array.from(e.childNodes).some(n => n.nodeType === 3 && n.textContent.trim()))
+		.map(e => parseFloat(getComputedStyle(e).fontSize));
+	const cells = Array.from(document.querySelectorAll("#step-8 td.col-policy"));
+	const dupes = cells.filter(td => td.innerText.split(td.dataset.label).length - 1 !== 1).length;
+	const cut = Array.from(document.querySelectorAll(".present-bar button, .present-bar a, .present-bar summary"))
+		.filter(e => shown(e) && (e.getBoundingClientRect().right > innerWidth + 0.5 || e.getBoundingClientRect().left < 0)).map(e => e.className);
+	return {
+		ScrollW: document.documentElement.scrollWidth, ScrollH: document.documentElement.scrollHeight, W: innerWidth, H: innerHeight,
+		RowBottom: document.querySelector("#step-8").getBoundingClientRect().bottom,
+		BandBottom: svg.querySelector('.band[data-step="8"] .hit').getBoundingClientRect().bottom,
+		SVGMin: Math.min(...svgSizes), HTMLMin: Math.min(...html), Dupes: dupes, CutOff: cut,
+	};
+})()`
+
+// TestPresentSizes shows step 8 of paused-worker on three projectors and
+// a phone. On a projector the title, the diagram and the decisive row fit
+// one screen without scrolling, and at 1024×768 no text is under 18 px;
+// on the phone nothing is cut off, nothing scrolls sideways and no
+// policy's name shows twice.
+func TestPresentSizes(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t)
+	for _, size := range []struct {
+		w, h  int64
+		phone bool
+		least float64
+	}{{1024, 768, false, 18}, {1280, 720, false, 16}, {1920, 1080, false, 16}, {375, 812, true, 0}} {
+		name := strconv.FormatInt(size.w, 10) + "x" + strconv.FormatInt(size.h, 10)
+		run(t, ctx, "a fresh page", chromedp.Navigate("about:blank"))
+		if size.phone {
+			run(t, ctx, "phone "+name, chromedp.EmulateViewport(size.w, size.h, chromedp.EmulateMobile, chromedp.EmulateTouch),
+				chromedp.Navigate(base+"/scenarios/paused-worker/present#step-8"), chromedp.WaitVisible(chromedp.CSS(".present-table")))
+			waitFor(t, ctx, "present.js", `document.querySelector(".present").classList.contains("present-js")`)
+		} else {
+			openPresent(t, ctx, base+"/scenarios/paused-worker/present#step-8", size.w, size.h)
+		}
+		// At 4:3 the earlier rows are folded away: only the current one counts here.
+		if st := eval[presentState](t, ctx, presentStateJS); st.Current != "step-8" || st.Band != "8" || st.Hash != "#step-8" {
+			t.Errorf("%s: %+v, want step 8 current in the table, the diagram and the URL", name, st)
+		}
+		if !size.phone { // the steps' column scrolls smoothly to the current row
+			waitFor(t, ctx, "row 8 in view at "+name, `document.querySelector("#step-8").getBoundingClientRect().bottom <= innerHeight`)
+		}
+		got := eval[presentFit](t, ctx, presentFitJS)
+		if got.ScrollW > got.W || got.Dupes != 0 || len(got.CutOff) > 0 {
+			t.Errorf("%s: page %d px wide in %d, %d cells naming their policy twice, cut off: %v",
+				name, got.ScrollW, got.W, got.Dupes, got.CutOff)
+		}
+		if !size.phone {
+			if got.ScrollH > got.H || got.RowBottom > float64(got.H) || got.BandBottom > float64(got.H) {
+				t.Errorf("%s: page %d px high in %d; row 8 ends at %.0f, band 8 at %.0f: not one screen",
+					name, got.ScrollH, got.H, got.RowBottom, got.BandBottom)
+			}
+			if got.SVGMin < size.least || got.HTMLMin < size.least {
+				t.Errorf("%s: smallest label %.1f px in the diagram, %.1f px beside it; want at least %.0f",
+					name, got.SVGMin, got.HTMLMin, size.least)
+			}
+		}
+		t.Logf("%s: %+v", name, got)
+		screenshot(t, ctx, "present-paused-worker-step-8-"+name)
+	}
+}

@@ -165,6 +165,15 @@
       if (chip && chip.tagName === "rect" && t.getAttribute("text-anchor") === "middle") {
         growChip(chip, t, grow);
       }
+      // A label grown past the left edge (the step numbers, "final") moves in.
+      if (!t.dataset.x) {
+        t.dataset.x = t.getAttribute("x") || "0";
+      }
+      t.setAttribute("x", t.dataset.x);
+      var left = t.getBBox().x;
+      if (left < 2) {
+        t.setAttribute("x", String(parseFloat(t.dataset.x) + 2 - left));
+      }
     });
   }
 
