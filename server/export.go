@@ -68,7 +68,8 @@ func (s *Server) handleRunMarkdown(c echo.Context) error {
 	chosen := choosePolicies(c.QueryParams()["p"])
 	link := s.absURL(c, "/r/"+run.ID+policyQuery(chosen))
 	var buf bytes.Buffer
-	if err := views.Markdown(&buf, sc, tr, chosen, link); err != nil {
+	picture := s.absURL(c, "/r/"+run.ID+".png?size=full&d="+string(diagramPolicy(c)))
+	if err := views.Markdown(&buf, sc, tr, chosen, link, picture); err != nil {
 		return fmt.Errorf("write Markdown of run %s: %w", run.ID, err)
 	}
 	return c.Blob(http.StatusOK, markdownType, buf.Bytes())

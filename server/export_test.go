@@ -38,30 +38,32 @@ func cliMarkdown(t *testing.T, name string, policies ...lab.Policy) string {
 	t.Helper()
 	b, _ := testLibrary(t).Get(name)
 	var buf bytes.Buffer
-	if err := views.Markdown(&buf, b.Scenario, lab.Replay(b.Scenario), policies, ""); err != nil {
+	if err := views.Markdown(&buf, b.Scenario, lab.Replay(b.Scenario), policies, "", ""); err != nil {
 		t.Fatalf("views.Markdown: %v", err)
 	}
 	return buf.String()
 }
 
 // TestRunMarkdown exports a saved paused-worker as the CLI prints it, plus
-// the permanent link; ?p= picks the columns and stays in the link.
+// the picture and the permanent link; ?p= picks the columns and stays in
+// the link.
 func TestRunMarkdown(t *testing.T) {
 	s, _ := newTestServer(t)
 	id := saveRun(t, s, "paused-worker")
 	tests := []struct {
-		name, query, link string
-		policies          []lab.Policy
+		name, query, link, diagram string
+		policies                   []lab.Policy
 	}{
-		{"default policies", "", "", []lab.Policy{lab.Unfenced, lab.Fenced}},
-		{"chosen policies", "?p=fenced-register&p=unfenced", "?p=unfenced&p=fenced-register", []lab.Policy{lab.Unfenced, lab.FencedRegister}},
+		{"default policies", "", "", "fenced", []lab.Policy{lab.Unfenced, lab.Fenced}},
+		{"chosen policies", "?p=fenced-register&p=unfenced", "?p=unfenced&p=fenced-register", "unfenced", []lab.Policy{lab.Unfenced, lab.FencedRegister}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			target := "/r/" + id + ".md" + tt.query
 			rec := get(t, s, target)
 			checkResponse(t, "GET "+target, rec, http.StatusOK, markdownType)
-			want := cliMarkdown(t, "paused-worker", tt.policies...) +
+			picture := "![Space-time diagram of The lease ended before the process stopped](http://example.com/r/" + id + ".png?size=full&d=" + tt.diagram + ")\n\n"
+			want := strings.Replace(cliMarkdown(t, "paused-worker", tt.policies...), "| # |", picture+"| # |", 1) +
 				"\nPermanent link: <http://example.com/r/" + id + tt.link + "> (engine " + lab.Version + ")\n"
 			if diff := cmp.Diff(want, rec.Body.String()); diff != "" {
 				t.Errorf("GET %s: not the CLI's Markdown plus the link (-want +got):\n%s", target, diff)
@@ -70,7 +72,7 @@ func TestRunMarkdown(t *testing.T) {
 	}
 	body := get(t, s, "/r/"+id+".md").Body.String()
 	for _, line := range []string{
-		`| 8 | A | write → result "old-result" token=41<br>_A writes old-result with its old token 41_ | 41 | **accepted** nothing checks the token<br>result = old-result (41) | **rejected** 41 &lt; 42 already accepted<br>result = new-result (42) |`,
+		"| 8 | A | write → result \"old-result\" token=41<br>_A writes old-result with its old token 41_ | 41 | **accepted** nothing checks the token<br>result = old-result (41) | **rejected** `41 < 42` already accepted<br>result = new-result (42) |",
 		"- **unfenced**: final result = old-result; violations: stale-overwrite at step 8, superseded-write at step 8, unowned-write at step 8",
 		"- **fenced**: final result = new-result; no violations",
 	} {

@@ -3,19 +3,25 @@ package views
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"fencelab/lab"
 )
 
-// Markdown writes a run for a postmortem: title, description, the per-step
-// table for the chosen policies, the verdicts and, when link is not empty,
-// the permanent link. Everything the user typed is escaped for Markdown.
-func Markdown(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Policy, link string) error {
+// Markdown writes a run for a postmortem: title, description, when picture
+// is not empty the diagram as an image, the per-step table for the chosen
+// policies, the verdicts and, when link is not empty, the permanent link.
+// Everything the user typed is escaped for Markdown with backslashes, never
+// HTML entities, so that the export also reads as plain text.
+func Markdown(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Policy, link, picture string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %s\n\n", mdLine(s.Title))
 	for _, para := range paragraphs(s.Description) {
 		fmt.Fprintf(&b, "%s\n\n", mdLine(para))
+	}
+	if picture != "" {
+		fmt.Fprintf(&b, "![%s](%s)\n\n", mdText("Space-time diagram of "+s.Title), picture)
 	}
 	b.WriteString("| # | actor | event | token |")
 	sep := "|--:|---|---|--:|"
@@ -111,10 +117,47 @@ func VerdictText(s lab.Summary) string {
 }
 
 // mdText escapes the characters that would start Markdown or HTML markup.
+// A comparison such as "41 < 42" becomes a code span, where every
+// character is itself; elsewhere a backslash escapes what would be markup:
+// "<" before a tag's first letter, "&" before an entity's, ">" opening a
+// quote, and the emphasis, link, heading, code and table characters.
 func mdText(s string) string {
-	r := strings.NewReplacer("&", "&amp;", `\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
-		"<", "&lt;", ">", "&gt;", "#", `\#`, "|", `\|`)
-	return r.Replace(s)
+	var b strings.Builder
+	last := 0
+	for _, m := range comparison.FindAllStringIndex(s, -1) {
+		b.WriteString(mdEscape(s[last:m[0]], last == 0))
+		b.WriteString("`" + s[m[0]:m[1]] + "`")
+		last = m[1]
+	}
+	b.WriteString(mdEscape(s[last:], last == 0))
+	return b.String()
+}
+
+// comparison is two numbers compared, as reasons and lessons compare
+// tokens.
+var comparison = regexp.MustCompile(`\d+(?:\.\d+)? (?:<=|>=|<|>|≤|≥) \d+(?:\.\d+)?`)
+
+var mdEscaper = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "#", `\#`, "|", `\|`)
+
+func mdEscape(s string, start bool) string {
+	s = mdEscaper.Replace(s)
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		next := byte(' ')
+		if i+1 < len(s) {
+			next = s[i+1]
+		}
+		letter := 'a' <= next|0x20 && next|0x20 <= 'z'
+		switch {
+		case c == '<' && (letter || next == '/' || next == '!' || next == '?'),
+			c == '&' && (letter || next == '#'),
+			c == '>' && start && strings.TrimSpace(s[:i]) == "":
+			b.WriteByte('\\')
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // mdCell is mdText on one line, for a table cell.

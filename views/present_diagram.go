@@ -60,3 +60,8 @@ func markdownLink(id string, r *Report) string {
 func svgLink(id string, d lab.Policy) string {
 	return withQuery("/r/"+id+".svg", url.Values{"d": {string(d)}})
 }
+
+// pngLink is the diagram of run id under policy d as a full-size picture.
+func pngLink(id string, d lab.Policy) string {
+	return withQuery("/r/"+id+".png", url.Values{"d": {string(d)}, "size": {"full"}})
+}

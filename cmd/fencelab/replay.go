@@ -45,7 +45,7 @@ func replay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	case "svg":
 		return views.DiagramSVG(stdout, s, t, f.policies[0])
 	case "markdown":
-		return views.Markdown(stdout, s, t, f.policies, "")
+		return views.Markdown(stdout, s, t, f.policies, "", "")
 	}
 	return writeTable(stdout, s, t, f.policies)
 }

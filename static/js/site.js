@@ -113,3 +113,74 @@
     cell.appendChild(button);
   });
 })();
+
+// "Copy as Markdown": <button data-copy-markdown="/r/{id}.md?..." hidden>
+// fetches the run's Markdown export and puts it on the clipboard, for a
+// postmortem document. Without JavaScript the button stays hidden and the
+// Markdown link beside it opens the same text.
+(function () {
+  function status(button, text) {
+    var box = button.closest(".share");
+    var out = box && box.querySelector(".copy-status");
+    if (out) {
+      out.textContent = text;
+    }
+  }
+
+  function viaTextArea(text) {
+    var area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.className = "visually-hidden";
+    document.body.appendChild(area);
+    area.select();
+    var ok = false;
+    try {
+      ok = document.execCommand("copy");
+    } catch (e) {
+      ok = false;
+    }
+    document.body.removeChild(area);
+    if (!ok) {
+      throw new Error("copy failed");
+    }
+  }
+
+  function fetchText(url) {
+    return fetch(url, { credentials: "same-origin" }).then(function (res) {
+      if (!res.ok) {
+        throw new Error("HTTP " + res.status);
+      }
+      return res.text();
+    });
+  }
+
+  // copyMarkdown hands the clipboard a promise of the text where the
+  // browser takes one (so the click still counts when the text arrives),
+  // else copies the text once fetched.
+  function copyMarkdown(url) {
+    if (navigator.clipboard && window.isSecureContext && window.ClipboardItem && navigator.clipboard.write) {
+      var blob = fetchText(url).then(function (text) { return new Blob([text], { type: "text/plain" }); });
+      return navigator.clipboard.write([new window.ClipboardItem({ "text/plain": blob })]).catch(function () {
+        return fetchText(url).then(function (text) { return navigator.clipboard.writeText(text); });
+      });
+    }
+    return fetchText(url).then(function (text) {
+      if (navigator.clipboard && window.isSecureContext) {
+        return navigator.clipboard.writeText(text);
+      }
+      viaTextArea(text);
+    });
+  }
+
+  document.querySelectorAll("button[data-copy-markdown]").forEach(function (button) {
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      status(button, "Copying the Markdown…");
+      copyMarkdown(button.dataset.copyMarkdown).then(
+        function () { status(button, "Markdown copied: paste it into your postmortem."); },
+        function () { status(button, "Could not copy; open the Markdown link and copy it from there."); }
+      );
+    });
+  });
+})();

@@ -1,0 +1,121 @@
+package server_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// saveRunAt saves a built-in on the running lab at base and returns its id.
+func saveRunAt(t *testing.T, base, name string) string {
+	t.Helper()
+	res, err := http.Post(base+"/api/runs", "application/json", strings.NewReader(builtinSource(t, name)))
+	if err != nil {
+		t.Fatalf("POST /api/runs: %v", err)
+	}
+	defer res.Body.Close()
+	var saved struct{ ID string }
+	if err := json.NewDecoder(res.Body).Decode(&saved); err != nil || res.StatusCode != http.StatusCreated {
+		t.Fatalf("POST /api/runs = %d (%v)", res.StatusCode, err)
+	}
+	return saved.ID
+}
+
+// TestEmbedInFrame frames the embed page of a saved run in a plain page
+// of another origin, as a wiki would, and checks that it is drawn there:
+// the violation's red and the verdict's green show inside the frame.
+func TestEmbedInFrame(t *testing.T) {
+	ctx := newBrowser(t)
+	base := startServer(t)
+	id := saveRunAt(t, base, "paused-worker")
+	wiki := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!DOCTYPE html><html><head><title>Postmortem</title></head><body>
+<h1>Postmortem: the duplicate result</h1><p>The run we discussed:</p>
+<iframe id="run" src="%s/r/%s/embed?d=unfenced" width="900" height="1000" onload="this.dataset.loaded = 1"></iframe>
+</body></html>`, base, id)
+	}))
+	t.Cleanup(wiki.Close)
+	run(t, ctx, "open the wiki page", chromedp.EmulateViewport(1000, 1150), chromedp.Navigate(wiki.URL))
+	waitFor(t, ctx, "the frame's load", `document.getElementById("run").dataset.loaded === "1"`)
+	shot, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.ID("run")))
+	if err != nil {
+		t.Fatalf("screenshot the frame: %v", err)
+	}
+	path := filepath.Join(artefacts(t), "embed-in-frame.png")
+	if err := os.WriteFile(path, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", path)
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatalf("decode the screenshot: %v", err)
+	}
+	for name, rgb := range map[string][3]uint8{"the violation strip #b3141f": {0xb3, 0x14, 0x1f}, "the diagram's accepted #17703f": {0x17, 0x70, 0x3f}} {
+		if !hasPixel(img, rgb) {
+			t.Errorf("the framed embed shows no pixel of %s: it was not drawn (see %s)", name, path)
+		}
+	}
+}
+
+func hasPixel(img image.Image, rgb [3]uint8) bool {
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if d := absDiff(uint8(r>>8), rgb[0]) + absDiff(uint8(g>>8), rgb[1]) + absDiff(uint8(bl>>8), rgb[2]); d <= 6 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func absDiff(a, b uint8) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
+}
+
+// TestCopyAsMarkdown clicks "Copy as Markdown" on a run page and reads
+// what reached the clipboard (a stand-in that keeps it): the export, with
+// its plain "<".
+func TestCopyAsMarkdown(t *testing.T) {
+	ctx := newBrowser(t)
+	base := startServer(t)
+	id := saveRunAt(t, base, "paused-worker")
+	run(t, ctx, "open the run", chromedp.Navigate(base+"/r/"+id), chromedp.WaitVisible(chromedp.CSS("button[data-copy-markdown]")))
+	eval[bool](t, ctx, `(function () {
+		const keep = (text) => { window.copied = text; return Promise.resolve(); };
+		Object.defineProperty(navigator, "clipboard", { configurable: true, value: {
+			writeText: keep,
+			write: (items) => items[0].getType("text/plain").then((b) => b.text()).then(keep),
+		} });
+		return true;
+	})()`)
+	run(t, ctx, "copy", chromedp.Click(chromedp.CSS("button[data-copy-markdown]")))
+	waitFor(t, ctx, "the status", `document.querySelector(".copy-status").textContent.startsWith("Markdown copied")`)
+	screenshot(t, ctx, "copy-as-markdown")
+	got := eval[string](t, ctx, `window.copied`)
+	res, err := http.Get(base + "/r/" + id + ".md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var want bytes.Buffer
+	want.ReadFrom(res.Body)
+	if got != want.String() || !strings.Contains(got, "`41 < 42`") {
+		t.Errorf("copied %q, want the Markdown export %q", got, want.String())
+	}
+}
