@@ -23,7 +23,7 @@ func TestMarkdownTextCannotBreakTheDocument(t *testing.T) {
 	sc.Events[1].Note = "x\x07"
 	tr := lab.Replay(sc)
 	var buf bytes.Buffer
-	if err := Markdown(&buf, sc, tr, []lab.Policy{lab.Unfenced}, "http://lab.example/r/x"); err != nil {
+	if err := Markdown(&buf, sc, tr, []lab.Policy{lab.Unfenced}, "http://lab.example/r/x", ""); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
