@@ -304,6 +304,11 @@ func TestExploreBudget(t *testing.T) {
 					t.Errorf("%s under %s: %v orderings with %s, more than the full %v", name, pe.Policy, pe.Violating[inv], inv, full.Policies[p].Violating[inv])
 				}
 			}
+			for _, c := range Classes() {
+				if pe.ByClass[c].Cmp(full.Policies[p].ByClass[c]) > 0 {
+					t.Errorf("%s under %s: %v orderings at worst %s, more than the full %v", name, pe.Policy, pe.ByClass[c], c, full.Policies[p].ByClass[c])
+				}
+			}
 			if pe.Counterexample != nil {
 				checkCounterexample(t, s, x, pe.Policy)
 			}
