@@ -3,6 +3,7 @@ package receiver
 import (
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func tok(n int64) *int64 { return &n }
@@ -92,4 +93,68 @@ func TestStores(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestRacyWindow shows the race of the racy flaw step by step: a write
+// with token 9 passes its check and waits in the window; a write with 5
+// passes its check too (nothing remembered yet); 9 lands and is
+// acknowledged, then 5 lands over it and the remembered token drops to 5,
+// so 6 passes after 9 was acknowledged. The correct store, given the same
+// writes in the same order, rejects 5 and 6 and ends with 9.
+func TestRacyWindow(t *testing.T) {
+	for _, tt := range []struct {
+		flaw      Flaw
+		wantToken int64
+		want6     Outcome
+	}{{Racy, 6, Applied}, {Correct, 9, Rejected}} {
+		t.Run(string(cmpOr(tt.flaw, "correct")), func(t *testing.T) {
+			opt := Options{Policy: Fenced, Flaw: tt.flaw}
+			if tt.flaw == Racy {
+				opt.Window = 300 * time.Millisecond
+			}
+			db, err := OpenSQLite(filepath.Join(t.TempDir(), "r.db"), opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			ctx := t.Context()
+			write := func(token int64, value string) chan Decision {
+				done := make(chan Decision, 1)
+				go func() {
+					d, _ := db.Write(ctx, Write{Resource: "result", Value: value, Token: tok(token)})
+					done <- d
+				}()
+				return done
+			}
+			nine := write(9, "nine")
+			time.Sleep(100 * time.Millisecond) // 9 has passed its check
+			five := write(5, "five")
+			if d := <-nine; d.Outcome != Applied {
+				t.Fatalf("Write(9) = %+v; want applied", d)
+			}
+			<-five
+			d, err := db.Write(ctx, Write{Resource: "result", Value: "six", Token: tok(6)})
+			if err != nil || d.Outcome != tt.want6 {
+				t.Errorf("Write(6) after 9 was acknowledged = %+v, %v; want %s", d, err, tt.want6)
+			}
+			h, _ := db.Resource(ctx, "result")
+			if h.Token == nil || *h.Token != tt.wantToken {
+				t.Errorf("result holds token %v, want %d", deref(h.Token), tt.wantToken)
+			}
+		})
+	}
+}
+
+func deref(p *int64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+func cmpOr(f, fallback Flaw) Flaw {
+	if f == "" {
+		return fallback
+	}
+	return f
 }
