@@ -48,10 +48,10 @@ func (c *codec) loadRequest(rd *reader, r *replayer, q int) {
 }
 
 func (c *codec) loadLane(rd *reader, l *lane) {
-	switch l.policy {
-	case ClientCheck:
+	if l.workerChecks {
 		c.loadSends(rd, l.aborted)
-	case FencedRacy:
+	}
+	if l.commitsLater {
 		c.loadSends(rd, l.pending)
 	}
 	for ri := range l.res {

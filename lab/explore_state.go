@@ -89,10 +89,10 @@ func (c *codec) appendRequest(buf []byte, q *request) []byte {
 }
 
 func (c *codec) appendLane(buf []byte, l *lane) []byte {
-	switch l.policy {
-	case ClientCheck:
+	if l.workerChecks {
 		buf = c.appendSends(buf, l.aborted)
-	case FencedRacy:
+	}
+	if l.commitsLater {
 		buf = c.appendSends(buf, l.pending)
 	}
 	for ri := range l.res {

@@ -3,7 +3,8 @@ package lab
 // lane is one policy's own copy of what the policies disagree on: the
 // receivers, and which requests were aborted or are waiting for a commit.
 type lane struct {
-	policy     Policy
+	policy Policy
+	rules
 	res        []receiver
 	aborted    []bool // client-check: sends the worker aborted
 	pending    []bool // fenced-racy: requests checked at deliver, applied at a commit
@@ -38,11 +39,11 @@ type snapshot struct {
 }
 
 func newLane(p Policy, pr *program, res []receiver, snap *snapshot) lane {
-	l := lane{policy: p, res: res, snap: snap, violations: []Violation{}}
-	switch p {
-	case ClientCheck:
+	l := lane{policy: p, rules: rulesOf(p), res: res, snap: snap, violations: []Violation{}}
+	if l.workerChecks {
 		l.aborted = make([]bool, pr.requests)
-	case FencedRacy:
+	}
+	if l.commitsLater {
 		l.pending = make([]bool, pr.requests)
 	}
 	return l
@@ -72,40 +73,33 @@ func newReceivers(pr *program) (lanes [numPolicies][]receiver) {
 }
 
 // usesTokens reports whether the receiver keeps a token under this policy.
-func (l *lane) usesTokens() bool {
-	switch l.policy {
-	case Fenced, FencedStrict, FencedIdempotent, FencedRegister, FencedRacy:
-		return true
-	}
-	return false
-}
+func (l *lane) usesTokens() bool { return l.check == checkToken }
 
 // decide delivers request q at its resource under this lane's policy.
 func (l *lane) decide(r *replayer, q, i int) (Decision, string) {
 	rq := &r.requests[q]
 	name := r.pr.resources[rq.resource]
-	if !r.pr.fencing[rq.resource] && l.policy != Unfenced && l.policy != ClientCheck {
+	switch {
+	case l.check != checkNothing && !r.pr.fencing[rq.resource]:
 		l.apply(r, q, i)
 		return Accepted, r.say("accepted: ", name, " takes no token, so nothing is checked")
-	}
-	switch l.policy {
-	case Unfenced:
-		l.apply(r, q, i)
-		return Accepted, "accepted: nothing checks the token"
-	case ClientCheck:
+	case l.check == checkLeaseService:
+		return l.authoritative(r, q, i)
+	case l.check == checkToken:
+		return l.fenced(r, q, i)
+	case l.workerChecks:
 		l.apply(r, q, i)
 		return Accepted, r.say("accepted: the worker checked; ", name, " does not")
-	case Authoritative:
-		return l.authoritative(r, q, i)
 	}
-	return l.fenced(r, q, i)
+	l.apply(r, q, i)
+	return Accepted, "accepted: nothing checks the token"
 }
 
 // fenced is the atomic check of the fenced family at the receiver.
 func (l *lane) fenced(r *replayer, q, i int) (Decision, string) {
 	rq := &r.requests[q]
 	res := &l.res[rq.resource]
-	if l.policy == FencedIdempotent && rq.key != "" {
+	if l.idempotent && rq.key != "" {
 		if at, ok := res.ops[rq.key]; ok {
 			return Suppressed, r.say("suppressed: op ", rq.key, " was already applied at step ", r.itoa(int64(at+1)))
 		}
@@ -119,7 +113,7 @@ func (l *lane) fenced(r *replayer, q, i int) (Decision, string) {
 		t, rem = itoa(rq.token), itoa(res.rem)
 	}
 	switch {
-	case res.hasRem && l.policy == FencedStrict && rq.token <= res.rem:
+	case res.hasRem && l.strict && rq.token <= res.rem:
 		l.checkRejected(r, q, i)
 		return Rejected, r.cat("rejected: ", t, " is not greater than ", rem, " ", res.remHow, "")
 	case res.hasRem && rq.token < res.rem:
@@ -129,11 +123,11 @@ func (l *lane) fenced(r *replayer, q, i int) (Decision, string) {
 	why := [5]string{t, " is the first token ", r.pr.resources[rq.resource], " sees", ""}
 	if res.hasRem {
 		why = [5]string{t, " >= ", rem, " ", res.remHow}
-		if l.policy == FencedStrict {
+		if l.strict {
 			why[1] = " > "
 		}
 	}
-	if l.policy == FencedRacy && r.commitFollows(q, i) {
+	if l.commitsLater && r.commitFollows(q, i) {
 		l.pending[q] = true
 		return Checked, r.cat("checked: ", why[0], why[1], why[2], why[3], why[4], "; written only at its commit")
 	}

@@ -31,7 +31,7 @@ func (r *replayer) acquire(i int, e op) {
 		reason = name + " holds " + scope + " with token " + itoa(t)
 	}
 	for li := range r.lanes {
-		if r.lanes[li].policy == FencedRegister {
+		if r.lanes[li].registers {
 			r.set(i, li, Granted, reason+r.lanes[li].register(r, t))
 			continue
 		}

@@ -9,7 +9,7 @@ func (r *replayer) send(i int, e op, built request) {
 	for li := range r.lanes {
 		l := &r.lanes[li]
 		switch {
-		case l.policy == ClientCheck && !passed:
+		case l.workerChecks && !passed:
 			l.aborted[e.request] = true
 			l.checkRejected(r, e.request, i)
 			r.set(i, li, Aborted, r.say("aborted: ", why))
@@ -17,7 +17,7 @@ func (r *replayer) send(i int, e op, built request) {
 			r.set(i, li, Sent, r.say("sent: request ", r.pr.requestIDs[e.request], " is in flight", r.withToken(q)))
 		default:
 			d, reason := l.decide(r, e.request, i)
-			if l.policy == ClientCheck && d == Accepted && r.pr.fencing[q.resource] {
+			if l.workerChecks && d == Accepted && r.pr.fencing[q.resource] {
 				reason = r.say("accepted: ", why)
 			}
 			r.set(i, li, d, reason)
@@ -80,7 +80,7 @@ func (r *replayer) deliver(i int, e op) {
 	q.delivered, q.deliveredAt = true, i
 	for li := range r.lanes {
 		l := &r.lanes[li]
-		if l.policy == ClientCheck && l.aborted[e.request] {
+		if l.workerChecks && l.aborted[e.request] {
 			r.set(i, li, Dropped, "dropped: the send was aborted, nothing was in flight")
 			continue
 		}
@@ -96,7 +96,7 @@ func (r *replayer) commit(i int, e op) {
 	for li := range r.lanes {
 		l := &r.lanes[li]
 		switch {
-		case l.policy != FencedRacy:
+		case !l.commitsLater:
 			r.set(i, li, OK, r.say("nothing to do: ", string(l.policy), " decided request ", id, " at its deliver"))
 		case l.pending[e.request]:
 			l.pending[e.request] = false

@@ -17,16 +17,6 @@ const (
 	FencedRacy       Policy = "fenced-racy"
 )
 
-// policies lists every policy in the spec's order; traces use this order.
-var policies = [...]Policy{Unfenced, ClientCheck, Fenced, FencedStrict, FencedIdempotent, FencedRegister, Authoritative, FencedRacy}
-
-// Policies returns every policy in the order traces and pages show them.
-// The slice is the caller's own.
-func Policies() []Policy { return slices.Clone(policies[:]) }
-
-// numPolicies is len(Policies()).
-const numPolicies = len(policies)
-
 // Decision is the outcome word of one step under one policy.
 type Decision string
 
