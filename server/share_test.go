@@ -324,3 +324,19 @@ func TestIconsAndManifest(t *testing.T) {
 }
 
 func itoaSize(n int) string { return strconv.Itoa(n) + "x" + strconv.Itoa(n) }
+
+// BenchmarkRunPNG is GET /r/{id}.png through the whole handler once the
+// picture is drawn: a saved run's picture never changes, so it is kept.
+// The drawing itself is views' BenchmarkDiagramPNG.
+func BenchmarkRunPNG(b *testing.B) {
+	h, _ := newTestServer(b)
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodPost, "/api/runs", strings.NewReader(builtinSource(b, "paused-worker")))
+	req.Header.Set("Content-Type", "application/json")
+	h.ServeHTTP(rec, req)
+	var saved struct{ ID string }
+	if err := json.Unmarshal(rec.Body.Bytes(), &saved); err != nil || saved.ID == "" {
+		b.Fatalf("save: %d %s", rec.Code, rec.Body.String())
+	}
+	serve(b, h, func() *http.Request { return httptest.NewRequest(http.MethodGet, "/r/"+saved.ID+".png", nil) }, http.StatusOK)
+}

@@ -86,8 +86,14 @@ func (c *canvas) circle(s *shape) {
 func (c *canvas) rect(s *shape) {
 	a := c.at(float64(s.x1), float64(s.y1))
 	w, h, r := float64(s.x2)*c.k, float64(s.y2)*c.k, float64(s.r)*c.k
-	c.polys = append(c.polys[:0], roundRect(a.x, a.y, w, h, r))
-	c.fill(s.fill)
+	if col, ok := c.colour(s.fill); ok && r == 0 && whole(a.x) && whole(a.y) && whole(w) && whole(h) {
+		// on the pixel grid: no edge to smooth, so a plain fill
+		rect := image.Rect(int(math.Round(a.x)), int(math.Round(a.y)), int(math.Round(a.x+w)), int(math.Round(a.y+h)))
+		draw.Draw(c.img, rect.Intersect(c.clip), image.NewUniform(col), image.Point{}, draw.Src)
+	} else {
+		c.polys = append(c.polys[:0], roundRect(a.x, a.y, w, h, r))
+		c.fill(s.fill)
+	}
 	if s.stroke == "" {
 		return
 	}
@@ -304,3 +310,6 @@ func (c *canvas) colourOrBlack(s string) color.RGBA {
 	col, _ := c.colour(s)
 	return col
 }
+
+// whole reports whether v lies on the pixel grid.
+func whole(v float64) bool { return math.Abs(v-math.Round(v)) < 1e-6 }

@@ -33,17 +33,18 @@ func encodePNG(w io.Writer, img *image.RGBA) error {
 	if err != nil {
 		return err
 	}
-	prev, row := make([]byte, 3*width), make([]byte, 1+3*width)
+	row := make([]byte, 1+3*width)
 	row[0] = 2 // up
+	above := make([]byte, 4*width) // the row above the first is zeros
 	for y := range height {
-		pix := img.Pix[img.PixOffset(img.Rect.Min.X, img.Rect.Min.Y+y):]
-		for x := range width {
-			for c := range 3 {
-				v := pix[4*x+c]
-				row[1+3*x+c] = v - prev[3*x+c]
-				prev[3*x+c] = v
-			}
+		off := img.PixOffset(img.Rect.Min.X, img.Rect.Min.Y+y)
+		cur := img.Pix[off : off+4*width]
+		out := row[1:]
+		for x := 0; x < width; x++ {
+			c, a, o := cur[4*x:4*x+3], above[4*x:4*x+3], out[3*x:3*x+3]
+			o[0], o[1], o[2] = c[0]-a[0], c[1]-a[1], c[2]-a[2]
 		}
+		above = cur
 		if _, err := zw.Write(row); err != nil {
 			return err
 		}
