@@ -58,6 +58,8 @@ func TestProbeCommand(t *testing.T) {
 			[]string{"orderings: 5 requested drawn with --seed 7; 5 played, 0 disagree"}},
 		{"racy", []string{"--target", racy, "--concurrent", "8", "--duration", "5s"}, 1,
 			[]string{"requests/s", "the first violating pair:", "DISAGREE: request #"}},
+		{"bare host:port", []string{"--target", strings.TrimPrefix(fenced, "http://"), "--scenario", "old-token-first"}, 0, []string{"AGREE"}},
+		{"not a URL", []string{"--target", "ftp://x", "--scenario", "old-token-first"}, 2, nil},
 		{"refused", []string{"--target", refused, "--scenario", "paused-worker"}, 2, nil},
 		{"no target", []string{"--scenario", "paused-worker"}, 2, nil},
 		{"racy policy", []string{"--target", fenced, "--scenario", "paused-worker", "--policy", "fenced-racy"}, 2, nil},

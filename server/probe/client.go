@@ -24,8 +24,11 @@ type Client struct {
 }
 
 // NewClient returns a client for the receiver at base with a timeout per
-// request. base must be an absolute http or https URL.
+// request. base is an http or https URL; a bare host:port means http.
 func NewClient(base string, timeout time.Duration, conns int) (*Client, error) {
+	if !strings.Contains(base, "://") {
+		base = "http://" + base
+	}
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("--target %q is not an http:// or https:// URL", base)

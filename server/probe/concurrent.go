@@ -23,6 +23,9 @@ type ConcurrentOptions struct {
 	KeepGoing bool
 }
 
+// leaseScope is the scope of the one lease the workers take turns at.
+var leaseScope = "job"
+
 // run is the shared state of one concurrent run.
 type run struct {
 	p        *Prober
@@ -135,7 +138,7 @@ func (r *run) worker(ctx context.Context, id int) []Record {
 func (r *run) write(out []Record, worker int, token int64, value, op string) []Record {
 	floor := r.acked.Load() // before the tick: see Record
 	rec := Record{Seq: int(r.seq.Add(1)), Worker: worker, Token: token, Op: op, Value: value}
-	w := WriteRequest{Resource: r.opt.Resource, Value: value, Token: &token, ID: fmt.Sprintf("#%d", rec.Seq)}
+	w := WriteRequest{Resource: r.opt.Resource, Value: value, Token: &token, Scope: &leaseScope, ID: fmt.Sprintf("#%d", rec.Seq)}
 	if op != "" {
 		w.Op = &op
 	}
@@ -159,7 +162,7 @@ func (r *run) write(out []Record, worker int, token int64, value, op string) []R
 func (r *run) grant(out []Record, worker int, token int64) []Record {
 	rec := Record{Seq: int(r.seq.Add(1)), Worker: worker, Grant: true, Token: token}
 	rec.Sent, rec.SentAt = r.tick.Add(1), time.Since(r.start)
-	err := r.p.Client.Grant(context.Background(), "job", token)
+	err := r.p.Client.Grant(context.Background(), leaseScope, token)
 	rec.Answered, rec.AnsweredAt = r.tick.Add(1), time.Since(r.start)
 	rec.Outcome = "ok"
 	if err != nil {
