@@ -24,7 +24,7 @@ type ConcurrentOptions struct {
 }
 
 // leaseScope is the scope of the one lease the workers take turns at.
-var leaseScope = "job"
+const leaseScope = "job"
 
 // run is the shared state of one concurrent run.
 type run struct {
@@ -138,7 +138,8 @@ func (r *run) worker(ctx context.Context, id int) []Record {
 func (r *run) write(out []Record, worker int, token int64, value, op string) []Record {
 	floor := r.acked.Load() // before the tick: see Record
 	rec := Record{Seq: int(r.seq.Add(1)), Worker: worker, Token: token, Op: op, Value: value}
-	w := WriteRequest{Resource: r.opt.Resource, Value: value, Token: &token, Scope: &leaseScope, ID: fmt.Sprintf("#%d", rec.Seq)}
+	scope := leaseScope
+	w := WriteRequest{Resource: r.opt.Resource, Value: value, Token: &token, Scope: &scope, ID: fmt.Sprintf("#%d", rec.Seq)}
 	if op != "" {
 		w.Op = &op
 	}
