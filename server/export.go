@@ -72,6 +72,9 @@ func (s *Server) handleRunMarkdown(c echo.Context) error {
 	if err := views.Markdown(&buf, sc, tr, chosen, link, picture); err != nil {
 		return fmt.Errorf("write Markdown of run %s: %w", run.ID, err)
 	}
+	if err := observedMarkdown(&buf, run, tr); err != nil {
+		return err
+	}
 	return c.Blob(http.StatusOK, markdownType, buf.Bytes())
 }
 

@@ -124,3 +124,30 @@ func observedView(run Run, tr *lab.Trace) (*views.Observed, error) {
 	}
 	return v, nil
 }
+
+// observedMarkdown adds, for a run a probe saved, what the receiver did:
+// the probe's own Markdown, every step with its event.
+func observedMarkdown(w io.Writer, run Run, tr *lab.Trace) error {
+	if run.Observed == nil {
+		return nil
+	}
+	var res probe.Result
+	if err := json.Unmarshal(run.Observed, &res); err != nil {
+		return fmt.Errorf("decode observation of run %s: %w", run.ID, err)
+	}
+	byStep := map[int]probe.Step{}
+	for _, st := range res.Steps {
+		byStep[st.Index] = st
+	}
+	res.Steps, res.Orderings = nil, nil
+	for _, st := range tr.Steps {
+		row, ok := byStep[st.Index]
+		if !ok {
+			row = probe.Step{Index: st.Index, Agree: true}
+		}
+		row.Event = st.Event
+		res.Steps = append(res.Steps, row)
+	}
+	io.WriteString(w, "\n")
+	return probe.WriteMarkdown(w, &res)
+}

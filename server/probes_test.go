@@ -98,6 +98,12 @@ func TestSaveProbe(t *testing.T) {
 	if n := hits.Load() - before; n != 0 {
 		t.Errorf("saving and showing the probe sent %d requests to the receiver; the server must never contact it", n)
 	}
+	md := get(t, s, path+".md")
+	for _, want := range []string{"## Probe: ", "| 8 | A | write", "**differs**"} {
+		if !strings.Contains(md.Body.String(), want) {
+			t.Errorf("GET %s.md lacks %q:\n%s", path, want, md.Body.String())
+		}
+	}
 	api := get(t, s, "/api/runs/"+path[3:])
 	var body struct {
 		Observed probe.Result `json:"observed"`
