@@ -43,8 +43,8 @@ type Answer struct {
 }
 
 // RoomStore keeps live rooms, their questions and answers. It is separate
-// from Store: the SQLite store implements both; a store without rooms
-// leaves Config.Rooms nil and the lab offers no live room. Every server
+// from Store: both stores implement both; a store without rooms would
+// leave Config.Rooms nil, and the lab would offer no live room. Every server
 // sharing one database shares its rooms: the store is the room's truth,
 // and a Fanout only rings the bell.
 type RoomStore interface {

@@ -26,7 +26,7 @@ import (
 type RoomConfig struct {
 	TTL            time.Duration // how long a room takes answers; 0: 4 hours
 	MaxPhones      int           // phones connected to one room on one server; 0: 400
-	MaxConnections int           // connections to live rooms on one server; 0: 2,000
+	MaxConnections int           // connections to live rooms on one server; 0: 1,500
 }
 
 func (rc RoomConfig) withDefaults() RoomConfig {
@@ -37,7 +37,7 @@ func (rc RoomConfig) withDefaults() RoomConfig {
 		rc.MaxPhones = 400
 	}
 	if rc.MaxConnections <= 0 {
-		rc.MaxConnections = 2000
+		rc.MaxConnections = 1500
 	}
 	return rc
 }

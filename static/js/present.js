@@ -102,8 +102,8 @@
     edge.setAttribute("class", "curtain-edge");
     g.appendChild(rect);
     g.appendChild(edge);
-    // Under the header and the footer's legend, over the bands.
-    svg.insertBefore(g, svg.querySelector(".footer"));
+    // Over the bands and the final values, which wait for the last step.
+    svg.appendChild(g);
     return { group: g, rect: rect, edge: edge };
   }
 
@@ -320,6 +320,15 @@
       root.querySelectorAll(".room-phones").forEach(function (el) { el.textContent = String(room.phones); });
       root.querySelectorAll(".room-phones-word").forEach(function (el) { el.textContent = room.phones === 1 ? "phone" : "phones"; });
       render();
+    });
+    // A browser without the room's secret (another one than the one that
+    // started it) is refused: say so instead of retrying.
+    source.addEventListener("error", function () {
+      var warning = root.querySelector(".room-warning");
+      if (source.readyState === EventSource.CLOSED && warning) {
+        warning.textContent = "This browser did not start the room: it cannot move the room or see its answers.";
+        warning.hidden = false;
+      }
     });
     source.addEventListener("gone", function (event) {
       source.close();
