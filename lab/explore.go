@@ -201,8 +201,13 @@ func (x *explorer) result(root *tally) *Exploration {
 // Exploration.Reorder). The copy shares nothing with s, so it can be
 // edited and saved like any scenario.
 func Reorder(s *Scenario, order []int) (*Scenario, error) {
-	if len(order) != len(s.Events) {
-		return nil, fmt.Errorf("reorder: the order has %d entries for %d events", len(order), len(s.Events))
+	return reorder(s, s.Events, "events", order)
+}
+
+// reorder returns a copy of s whose events are events in the given order.
+func reorder(s *Scenario, events []Event, what string, order []int) (*Scenario, error) {
+	if len(order) != len(events) {
+		return nil, fmt.Errorf("reorder: the order has %d entries for %d %s", len(order), len(events), what)
 	}
 	c := *s
 	c.Scopes, c.Resources = maps.Clone(s.Scopes), maps.Clone(s.Resources)
@@ -213,7 +218,7 @@ func Reorder(s *Scenario, order []int) (*Scenario, error) {
 			return nil, fmt.Errorf("reorder: entry %d is %d: each of 1..%d must appear once", i+1, n, len(order))
 		}
 		seen[n-1] = true
-		c.Events[i] = copyEvent(s.Events[n-1])
+		c.Events[i] = copyEvent(events[n-1])
 	}
 	return &c, nil
 }

@@ -1,10 +1,6 @@
 package lab
 
-import (
-	"fmt"
-	"maps"
-	"strconv"
-)
+import "strconv"
 
 // explored returns the events the explorer orders: the scenario's, except
 // that under WritesSplit each write becomes a send with id "#N", N its
@@ -40,22 +36,12 @@ func exploredScenario(s *Scenario, events []Event) *Scenario {
 // gets the id "write-N" ("write-N-2", ... when a send of the file already
 // has that id), in its send and its deliver.
 func (x *Exploration) Reorder(s *Scenario, order []int) (*Scenario, error) {
-	if len(order) != len(x.Events) {
-		return nil, fmt.Errorf("reorder: the order has %d entries for %d explored events", len(order), len(x.Events))
-	}
-	c := *s
-	c.Scopes, c.Resources = maps.Clone(s.Scopes), maps.Clone(s.Resources)
-	c.Events = make([]Event, len(order))
-	seen := make([]bool, len(order))
-	for i, n := range order {
-		if n < 1 || n > len(order) || seen[n-1] {
-			return nil, fmt.Errorf("reorder: entry %d is %d: each of 1..%d must appear once", i+1, n, len(order))
-		}
-		seen[n-1] = true
-		c.Events[i] = copyEvent(x.Events[n-1])
+	c, err := reorder(s, x.Events, "explored events", order)
+	if err != nil {
+		return nil, err
 	}
 	renameWriteIDs(c.Events)
-	return &c, nil
+	return c, nil
 }
 
 // renameWriteIDs gives the sends split from writes ("#N") a valid id that
