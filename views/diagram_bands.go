@@ -12,17 +12,17 @@ func (g *grid) drawBands() []band {
 	bands := make([]band, len(g.t.Steps))
 	for i, st := range g.t.Steps {
 		b := band{step: st.Index, y: g.bandY[i], h: g.bandH[i], class: "band", fill: g.bandFill(i)}
-		kinds := g.violations[st.Index]
+		vs := g.violations[st.Index]
 		switch {
-		case len(kinds) > 0:
+		case len(vs) > 0:
 			b.class = "band violated"
 		case g.outcome(i).Decision == lab.Skipped:
 			b.class, b.faint = "band skipped", true
 		}
 		b.tip = g.tip(i)
 		b.groups = append(b.groups, g.stepNumber(i, b.fill))
-		if len(kinds) > 0 {
-			b.groups = append(b.groups, g.violationLabels(i, kinds))
+		if len(vs) > 0 {
+			b.groups = append(b.groups, g.violationLabels(i, vs))
 		}
 		b.groups = append(b.groups, g.event(i, b.fill)...)
 		bands[i] = b
@@ -30,12 +30,12 @@ func (g *grid) drawBands() []band {
 	return bands
 }
 
-// bandFill is the wash behind step i: red where an invariant broke,
-// every other band grey so the eye can follow a row across.
+// bandFill is the wash behind step i: tinted by the worst class where an
+// invariant broke, every other band grey so the eye can follow a row across.
 func (g *grid) bandFill(i int) string {
-	switch {
-	case len(g.violations[g.t.Steps[i].Index]) > 0:
-		return colViolBg
+	switch vs := g.violations[g.t.Steps[i].Index]; {
+	case len(vs) > 0:
+		return classColours(worstOf(vs)).wash
 	case i%2 == 1:
 		return colBandAlt
 	}
@@ -77,19 +77,25 @@ func (g *grid) stepNumber(i int, bg string) group {
 	return grp
 }
 
-// violationLabels marks a band red at its left edge and names each
-// invariant broken at the step in the column on the right.
-func (g *grid) violationLabels(i int, kinds []lab.Invariant) group {
+// violationLabels marks a band at its left edge in the colour of its
+// worst class and names, in the column on the right, each invariant broken
+// at the step followed by its class in words.
+func (g *grid) violationLabels(i int, vs []lab.Violation) group {
 	g.used[legendViolation] = true
 	y := g.bandY[i]
-	out := []shape{{kind: shRect, x1: 0, y1: y, x2: 7, y2: g.bandH[i], fill: colViol}}
-	base := y + (g.bandH[i]-violLineH*len(kinds))/2 + 13
-	for k, kind := range kinds {
+	out := []shape{{kind: shRect, x1: 0, y1: y, x2: 7, y2: g.bandH[i], fill: classColours(worstOf(vs)).line}}
+	base := y + (g.bandH[i]-violLineH*len(vs))/2 + 13
+	for k, v := range vs {
 		yy := base + k*violLineH
+		c := classColours(v.Class)
+		x := g.violX + 20
 		out = append(out,
-			shape{kind: shPoly, pts: warnSign(g.violX+9, yy-5), fill: colViol},
-			shape{kind: shText, x1: g.violX + 20, y1: yy, text: string(kind), fill: colViol, bold: true, size: 12},
+			shape{kind: shPoly, pts: warnSign(g.violX+9, yy-5), fill: c.line},
+			shape{kind: shText, x1: x, y1: yy, text: string(v.Kind), fill: c.ink, bold: true, size: 12},
 		)
+		if v.Class != "" {
+			out = append(out, shape{kind: shText, x1: x + textW(string(v.Kind), 12, true) + 6, y1: yy, text: string(v.Class), fill: c.ink, size: 11})
+		}
 	}
 	return group{class: "violation", shapes: out}
 }

@@ -29,6 +29,23 @@ const (
 	colWhite     = "#ffffff"
 )
 
+// classColour is how a class of violation shows in the diagram: the wash
+// behind its band, the mark at the band's edge, and its text, which reaches
+// 4.5:1 on the wash. The same hues as the pages' classes (site.css).
+type classColour struct{ wash, line, ink string }
+
+func classColours(c lab.Class) classColour {
+	switch c {
+	case lab.Refusing:
+		return classColour{"#efe8f7", "#5e3c99", "#4a2c80"}
+	case lab.Deposed:
+		return classColour{"#fdf0e0", "#e08214", "#8a4500"}
+	case lab.Overrun:
+		return classColour{"#fdf8dc", "#d9b21c", "#5c4a00"}
+	}
+	return classColour{colViolBg, colViol, colViol} // corrupting, and a trace stored before classes
+}
+
 // actorColour is an actor's pill (fill and text) and the darker line its
 // arrows and lane use, where the pill's colour is too light for a line.
 type actorColour struct{ fill, ink, line string }

@@ -47,7 +47,11 @@ func verdictOf(vs []lab.Violation) string {
 	if len(steps) > 1 {
 		where = "at steps " + strings.Join(steps, ", ")
 	}
-	return plural(len(vs), "violation") + " " + where
+	out := plural(len(vs), "violation") + " " + where
+	if w := worstOf(vs); w != "" {
+		out = "worst " + string(w) + ": " + out
+	}
+	return out
 }
 
 func (g *grid) actorPill(a string, x, y int) []shape {
@@ -128,6 +132,9 @@ func (g *grid) describe() string {
 			b.WriteString(", ")
 		}
 		b.WriteString(string(v.Kind) + " at step " + itoa(v.Step))
+		if v.Class != "" {
+			b.WriteString(" (" + string(v.Class) + ")")
+		}
 	}
 	if len(vs) > 0 {
 		b.WriteString(".")

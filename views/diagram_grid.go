@@ -13,7 +13,7 @@ const (
 	maxGap     = 220
 	minWidth   = 880 // narrow diagrams spread their lanes to this width
 	wordsW     = 104 // outcome words right of the last lane
-	violW      = 176 // the column naming violated invariants
+	violW      = 240 // the column naming violated invariants and their classes
 	bandH      = 38
 	violLineH  = 17
 	headTitleH = 34 // the scenario's title, standalone only
@@ -43,7 +43,7 @@ type grid struct {
 	bottom     int // bottom of the last band
 	width      int
 	height     int
-	violations map[int][]lab.Invariant // step number → kinds
+	violations map[int][]lab.Violation // step number → violations
 	sends      map[string]int          // request id → position of its send
 	delivered  map[string]int          // request id → position of the deliver that decided it
 	used       map[legendKey]bool      // what the legend must explain
@@ -68,9 +68,9 @@ func newGrid(s *lab.Scenario, t *lab.Trace, p lab.Policy, standalone bool, order
 	}
 	g.resources = resourceNames(s, t)
 	g.scopes = lab.SortedNames(s.Scopes)
-	g.violations = map[int][]lab.Invariant{}
+	g.violations = map[int][]lab.Violation{}
 	for _, v := range t.Summary[p].Violations {
-		g.violations[v.Step] = append(g.violations[v.Step], v.Kind)
+		g.violations[v.Step] = append(g.violations[v.Step], v)
 	}
 	g.sends = map[string]int{}
 	for i, st := range t.Steps {

@@ -144,7 +144,7 @@ func resultSummary(r EditorResult) string {
 			parts = append(parts, string(p)+": "+res+" ends as "+v)
 		}
 		if n := len(s.Violations); n > 0 {
-			parts[len(parts)-1] += ", " + plural(n, "violation")
+			parts[len(parts)-1] += ", " + verdictWords(worstOf(s.Violations), n)
 		}
 	}
 	return "Replayed. " + strings.Join(parts, "; ") + "."

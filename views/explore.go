@@ -3,6 +3,7 @@ package views
 import (
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"slices"
 	"strings"
 	"time"
@@ -52,11 +53,13 @@ type Ordering struct {
 	Source string // the reordered scenario's JSON, for "Save as a run"
 }
 
-// FirstViolation is where a policy first breaks an invariant in an ordering.
+// FirstViolation is where a policy first reaches its worst class in an
+// ordering, and the invariant it breaks there.
 type FirstViolation struct {
 	Policy    lab.Policy
 	Step      int
 	Invariant lab.Invariant
+	Class     lab.Class
 }
 
 // NewExploreResult prepares x, the exploration of s within budget and
@@ -73,7 +76,7 @@ func NewExploreResult(s *lab.Scenario, x *lab.Exploration, budget int, deadline 
 		row := ExploreRow{PolicyExploration: pe}
 		if c := pe.Counterexample; c != nil {
 			row.Ordering = r.ordering(c.Order)
-			row.Ordering.Firsts = append(row.Ordering.Firsts, FirstViolation{pe.Policy, c.Step, c.Invariant})
+			row.Ordering.Firsts = append(row.Ordering.Firsts, FirstViolation{pe.Policy, c.Step, c.Invariant, c.Class})
 		}
 		r.Rows = append(r.Rows, row)
 	}
@@ -98,7 +101,8 @@ func (r *ExploreResult) ordering(order []int) *Ordering {
 }
 
 // prepare fills in the ordering's events and the scenario to save: the
-// same events in this order, the description saying where it came from.
+// explored events (a split write as its send and deliver) in this order,
+// the description saying where it came from.
 func (r *ExploreResult) prepare(o *Ordering) error {
 	sc, err := r.X.Reorder(r.Scenario, o.Order)
 	if err != nil {
@@ -118,7 +122,7 @@ func (r *ExploreResult) prepare(o *Ordering) error {
 func (o *Ordering) note(title string) string {
 	var firsts []string
 	for _, f := range o.Firsts {
-		firsts = append(firsts, fmt.Sprintf("%s breaks %s at step %d", f.Policy, f.Invariant, f.Step))
+		firsts = append(firsts, fmt.Sprintf("%s reaches %s (%s) at step %d", f.Policy, f.Class, f.Invariant, f.Step))
 	}
 	return fmt.Sprintf("A counterexample found by exploring every ordering of “%s”: its events in the order %s. %s.",
 		title, orderText(o.Order), strings.Join(firsts, "; "))
@@ -149,7 +153,7 @@ func (o *Ordering) Policies() []lab.Policy {
 	return ps
 }
 
-// firstsAt lists the policies whose first violation is at step (1-based).
+// firstsAt lists the policies that reach their worst class at step (1-based).
 func (o *Ordering) firstsAt(step int) []FirstViolation {
 	var out []FirstViolation
 	for _, f := range o.Firsts {
@@ -180,3 +184,31 @@ func (r *ExploreResult) actorClass(actor string) string {
 
 // safe reports whether the policy broke nothing in the orderings counted.
 func (row ExploreRow) safe() bool { return row.AnyViolating.Sign() == 0 }
+
+// worst is the policy's most severe class over the orderings, or "".
+func (row ExploreRow) worst() lab.Class {
+	if row.Worst == nil {
+		return ""
+	}
+	return *row.Worst
+}
+
+// byClass is how many orderings have c as their most severe class.
+func (row ExploreRow) byClass(c lab.Class) *big.Int {
+	if n := row.ByClass[c]; n != nil {
+		return n
+	}
+	return new(big.Int)
+}
+
+// others lists the classes other than the worst that some orderings reach,
+// for the line under a bar: "also deposed in 50, overrun in 300".
+func (row ExploreRow) others() []lab.Class {
+	var out []lab.Class
+	for _, c := range lab.Classes() {
+		if c != row.worst() && row.byClass(c).Sign() > 0 {
+			out = append(out, c)
+		}
+	}
+	return out
+}

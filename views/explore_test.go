@@ -50,18 +50,62 @@ func TestJoinDescription(t *testing.T) {
 	}
 }
 
-// TestBars draws a sliver for one violating ordering among many, and
-// never a full bar for fewer than all.
-func TestBars(t *testing.T) {
+// TestSegments draws a sliver for one ordering among many, never a full
+// bar for fewer than all, splits by worst class in order of severity, and
+// always fills the bar exactly.
+func TestSegments(t *testing.T) {
 	all := big.NewInt(1_000_000)
 	r := &ExploreResult{X: &lab.Exploration{Orderings: all}}
+	row := func(byClass map[lab.Class]int64) ExploreRow {
+		pe := lab.PolicyExploration{AnyViolating: new(big.Int), ByClass: map[lab.Class]*big.Int{}}
+		for c, n := range byClass {
+			pe.ByClass[c] = big.NewInt(n)
+			pe.AnyViolating.Add(pe.AnyViolating, big.NewInt(n))
+		}
+		return ExploreRow{PolicyExploration: pe}
+	}
 	for _, tt := range []struct {
-		bad           int64
-		wantBad, good float64
-	}{{0, 0, 1000}, {1, 5, 995}, {500_000, 500, 500}, {999_999, 995, 5}, {1_000_000, 1000, 0}} {
-		bad, good := r.bars(ExploreRow{PolicyExploration: lab.PolicyExploration{AnyViolating: big.NewInt(tt.bad)}})
-		if bad != tt.wantBad || good != tt.good {
-			t.Errorf("bars(%d of %s) = %v, %v; want %v, %v", tt.bad, all, bad, good, tt.wantBad, tt.good)
+		name    string
+		byClass map[lab.Class]int64
+		want    []segment // classes and widths
+	}{
+		{"clean", nil, []segment{{Class: "", W: 100}}},
+		{"one in a million", map[lab.Class]int64{lab.Corrupting: 1}, []segment{{Class: lab.Corrupting, W: .5}, {Class: "", W: 99.5}}},
+		{"all but one", map[lab.Class]int64{lab.Deposed: 999_999}, []segment{{Class: lab.Deposed, W: 99.5}, {Class: "", W: .5}}},
+		{"all", map[lab.Class]int64{lab.Overrun: 1_000_000}, []segment{{Class: lab.Overrun, W: 100}}},
+		{"by severity", map[lab.Class]int64{lab.Overrun: 250_000, lab.Corrupting: 250_000, lab.Deposed: 500_000},
+			[]segment{{Class: lab.Corrupting, W: 25}, {Class: lab.Deposed, W: 50}, {Class: lab.Overrun, W: 25}}},
+	} {
+		got := r.segments(row(tt.byClass))
+		if len(got) != len(tt.want) {
+			t.Fatalf("segments(%s) = %d parts, want %d: %+v", tt.name, len(got), len(tt.want), got)
+		}
+		x := 0.0
+		for i, s := range got {
+			if s.Class != tt.want[i].Class || s.W != tt.want[i].W || s.X != x {
+				t.Errorf("segments(%s)[%d] = %s at %v, %v wide; want %s at %v, %v wide", tt.name, i, s.Class, s.X, s.W, tt.want[i].Class, x, tt.want[i].W)
+			}
+			x += s.W
+		}
+	}
+}
+
+// TestWorstWords says each policy's worst class in words a class can read.
+func TestWorstWords(t *testing.T) {
+	all := big.NewInt(720)
+	for _, tt := range []struct {
+		c    lab.Class
+		n    int64
+		want string
+	}{
+		{lab.Corrupting, 1, "corrupts data in 1 of 720 orderings"},
+		{lab.Refusing, 35, "turns the rightful holder away in 35 of 720 orderings"},
+		{lab.Deposed, 50, "lets a deposed worker's write in, in 50 of 720 orderings"},
+		{lab.Overrun, 300, "lease overrun only, in 300 of 720 orderings"},
+		{"", 0, "clean in all 720"},
+	} {
+		if got := worstWords(tt.c, big.NewInt(tt.n), all, true); got != tt.want {
+			t.Errorf("worstWords(%q, %d, 720) = %q, want %q", tt.c, tt.n, got, tt.want)
 		}
 	}
 }

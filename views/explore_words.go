@@ -10,45 +10,74 @@ import (
 	"fencelab/lab"
 )
 
-// bars are the widths, out of exploreBarWidth, of the violating and the safe
-// orderings of a row. A part that is not zero is drawn at least a little
-// wide, so that one ordering in a million still shows.
-func (r *ExploreResult) bars(row ExploreRow) (bad, good float64) {
-	all := r.X.Orderings
-	if all.Sign() == 0 {
-		return 0, 0
-	}
-	f, _ := new(big.Rat).SetFrac(row.AnyViolating, all).Float64()
-	bad = f * exploreBarWidth
-	if row.AnyViolating.Sign() > 0 {
-		bad = max(bad, exploreBarWidth/200)
-	}
-	if row.AnyViolating.Cmp(all) < 0 {
-		bad = min(bad, exploreBarWidth-exploreBarWidth/200)
-	}
-	return bad, exploreBarWidth - bad
+// segment is one part of a policy's bar: the orderings whose worst class
+// is Class ("" for those that break nothing), as a share of the bar.
+type segment struct {
+	Class lab.Class
+	N     *big.Int
+	X, W  float64 // left edge and width, in percent of the bar
 }
 
-const exploreBarWidth = 1000.0
-
-// The bar colours differ in lightness too, so they read apart without
-// colour vision and in grey print.
-const (
-	colourBad  = "#b3261e"
-	colourGood = "#8bcf9f"
-	colourNone = "#d9dce2"
-)
+// segments splits a row's bar by worst class, most severe first, then the
+// clean orderings. A part that is not zero is drawn at least half a percent
+// wide, so that one ordering in a million still shows; the largest part
+// gives up the room.
+func (r *ExploreResult) segments(row ExploreRow) []segment {
+	all := r.X.Orderings
+	if all.Sign() == 0 {
+		return nil
+	}
+	var segs []segment
+	add := func(c lab.Class, n *big.Int) {
+		if n.Sign() > 0 {
+			f, _ := new(big.Rat).SetFrac(n, all).Float64()
+			segs = append(segs, segment{Class: c, N: n, W: max(f*100, 0.5)})
+		}
+	}
+	for _, c := range lab.Classes() {
+		add(c, row.byClass(c))
+	}
+	add("", r.safeCount(row))
+	total, largest := 0.0, 0
+	for i, s := range segs {
+		total += s.W
+		if s.W > segs[largest].W {
+			largest = i
+		}
+	}
+	if len(segs) > 0 {
+		segs[largest].W -= total - 100
+	}
+	x := 0.0
+	for i := range segs {
+		segs[i].X = x
+		x += segs[i].W
+	}
+	return segs
+}
 
 // barLabel says in words what a bar shows.
 func (r *ExploreResult) barLabel(row ExploreRow) string {
-	return fmt.Sprintf("%s: %s of %s break an invariant, %s break none", row.Policy,
-		countText(row.AnyViolating), orderingsText(r.X.Orderings), countText(r.safeCount(row)))
+	parts := []string{string(row.Policy) + ": " + worstWords(row.worst(), row.byClass(row.worst()), r.X.Orderings, r.X.Complete)}
+	for _, c := range row.others() {
+		parts = append(parts, string(c)+" in "+countText(row.byClass(c)))
+	}
+	if row.worst() != "" {
+		parts = append(parts, "clean in "+countText(r.safeCount(row)))
+	}
+	return strings.Join(parts, "; ")
 }
 
-// chipDetail is what an event names besides actor and kind: the value
-// written, the request sent or delivered, the resource restarted.
+// percent writes a share of a bar for an SVG length: "12.5%".
+func percent(f float64) string { return svgNumber(f) + "%" }
+
+// chipDetail is what an event names besides actor and kind: the request
+// sent and its value, the value written, the request delivered, the
+// resource restarted.
 func chipDetail(e lab.Event) string {
 	switch {
+	case e.Kind == lab.Send && e.Value != nil:
+		return e.ID + " " + *e.Value
 	case e.Value != nil:
 		return *e.Value
 	case e.Kind == lab.Send:

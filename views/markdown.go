@@ -103,17 +103,31 @@ func ValuesText(values map[string]*string, tokens map[string]*int64) string {
 }
 
 // VerdictText is a policy's verdict in one line of plain text: its final
-// values and its violations with their steps.
+// values, then its violations with their steps, grouped by class from the
+// most severe: "corrupting: stale-overwrite at step 8; deposed: ...".
+// Violations without a class (a trace stored before classes) are listed
+// after "violations:".
 func VerdictText(s lab.Summary) string {
 	out := "final " + ValuesText(s.Final, nil)
 	if len(s.Violations) == 0 {
 		return out + "; no violations"
 	}
-	var vs []string
-	for _, v := range s.Violations {
-		vs = append(vs, fmt.Sprintf("%s at step %d", v.Kind, v.Step))
+	for _, c := range append(lab.Classes(), "") {
+		var vs []string
+		for _, v := range s.Violations {
+			if v.Class == c {
+				vs = append(vs, fmt.Sprintf("%s at step %d", v.Kind, v.Step))
+			}
+		}
+		if len(vs) > 0 {
+			name := string(c)
+			if c == "" {
+				name = "violations"
+			}
+			out += "; " + name + ": " + strings.Join(vs, ", ")
+		}
 	}
-	return out + "; violations: " + strings.Join(vs, ", ")
+	return out
 }
 
 // mdText escapes the characters that would start Markdown or HTML markup.

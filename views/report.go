@@ -24,7 +24,7 @@ type Report struct {
 	actors     map[string]int // actor name → order of first appearance
 	actorList  []string
 	resources  []string
-	violations map[lab.Policy]map[int][]lab.Invariant // policy → step → kinds
+	violations map[lab.Policy]map[int][]lab.Violation // policy → step → violations
 }
 
 // NewReport prepares a report of the chosen policies; the pages read the
@@ -38,11 +38,11 @@ func NewReport(s *lab.Scenario, t *lab.Trace, chosen []lab.Policy) *Report {
 		}
 	}
 	r.resources = resourceNames(s, t)
-	r.violations = map[lab.Policy]map[int][]lab.Invariant{}
+	r.violations = map[lab.Policy]map[int][]lab.Violation{}
 	for _, p := range chosen {
-		byStep := map[int][]lab.Invariant{}
+		byStep := map[int][]lab.Violation{}
 		for _, v := range t.Summary[p].Violations {
-			byStep[v.Step] = append(byStep[v.Step], v.Kind)
+			byStep[v.Step] = append(byStep[v.Step], v)
 		}
 		r.violations[p] = byStep
 	}
@@ -112,8 +112,8 @@ func (r *Report) changed(i int, p lab.Policy, res string) bool {
 	return !sameString(before.Values[res], now.Values[res]) || !sameInt(before.Tokens[res], now.Tokens[res])
 }
 
-// violated lists the invariants policy p broke at step n (1-based).
-func (r *Report) violated(p lab.Policy, n int) []lab.Invariant {
+// violated lists the violations of policy p at step n (1-based).
+func (r *Report) violated(p lab.Policy, n int) []lab.Violation {
 	return r.violations[p][n]
 }
 

@@ -24,8 +24,17 @@ var invariantText = map[lab.Invariant]string{
 	lab.StaleOverwrite:     "applied a token lower than one the resource had already applied",
 	lab.SupersededWrite:    "applied a token although a greater one had already been granted",
 	lab.DuplicateApplied:   "applied an operation that had already been applied",
-	lab.ValidWriteRejected: "turned away the write of the current, valid lease holder",
+	lab.ValidWriteRejected: "turned away the write of the worker that holds the current, valid lease",
 	lab.UnownedWrite:       "applied a write whose actor did not validly hold the lease",
+}
+
+// invariantClassText names the class each invariant falls in.
+var invariantClassText = map[lab.Invariant]string{
+	lab.StaleOverwrite:     "corrupting",
+	lab.SupersededWrite:    "deposed",
+	lab.DuplicateApplied:   "corrupting",
+	lab.ValidWriteRejected: "refusing",
+	lab.UnownedWrite:       "deposed when another worker holds the lease, else overrun",
 }
 
 // decisionGlyph pairs each decision with a sign, so a badge never relies on

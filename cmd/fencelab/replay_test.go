@@ -41,7 +41,7 @@ func TestReplayCommand(t *testing.T) {
 		err   string
 	}{
 		{"table of a built-in", []string{"replay", "--scenario", "paused-worker"}, "", 0, []string{
-			"unfenced: final result = old-result; violations: stale-overwrite at step 8, superseded-write at step 8, unowned-write at step 8",
+			"unfenced: final result = old-result; corrupting: stale-overwrite at step 8; deposed: superseded-write at step 8, unowned-write at step 8",
 			"fenced: final result = new-result; no violations",
 			"rejected: 41 < 42 already accepted",
 		}, ""},

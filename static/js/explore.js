@@ -59,8 +59,18 @@
       // The page's own address for these bounds, so that it can be shared;
       // the slash of r/ID stays readable.
       var q = new URLSearchParams({ from: data.get("from"), budget: data.get("budget"), deadline: data.get("deadline") });
+      switches(data, q);
       history.replaceState(null, "", "/explore?" + q.toString().replace(/%2F/g, "/"));
     }
+  }
+
+  // switches copies the model's two switches (writes, expiry) from the form.
+  function switches(data, q) {
+    ["writes", "expiry"].forEach(function (name) {
+      if (data.get(name)) {
+        q.set(name, data.get(name));
+      }
+    });
   }
 
   // handle acts on one server-sent event: "event: NAME" and "data: JSON".
@@ -119,6 +129,7 @@
   function start() {
     var data = new FormData(form);
     var q = new URLSearchParams({ stream: "1", budget: data.get("budget"), deadline: data.get("deadline") });
+    switches(data, q);
     var body = null;
     if (data.get("from")) {
       q.set("from", data.get("from"));
