@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"encoding/json"
 	"io/fs"
 	"slices"
 	"strings"
@@ -35,5 +36,25 @@ func TestOrderIsACopy(t *testing.T) {
 	o[0] = "changed"
 	if Order()[0] != "paused-worker" {
 		t.Errorf("Order returns a slice its callers can change")
+	}
+}
+
+// TestEveryOrderingParagraph checks that every built-in ends its
+// description with the paragraph that says what exploring every ordering
+// shows, which the scenario's page sets apart and links to the explorer.
+func TestEveryOrderingParagraph(t *testing.T) {
+	for _, name := range Order {
+		b, err := fs.ReadFile(FS, name+".json")
+		if err != nil {
+			t.Fatalf("read %s.json: %v", name, err)
+		}
+		var s struct{ Description string }
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatalf("decode %s.json: %v", name, err)
+		}
+		paras := strings.Split(s.Description, "\n\n")
+		if last := paras[len(paras)-1]; !strings.HasPrefix(last, "Every ordering: ") {
+			t.Errorf("%s: the description's last paragraph is %.40q…, want one that begins %q", name, last, "Every ordering: ")
+		}
 	}
 }

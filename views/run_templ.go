@@ -280,7 +280,7 @@ func Run(p RunPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = ReportBody(p.Report, PolicyForm{Action: "/r/" + p.ID}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = ReportBody(p.Report, PolicyForm{Action: "/r/" + p.ID, Explore: "/explore?from=r/" + p.ID}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -234,7 +234,7 @@ func Scenario(p ScenarioPage) templ.Component {
 
 func policyForm(p ScenarioPage) PolicyForm {
 	if p.Name != "" {
-		return PolicyForm{Action: "/scenarios/" + p.Name}
+		return PolicyForm{Action: "/scenarios/" + p.Name, Explore: "/explore?from=" + p.Name}
 	}
 	return PolicyForm{Action: "/replay", Source: p.Source}
 }

@@ -112,6 +112,10 @@ func (r *Report) eventFields(e lab.Event) []field {
 	return fs
 }
 
+// everyOrdering begins the paragraph of a description that says what
+// exploring every ordering shows; the pages set it apart and link it.
+const everyOrdering = "Every ordering:"
+
 // paragraphs splits a description at blank lines.
 func paragraphs(s string) []string {
 	var out []string
