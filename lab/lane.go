@@ -120,7 +120,9 @@ func (l *lane) fenced(r *replayer, q, i int) (Decision, string) {
 		l.checkRejected(r, q, i)
 		return Rejected, r.cat("rejected: ", t, " < ", rem, " ", res.remHow, "")
 	}
-	why := [5]string{t, " is the first token ", r.pr.resources[rq.resource], " sees", ""}
+	// With nothing remembered (no write yet, or forgotten at a restart),
+	// say so, rather than that t is the first token the receiver sees.
+	why := [5]string{r.pr.resources[rq.resource], " remembers no token to compare ", t, " with", ""}
 	if res.hasRem {
 		why = [5]string{t, " >= ", rem, " ", res.remHow}
 		if l.strict {
