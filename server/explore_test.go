@@ -124,22 +124,75 @@ func TestExplorePage(t *testing.T) {
 		}
 	}
 	for _, policy := range []string{"authoritative", "client-check"} {
-		if got := p.exploreCell(t, policy, "first counterexample"); got != "✓ safe in all 21 orderings" {
-			t.Errorf("explore table: first counterexample of %s = %q, want safe in all 21 orderings", policy, got)
+		if got := p.exploreCell(t, policy, "counterexample"); got != "✓ clean in all 21 orderings" {
+			t.Errorf("explore table: counterexample of %s = %q, want clean in all 21 orderings", policy, got)
 		}
 	}
-	if got := p.exploreCell(t, "fenced", "first counterexample"); got != "superseded-write at step 6 of ordering B" {
-		t.Errorf("explore table: first counterexample of fenced = %q", got)
+	if got := p.exploreCell(t, "fenced", "counterexample"); got != "▲ deposed superseded-write at step 6 of ordering B" {
+		t.Errorf("explore table: counterexample of fenced = %q", got)
 	}
 	bars := findAll(p.root, func(e *html.Node) bool { return e.Data == "svg" && hasClass(e, "x-bar") })
 	if len(bars) != len(lab.Policies()) {
 		t.Fatalf("chart has %d bars, want %d", len(bars), len(lab.Policies()))
 	}
-	if got, want := attr(bars[2], "aria-label"), "fenced: 12 of 21 orderings break an invariant, 9 break none"; got != want {
+	if got, want := attr(bars[2], "aria-label"), "fenced: lets a deposed worker's write in, in 2 of 21 orderings; overrun in 10; clean in 9"; got != want {
 		t.Errorf("fenced bar: aria-label %q, want %q", got, want)
 	}
 	checkExploreOrdering(t, p, "B", "1 2 3 4 5 6 7", 6)
 	checkCSPClean(t, "GET /explore", p, []string{static.URL("js/site.js"), static.URL("js/explore.js")})
+}
+
+// TestExplorePageClasses explores paused-worker under model 2's defaults
+// and checks that the chart says each policy's worst class in words, with
+// the spec's numbers: the lesson at a glance. The counterexample of
+// client-check shows the split write as a send and a deliver.
+func TestExplorePageClasses(t *testing.T) {
+	s, _ := newTestServer(t)
+	rec := get(t, s, "/explore?from=paused-worker")
+	checkResponse(t, "GET /explore?from=paused-worker", rec, http.StatusOK, htmlType)
+	p := parsePage(t, rec.Body.Bytes())
+	want := map[string]string{
+		"unfenced":          "✖ corrupts data in 70 of 720 orderings",
+		"client-check":      "✖ corrupts data in 1 of 720 orderings",
+		"fenced":            "▲ lets a deposed worker's write in, in 50 of 720 orderings",
+		"fenced-strict":     "▲ lets a deposed worker's write in, in 50 of 720 orderings",
+		"fenced-idempotent": "▲ lets a deposed worker's write in, in 50 of 720 orderings",
+		"fenced-register":   "△ lease overrun only, in 300 of 720 orderings",
+		"authoritative":     "✓ clean in all 720",
+		"fenced-racy":       "▲ lets a deposed worker's write in, in 50 of 720 orderings",
+	}
+	rows := findAll(p.root, func(e *html.Node) bool { return e.Data == "li" && hasClass(e, "x-bar-row") })
+	if len(rows) != len(lab.Policies) {
+		t.Fatalf("chart has %d rows, want %d", len(rows), len(lab.Policies))
+	}
+	for _, row := range rows {
+		policy := text(find(row, func(e *html.Node) bool { return hasClass(e, "policy-name") }))
+		verdict := find(row, func(e *html.Node) bool { return hasClass(e, "x-verdict") })
+		if verdict == nil || text(verdict) != want[policy] {
+			t.Errorf("chart row %s says %q, want %q", policy, text(verdict), want[policy])
+		}
+	}
+	if got := p.exploreCell(t, "fenced-register", "worst class"); got != "△ overrun in 300" {
+		t.Errorf("explore table: worst class of fenced-register = %q, want %q", got, "△ overrun in 300")
+	}
+	art := find(p.root, func(e *html.Node) bool {
+		return e.Data == "article" && hasClass(e, "x-ordering") && strings.Contains(text(e), "client-check reaches")
+	})
+	if art == nil {
+		t.Fatal("no counterexample article for client-check")
+	}
+	for _, chip := range []string{"send #8 old-result", "deliver #8", "send #6 new-result", "deliver #6"} {
+		if !strings.Contains(text(art), chip) {
+			t.Errorf("client-check's counterexample does not show %q: %s", chip, text(art))
+		}
+	}
+	for _, name := range []string{"writes", "expiry"} {
+		sel := find(p.root, func(e *html.Node) bool { return e.Data == "select" && attr(e, "name") == name })
+		opt := find(sel, func(e *html.Node) bool { _, ok := attrOK(e, "selected"); return e.Data == "option" && ok })
+		if opt == nil || (attr(opt, "value") != "split" && attr(opt, "value") != "free") {
+			t.Errorf("the form's %s switch does not show the default selected", name)
+		}
+	}
 }
 
 // checkExploreOrdering finds the counterexample ordering label: its order,

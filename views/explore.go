@@ -108,7 +108,12 @@ func (r *ExploreResult) prepare(o *Ordering) error {
 	if err != nil {
 		return err
 	}
-	o.Events = sc.Events
+	// The page shows the explored events, "send #N" and "deliver #N" as
+	// the explorer names them; the saved scenario gets valid ids instead.
+	o.Events = make([]lab.Event, len(o.Order))
+	for i, n := range o.Order {
+		o.Events[i] = r.X.Events[n-1]
+	}
 	sc.Description = joinDescription(o.note(r.Scenario.Title), sc.Description)
 	b, err := json.Marshal(sc)
 	if err != nil {
