@@ -24,7 +24,7 @@ var legendText = [numLegend]string{
 	legendFlight:    "request in flight",
 	legendRefused:   "refused",
 	legendCrash:     "crash",
-	legendViolation: "invariant violated",
+	legendViolation: "invariant violated, tinted by its class",
 }
 
 // longDiagram is the number of steps from which the actors' names are
@@ -77,7 +77,12 @@ func (g *grid) legend(out []shape, top int) ([]shape, int) {
 		if x+w > g.width-12 && x > 12 {
 			x, y = 12, y+24
 		}
-		out = append(out, legendSign(k, x, y)...)
+		if k == legendViolation { // in the colours of this diagram's worst class
+			c := classColours(worstOf(g.t.Summary[g.p].Violations))
+			out = append(out, shape{kind: shRect, x1: x, y1: y - 9, x2: 24, y2: 18, fill: c.wash}, shape{kind: shRect, x1: x, y1: y - 9, x2: 5, y2: 18, fill: c.line})
+		} else {
+			out = append(out, legendSign(k, x, y)...)
+		}
 		out = append(out, shape{kind: shText, x1: x + 30, y1: y + 4, text: legendText[k], fill: colInk, size: 12})
 		x += w
 		any = true
