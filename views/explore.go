@@ -169,6 +169,17 @@ func (o *Ordering) firstsAt(step int) []FirstViolation {
 	return out
 }
 
+// worst is the most severe class the ordering's policies reach.
+func (o *Ordering) worst() lab.Class {
+	var w lab.Class
+	for _, f := range o.Firsts {
+		if f.Class.Severity() > w.Severity() {
+			w = f.Class
+		}
+	}
+	return w
+}
+
 // lastStep is the latest first violation: the events after it only finish
 // the ordering.
 func (o *Ordering) lastStep() int {
