@@ -111,7 +111,7 @@ func TestPresentPredict(t *testing.T) {
 	run(t, ctx, "choose accepted", chromedp.Click(chromedp.CSS(`.predict [data-guess="accepted"]`)))
 	waitFor(t, ctx, "the verdict", `document.querySelector(".predict-result").textContent !== ""`)
 	result := eval[string](t, ctx, `document.querySelector(".predict-result").textContent`)
-	if want := "✓ Right. Accepted, because 41 is the first token “result” sees."; result != want {
+	if want := "✓ Right. Accepted, because “result” remembers no token to compare 41 with."; result != want {
 		t.Errorf("after choosing accepted, the verdict = %q, want %q", result, want)
 	}
 	score := eval[string](t, ctx, `document.querySelector(".predict-score").textContent.replace(/\s+/g, " ").trim()`)
