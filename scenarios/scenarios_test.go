@@ -43,7 +43,7 @@ func TestOrderIsACopy(t *testing.T) {
 // description with the paragraph that says what exploring every ordering
 // shows, which the scenario's page sets apart and links to the explorer.
 func TestEveryOrderingParagraph(t *testing.T) {
-	for _, name := range Order {
+	for _, name := range Order() {
 		b, err := fs.ReadFile(FS, name+".json")
 		if err != nil {
 			t.Fatalf("read %s.json: %v", name, err)

@@ -162,8 +162,8 @@ func TestExplorePageClasses(t *testing.T) {
 		"fenced-racy":       "▲ lets a deposed worker's write in, in 50 of 720 orderings",
 	}
 	rows := findAll(p.root, func(e *html.Node) bool { return e.Data == "li" && hasClass(e, "x-bar-row") })
-	if len(rows) != len(lab.Policies) {
-		t.Fatalf("chart has %d rows, want %d", len(rows), len(lab.Policies))
+	if len(rows) != len(lab.Policies()) {
+		t.Fatalf("chart has %d rows, want %d", len(rows), len(lab.Policies()))
 	}
 	for _, row := range rows {
 		policy := text(find(row, func(e *html.Node) bool { return hasClass(e, "policy-name") }))
