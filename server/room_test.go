@@ -134,7 +134,8 @@ func TestRoom(t *testing.T) {
 
 // TestRoomRefusals: unknown codes, a full room, an ended room.
 func TestRoomRefusals(t *testing.T) {
-	base := startRoomServer(t, server.RoomConfig{MaxPhones: 1, TTL: time.Second})
+	// Times are kept to the second: a room of 2 s lives between 1 and 2 s.
+	base := startRoomServer(t, server.RoomConfig{MaxPhones: 1, TTL: 2 * time.Second})
 	presenter := client(t)
 	id, code := startRoom(t, base, presenter)
 
@@ -149,7 +150,7 @@ func TestRoomRefusals(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	time.Sleep(2100 * time.Millisecond)
+	time.Sleep(3100 * time.Millisecond)
 	if res, _ := send(t, client(t), http.MethodGet, base+"/join/"+code, nil); res.StatusCode != http.StatusNotFound {
 		t.Errorf("GET /join/%s after the room ended = %d, want 404", code, res.StatusCode)
 	}
