@@ -34,7 +34,7 @@ func encodePNG(w io.Writer, img *image.RGBA) error {
 		return err
 	}
 	row := make([]byte, 1+3*width)
-	row[0] = 2 // up
+	row[0] = 2                     // up
 	above := make([]byte, 4*width) // the row above the first is zeros
 	for y := range height {
 		off := img.PixOffset(img.Rect.Min.X, img.Rect.Min.Y+y)
