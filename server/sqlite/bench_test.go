@@ -23,7 +23,7 @@ func BenchmarkSaveRun(b *testing.B) {
 			defer db.Close()
 			r := sampleRun("")
 			r.Scenario = []byte(`{"title":"bench","events":[` + eventsJSON(8) + `]}`)
-			r.Trace = []byte(`{"steps":[` + eventsJSON(64) + `]}`)
+			r.Trace = []byte(`{"steps":[` + eventsJSON(160) + `]}`) // about 11 KB, as paused-worker's trace
 			var next atomic.Int64
 			latencies := make([][]time.Duration, savers)
 			b.ResetTimer()

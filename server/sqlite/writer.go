@@ -5,7 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
+
+	"github.com/mattn/go-sqlite3"
 )
 
 // maxBatch bounds the saves committed in one transaction, so that one
@@ -123,9 +126,8 @@ func (w *writer) drain() {
 	}
 }
 
-// commit runs the live saves of batch in one transaction, each under its
-// own savepoint so that one refused save does not undo the others, and
-// answers each after the commit.
+// commit runs the live saves of batch in one transaction, so that one
+// refused save does not undo the others, and answers each after the commit.
 func (w *writer) commit(batch []*save) {
 	live := batch[:0:0]
 	for _, s := range batch {
@@ -150,12 +152,17 @@ func (w *writer) commit(batch []*save) {
 	}
 }
 
-// runGroup inserts each save and commits. Its error, if any, is the
-// group's: nothing of the group was committed.
+// runGroup inserts the group's runs and commits. Its error, if any, is
+// the group's: nothing of the group was committed.
 func (w *writer) runGroup(live []*save) ([]saveResult, error) {
 	results := make([]saveResult, len(live))
 	if err := w.check(); err != nil {
 		return results, err
+	}
+	runs := make([]Run, len(live))
+	for i, s := range live {
+		runs[i] = s.run
+		runs[i].CreatedAt = runs[i].CreatedAt.UTC().Truncate(time.Second) // as the table keeps it
 	}
 	// Not the callers' contexts: a save taken into the group runs to the
 	// end even if its caller has gone.
@@ -165,53 +172,59 @@ func (w *writer) runGroup(live []*save) ([]saveResult, error) {
 		return results, err
 	}
 	defer tx.Rollback()
-	for i, s := range live {
-		run, err := insertRun(ctx, tx, s.run)
-		var lost *lostTx
-		if errors.As(err, &lost) {
-			return results, lost.err
+	n, err := insertRuns(ctx, tx, runs)
+	if err != nil && !refused(err) {
+		return results, err
+	}
+	if err == nil && n == int64(len(runs)) {
+		for i := range runs {
+			results[i].run = runs[i]
 		}
-		results[i] = saveResult{run: run, err: err}
+		return results, tx.Commit()
+	}
+	// One was refused (and the statement undone), or some IDs were saved
+	// before: one by one tells each its answer.
+	for i, r := range runs {
+		if _, err := insertRuns(ctx, tx, runs[i:i+1]); err != nil {
+			if !refused(err) {
+				return results, err
+			}
+			results[i].err = err
+			continue
+		}
+		results[i].run, results[i].err = queryRun(ctx, tx, r.ID)
 	}
 	return results, tx.Commit()
 }
 
-// lostTx is an error after which the transaction is gone: SQLite rolls it
-// back whole on some errors, such as a full disk. The group then fails.
-type lostTx struct{ err error }
-
-func (e *lostTx) Error() string { return e.err.Error() }
-
-// insertRun inserts r under a savepoint and reads back the stored row. An
-// error that took the transaction with it comes back as *lostTx.
-func insertRun(ctx context.Context, tx *sql.Tx, r Run) (Run, error) {
-	if _, err := tx.ExecContext(ctx, `SAVEPOINT save_run`); err != nil {
-		return Run{}, &lostTx{err}
-	}
-	stored, err := insertAndRead(ctx, tx, r)
-	if err != nil {
-		if _, rerr := tx.ExecContext(ctx, `ROLLBACK TO save_run`); rerr != nil {
-			return Run{}, &lostTx{err}
+// insertRuns inserts runs in one statement, one step of SQLite for the
+// whole group, keeping the first run saved under an ID, and reports how
+// many rows it added. STRICT TEXT columns refuse BLOBs, and the driver
+// binds []byte as a BLOB: hence the string conversions.
+func insertRuns(ctx context.Context, tx *sql.Tx, runs []Run) (int64, error) {
+	var q strings.Builder
+	q.WriteString(`INSERT INTO runs (id, title, scenario, trace, engine_version, created_at, observed) VALUES `)
+	args := make([]any, 0, 7*len(runs))
+	for i, r := range runs {
+		if i > 0 {
+			q.WriteString(", ")
 		}
-		return Run{}, err
+		q.WriteString("(?, ?, ?, ?, ?, ?, ?)")
+		args = append(args, r.ID, r.Title, string(r.Scenario), string(r.Trace), r.EngineVersion,
+			r.CreatedAt.Format(time.RFC3339), nullText(r.Observed))
 	}
-	if _, err := tx.ExecContext(ctx, `RELEASE save_run`); err != nil {
-		return Run{}, &lostTx{err}
+	q.WriteString(` ON CONFLICT (id) DO NOTHING`)
+	res, err := tx.ExecContext(ctx, q.String(), args...)
+	if err != nil {
+		return 0, err
 	}
-	return stored, nil
+	return res.RowsAffected()
 }
 
-func insertAndRead(ctx context.Context, tx *sql.Tx, r Run) (Run, error) {
-	// STRICT TEXT columns refuse BLOBs, and the driver binds []byte as a
-	// BLOB: hence the string conversions.
-	_, err := tx.ExecContext(ctx, `
-		INSERT INTO runs (id, title, scenario, trace, engine_version, created_at, observed)
-		VALUES (?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (id) DO NOTHING`,
-		r.ID, r.Title, string(r.Scenario), string(r.Trace), r.EngineVersion,
-		r.CreatedAt.UTC().Format(time.RFC3339), nullText(r.Observed))
-	if err != nil {
-		return Run{}, err
-	}
-	return queryRun(ctx, tx, r.ID)
+// refused reports an error that undid only its own statement, such as a
+// CHECK that failed: the group goes on. Any other error (a full disk, I/O)
+// may have rolled the whole transaction back, and fails the group.
+func refused(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && se.Code == sqlite3.ErrConstraint
 }
