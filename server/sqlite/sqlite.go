@@ -46,7 +46,7 @@ func Open(path string) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("open database: empty path")
 	}
-	if err := prepare(path); err != nil {
+	if err := checkDir(path); err != nil {
 		return nil, err
 	}
 	write, err := sql.Open("sqlite3", dsn(path, writeParams))
@@ -58,6 +58,10 @@ func Open(path string) (*DB, error) {
 	if err := migrate(context.Background(), write); err != nil {
 		write.Close()
 		return nil, fmt.Errorf("migrate %s: %w", path, err)
+	}
+	if err := ownerOnly(path); err != nil {
+		write.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	if err := checkWritable(context.Background(), write); err != nil {
 		write.Close()
@@ -83,11 +87,11 @@ func Open(path string) (*DB, error) {
 	return &DB{write: write, read: read, writer: newWriter(write, id.check)}, nil
 }
 
-// prepare creates the file, owner-only, unless it exists, and checks that
-// its directory takes new files: SQLite keeps its write-ahead log beside
-// the database, and without this check a read-only directory fails later
-// with a puzzling "no such file or directory".
-func prepare(path string) error {
+// checkDir checks that the file's directory takes new files: SQLite keeps
+// its write-ahead log beside the database, and without this check a
+// read-only directory fails later with a puzzling "no such file or
+// directory".
+func checkDir(path string) error {
 	dir := filepath.Dir(path)
 	probe, err := os.CreateTemp(dir, ".fencelab-probe-*")
 	if err != nil {
@@ -97,12 +101,31 @@ func prepare(path string) error {
 		return fmt.Errorf("open %s: %w", path, err)
 	}
 	probe.Close()
-	os.Remove(probe.Name())
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", path, err)
+	return os.Remove(probe.Name())
+}
+
+// ownerOnly makes the database and its write-ahead files readable by their
+// owner only, before the secret is written: the file holds the secret that
+// keys the run ids. SQLite creates files with the process's umask, and
+// later write-ahead files with the database's mode. (Creating the file
+// ourselves first made concurrent first opens fail with "database is
+// locked".)
+func ownerOnly(path string) error {
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		fi, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if fi.Mode().Perm()&0o077 != 0 {
+			if err := os.Chmod(p, fi.Mode().Perm()&0o700); err != nil {
+				return err
+			}
+		}
 	}
-	return f.Close()
+	return nil
 }
 
 // dsn builds a URI filename, escaping the characters that SQLite's URI
