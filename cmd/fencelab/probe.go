@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"time"
 
 	"fencelab/lab"
@@ -138,6 +139,9 @@ func parseProbeFlags(args []string, stdinPiped bool) (probeFlags, error) {
 	fs.StringVar(&f.save, "save", "", "a fencelab server's base URL: save what the probe saw there and print its link")
 	fs.BoolVar(&f.keepGoing, "keep-going", false, "with --concurrent, run the whole duration after a violation")
 	files, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return f, &usageError{"probe: its options:\n" + flagList(fs)}
+	}
 	if err != nil {
 		return f, &usageError{"probe: " + err.Error()}
 	}
@@ -263,4 +267,13 @@ func saveProbe(ctx context.Context, p *probe.Prober, base string, s *lab.Scenari
 	}
 	fmt.Fprintf(linkOut, "saved: %s\n", link)
 	return nil
+}
+
+// flagList lists a command's options with their defaults, for --help.
+func flagList(fs *flag.FlagSet) string {
+	var b strings.Builder
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+	return b.String()
 }
