@@ -143,9 +143,9 @@
 
   // fitLabels keeps the diagram's words readable where it is drawn small:
   // toward 18 px on a projector and 10 px on a phone, growing each label
-  // from its own size (and each token's box with it), by at most half
-  // again, beyond which the labels would run into each other. The SVG
-  // keeps its geometry; only text grows.
+  // from its own size (and each token's box with it), by at most 60%,
+  // beyond which the labels would run into each other. The SVG keeps its
+  // geometry; only text grows.
   function fitLabels() {
     if (!svg) {
       return;
@@ -157,7 +157,7 @@
     }
     var scale = Math.min(r.width / box.width, r.height / box.height);
     var least = window.innerWidth >= 700 ? 18 : 10;
-    var grow = Math.min(1.5, Math.max(1, least / (12 * scale)));
+    var grow = Math.min(1.6, Math.max(1, least / (12 * scale)));
     svg.querySelectorAll("text").forEach(function (t) {
       var size = parseFloat(t.getAttribute("font-size") || "13");
       t.style.fontSize = grow > 1 ? (size * grow).toFixed(1) + "px" : "";
