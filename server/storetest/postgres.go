@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // The variables that name a PostgreSQL server for tests, and that make
@@ -47,22 +48,23 @@ func FreshSchema(t testing.TB, base string) (dsn, hostPort string) {
 	if err != nil {
 		t.Fatalf("parse %s: %v", PostgresEnv, err)
 	}
-	conn, err := pgx.Connect(t.Context(), base)
+	// A pool, not one connection: base may carry pgxpool's settings.
+	conn, err := pgxpool.New(t.Context(), base)
 	if err != nil {
 		t.Fatalf("connect to %s: %v", u.Redacted(), err)
 	}
-	defer conn.Close(context.Background())
+	defer conn.Close()
 	schema := "fencelab_test_" + strings.ToLower(rand.Text()[:12])
 	if _, err := conn.Exec(t.Context(), "CREATE SCHEMA "+pgx.Identifier{schema}.Sanitize()); err != nil {
 		t.Fatalf("create schema: %v", err)
 	}
 	t.Cleanup(func() {
-		conn, err := pgx.Connect(context.Background(), base)
+		conn, err := pgxpool.New(context.Background(), base)
 		if err != nil {
 			t.Errorf("drop schema %s: %v", schema, err)
 			return
 		}
-		defer conn.Close(context.Background())
+		defer conn.Close()
 		conn.Exec(context.Background(), "DROP SCHEMA "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
 	})
 	q := u.Query()
