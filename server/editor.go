@@ -77,23 +77,19 @@ func (s *Server) handleEditorPreview(c echo.Context) error {
 // handleEditorSave stores the draft as a run and sends the browser to its
 // link; a draft that is not valid comes back with its errors on the cards.
 func (s *Server) handleEditorSave(c echo.Context) error {
-	return s.saveDraft(c, func(id, query string) string { return "/r/" + id + query })
+	return s.saveDraft(c, func(id string, ps []lab.Policy) string { return views.Link(views.RunPath(id), "", ps) })
 }
 
 // handleEditorExplore stores the draft as a run and explores its every
 // ordering: the explorer reads saved runs, and its counterexamples lead
 // back to the editor.
 func (s *Server) handleEditorExplore(c echo.Context) error {
-	return s.saveDraft(c, func(id, query string) string {
-		if query != "" {
-			query = "&" + query[1:]
-		}
-		return "/explore?from=r/" + id + query
-	})
+	return s.saveDraft(c, func(id string, ps []lab.Policy) string { return views.Link("/explore", "r/"+id, ps) })
 }
 
-// saveDraft saves the posted draft and redirects to target(id, ?p=...).
-func (s *Server) saveDraft(c echo.Context, target func(id, query string) string) error {
+// saveDraft saves the posted draft and redirects to target(id, the
+// policies a link keeps).
+func (s *Server) saveDraft(c echo.Context, target func(id string, ps []lab.Policy) string) error {
 	form, err := readForm(c)
 	if err != nil {
 		return err
@@ -112,7 +108,7 @@ func (s *Server) saveDraft(c echo.Context, target func(id, query string) string)
 	if err != nil {
 		return err
 	}
-	return seeOther(c, target(run.ID, policyQuery(d.Policies)))
+	return seeOther(c, target(run.ID, linkPolicies(d.Policies)))
 }
 
 // decodeDraft reads the editor's form and the policies it compares.

@@ -46,7 +46,7 @@ func (s *Server) handleExploreForm(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		return seeOther(c, "/explore?from=r/"+run.ID)
+		return seeOther(c, views.Link("/explore", "r/"+run.ID, nil))
 	}
 	b, err := s.explorations.parseBounds(form.Get)
 	if err != nil {
@@ -143,9 +143,5 @@ func (s *Server) handleExploreEdit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	target := "/lab?from=r/" + run.ID
-	if q := policyQuery(choosePolicies(c.Request().PostForm["p"])); q != "" {
-		target += "&" + q[1:]
-	}
-	return seeOther(c, target)
+	return seeOther(c, views.Link("/lab", "r/"+run.ID, linkPolicies(choosePolicies(c.Request().PostForm["p"]))))
 }

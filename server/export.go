@@ -66,9 +66,9 @@ func (s *Server) handleRunMarkdown(c echo.Context) error {
 		return err
 	}
 	chosen := choosePolicies(c.QueryParams()["p"])
-	link := s.absURL(c, "/r/"+run.ID+policyQuery(chosen))
+	link := s.absURL(c, views.Link(views.RunPath(run.ID), "", linkPolicies(chosen)))
 	var buf bytes.Buffer
-	picture := s.absURL(c, "/r/"+run.ID+".png?size=full&d="+string(diagramPolicy(c)))
+	picture := s.absURL(c, views.RunPath(run.ID)+".png?size=full&d="+string(diagramPolicy(c)))
 	if err := views.Markdown(&buf, sc, tr, chosen, link, picture); err != nil {
 		return fmt.Errorf("write Markdown of run %s: %w", run.ID, err)
 	}

@@ -1,10 +1,10 @@
 package server
 
 import (
-	"net/url"
 	"slices"
 
 	"fencelab/lab"
+	"fencelab/views"
 )
 
 // defaultPolicies are compared when the reader chose none.
@@ -26,13 +26,12 @@ func choosePolicies(names []string) []lab.Policy {
 }
 
 // policyQuery is the query that keeps a choice in a link: empty for the default.
-func policyQuery(chosen []lab.Policy) string {
+func policyQuery(chosen []lab.Policy) string { return views.Link("", "", linkPolicies(chosen)) }
+
+// linkPolicies is the choice a link keeps: none for the default.
+func linkPolicies(chosen []lab.Policy) []lab.Policy {
 	if slices.Equal(chosen, defaultPolicies) {
-		return ""
+		return nil
 	}
-	q := url.Values{}
-	for _, p := range chosen {
-		q.Add("p", string(p))
-	}
-	return "?" + q.Encode()
+	return chosen
 }

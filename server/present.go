@@ -17,7 +17,7 @@ func (s *Server) handleScenarioPresent(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.present(c, "/scenarios/"+b.Name, b.Scenario, lab.Replay(b.Scenario))
+	return s.present(c, views.ScenarioPath(b.Name), b.Scenario, lab.Replay(b.Scenario))
 }
 
 // handleRunPresent shows a saved run one step at a time, with its trace as
@@ -27,7 +27,7 @@ func (s *Server) handleRunPresent(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.present(c, "/r/"+run.ID, sc, tr)
+	return s.present(c, views.RunPath(run.ID), sc, tr)
 }
 
 // present renders the presentation of the page at path: the policies of

@@ -35,7 +35,7 @@ func (s *Server) handleAPISaveProbe(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	link := s.absURL(c, "/r/"+run.ID)
+	link := s.absURL(c, views.RunPath(run.ID))
 	c.Response().Header().Set(echo.HeaderLocation, link)
 	return writeJSON(c, http.StatusCreated, savedJSON{ID: run.ID, URL: link})
 }

@@ -30,7 +30,7 @@ func (s *Server) handleSaveRunForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return seeOther(c, "/r/"+run.ID+policyQuery(choosePolicies(c.Request().PostForm["p"])))
+	return seeOther(c, views.Link(views.RunPath(run.ID), "", linkPolicies(choosePolicies(c.Request().PostForm["p"]))))
 }
 
 // savedJSON answers POST /api/runs.
@@ -48,7 +48,7 @@ func (s *Server) handleAPISaveRun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	link := s.absURL(c, "/r/"+run.ID)
+	link := s.absURL(c, views.RunPath(run.ID))
 	c.Response().Header().Set(echo.HeaderLocation, link)
 	return writeJSON(c, http.StatusCreated, savedJSON{ID: run.ID, URL: link})
 }
@@ -129,14 +129,14 @@ func (s *Server) handleRunPage(c echo.Context) error {
 	if observed != nil && len(c.QueryParams()["p"]) == 0 {
 		chosen = []lab.Policy{observed.Policy} // the policy the receiver claims
 	}
-	path := "/r/" + run.ID
+	path := views.RunPath(run.ID)
 	page := views.RunPage{
 		Report:        views.NewReport(sc, tr, chosen),
 		Observed:      observed,
 		Diagram:       d,
 		Share:         s.share(sc.Title, views.VerdictsLine(tr, chosen), path, picturePath(path, d), views.PictureAlt(sc, tr, d)),
 		ID:            run.ID,
-		URL:           s.absURL(c, "/r/"+run.ID),
+		URL:           s.absURL(c, views.RunPath(run.ID)),
 		EngineVersion: run.EngineVersion,
 		CreatedAt:     run.CreatedAt,
 		Source:        string(run.Scenario),

@@ -22,7 +22,7 @@ func (s *Server) handleScenarioPage(c echo.Context) error {
 	if lesson == "" {
 		lesson = views.VerdictsLine(tr, chosen)
 	}
-	path := "/scenarios/" + b.Name
+	path := views.ScenarioPath(b.Name)
 	page.Share = s.share(b.Scenario.Title, lesson, path, picturePath(path, d), views.PictureAlt(b.Scenario, tr, d))
 	return render(c, http.StatusOK, views.Scenario(page))
 }

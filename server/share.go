@@ -126,7 +126,7 @@ func (s *Server) handleRunEmbed(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return renderEmbed(c, sc, tr, "/r/"+run.ID, "saved run")
+	return renderEmbed(c, sc, tr, views.RunPath(run.ID), "saved run")
 }
 
 func (s *Server) handleScenarioEmbed(c echo.Context) error {
@@ -134,7 +134,7 @@ func (s *Server) handleScenarioEmbed(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return renderEmbed(c, b.Scenario, lab.Replay(b.Scenario), "/scenarios/"+b.Name, "built-in scenario")
+	return renderEmbed(c, b.Scenario, lab.Replay(b.Scenario), views.ScenarioPath(b.Name), "built-in scenario")
 }
 
 func renderEmbed(c echo.Context, sc *lab.Scenario, tr *lab.Trace, path, kind string) error {
@@ -210,7 +210,7 @@ func (s *Server) exploreShare(page views.ExplorePage) *views.Share {
 	if page.From == "" {
 		return s.share(title, line, "", "", "")
 	}
-	picture := "/scenarios/" + page.From
+	picture := views.ScenarioPath(page.From)
 	if strings.HasPrefix(page.From, "r/") {
 		picture = "/" + page.From
 	}

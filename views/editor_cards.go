@@ -200,7 +200,7 @@ func fromLink(from string) string {
 	case strings.HasPrefix(from, "r/"):
 		return "/" + from
 	}
-	return "/scenarios/" + from
+	return ScenarioPath(from)
 }
 
 // paletteFields are the palette's inputs besides kind and actor, each

@@ -193,10 +193,10 @@ func deadlineChoices(current, largest time.Duration) []time.Duration {
 // posted scenario, which has none.
 func (p ExplorePage) backHref() string {
 	if id, ok := strings.CutPrefix(p.From, "r/"); ok {
-		return "/r/" + id
+		return RunPath(id)
 	}
 	if p.From != "" {
-		return "/scenarios/" + p.From
+		return ScenarioPath(p.From)
 	}
 	return ""
 }

@@ -53,15 +53,15 @@ func presentLink(path string, r *Report, d lab.Policy) string {
 
 // markdownLink is the Markdown export of run id with the table's policies.
 func markdownLink(id string, r *Report) string {
-	return withQuery("/r/"+id+".md", pageQuery(r.Policies, DiagramPolicy(r.Policies, "")))
+	return withQuery(RunPath(id)+".md", pageQuery(r.Policies, DiagramPolicy(r.Policies, "")))
 }
 
 // svgLink is the diagram of run id under policy d, as a file.
 func svgLink(id string, d lab.Policy) string {
-	return withQuery("/r/"+id+".svg", url.Values{"d": {string(d)}})
+	return withQuery(RunPath(id)+".svg", url.Values{"d": {string(d)}})
 }
 
 // pngLink is the diagram of run id under policy d as a full-size picture.
 func pngLink(id string, d lab.Policy) string {
-	return withQuery("/r/"+id+".png", url.Values{"d": {string(d)}, "size": {"full"}})
+	return withQuery(RunPath(id)+".png", url.Values{"d": {string(d)}, "size": {"full"}})
 }

@@ -140,7 +140,7 @@ func Scenario(p ScenarioPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var7 string
-				templ_7745c5c3_Var7, templ_7745c5c3_Err = templruntime.NewAttributeExpression(presentLink("/scenarios/"+p.Name, p.Report, p.diagram())).ResolveURL(ctx)
+				templ_7745c5c3_Var7, templ_7745c5c3_Err = templruntime.NewAttributeExpression(presentLink(ScenarioPath(p.Name), p.Report, p.diagram())).ResolveURL(ctx)
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/scenario.templ`, Line: 38, Col: 82}
 				}
@@ -153,9 +153,9 @@ func Scenario(p ScenarioPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var8 string
-				templ_7745c5c3_Var8, templ_7745c5c3_Err = templruntime.NewAttributeExpression("/lab?from=" + p.Name).ResolveURL(ctx)
+				templ_7745c5c3_Var8, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Link("/lab", p.Name, nil)).ResolveURL(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/scenario.templ`, Line: 39, Col: 47}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/scenario.templ`, Line: 39, Col: 51}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var8)
 				if templ_7745c5c3_Err != nil {
@@ -166,9 +166,9 @@ func Scenario(p ScenarioPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var9 string
-				templ_7745c5c3_Var9, templ_7745c5c3_Err = templruntime.NewAttributeExpression("/explore?from=" + p.Name).ResolveURL(ctx)
+				templ_7745c5c3_Var9, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Link("/explore", p.Name, nil)).ResolveURL(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/scenario.templ`, Line: 40, Col: 51}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/scenario.templ`, Line: 40, Col: 55}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var9)
 				if templ_7745c5c3_Err != nil {
@@ -234,7 +234,7 @@ func Scenario(p ScenarioPage) templ.Component {
 
 func policyForm(p ScenarioPage) PolicyForm {
 	if p.Name != "" {
-		return PolicyForm{Action: "/scenarios/" + p.Name, Explore: "/explore?from=" + p.Name}
+		return PolicyForm{Action: ScenarioPath(p.Name), Explore: Link("/explore", p.Name, nil)}
 	}
 	return PolicyForm{Action: "/replay", Source: p.Source}
 }
@@ -251,7 +251,7 @@ func scenarioPath(p ScenarioPage) string {
 	if p.Name == "" {
 		return ""
 	}
-	return "/scenarios/" + p.Name
+	return ScenarioPath(p.Name)
 }
 
 var _ = templruntime.GeneratedTemplate
