@@ -82,6 +82,9 @@ func TestEditorDrag(t *testing.T) {
 	if got := finalValue(t, ctx, "unfenced"); got != "new-result" {
 		t.Fatalf("before the drag, unfenced ends as %q, want new-result", got)
 	}
+	if got := verdictLine(t, ctx, "fenced"); !strings.Contains(got, "lets a deposed worker's write in") {
+		t.Errorf("before the drag, fenced's verdict = %q, want it to say it lets a deposed worker's write in", got)
+	}
 	noReload(t, ctx)
 	eval[chromedp.Void](t, ctx, `document.getElementById("ev-6").scrollIntoView({block: "center"})`)
 	from, to := at(t, ctx, "ev-7-handle", .5), at(t, ctx, "ev-5", .25)
@@ -103,8 +106,27 @@ func TestEditorDrag(t *testing.T) {
 	if got := finalValue(t, ctx, "fenced"); got != "new-result" {
 		t.Errorf("after the drag, fenced ends as %q, want new-result", got)
 	}
+	if got := verdictLine(t, ctx, "unfenced"); !strings.Contains(got, "corrupts data") {
+		t.Errorf("after the drag, unfenced's verdict = %q, want it to say it corrupts data", got)
+	}
+	if got := verdictLine(t, ctx, "fenced"); !strings.Contains(got, "No invariant violated") {
+		t.Errorf("after the drag, fenced's verdict = %q, want no invariant violated", got)
+	}
 	checkNoReload(t, ctx, "dragging")
 	screenshot(t, ctx, "editor-after-drag")
+}
+
+// verdictLine is the line of policy's verdict that sums it up.
+func verdictLine(t *testing.T, ctx context.Context, policy string) string {
+	t.Helper()
+	return eval[string](t, ctx, `(function () {
+		for (const a of document.querySelectorAll("#result-body article.verdict")) {
+			if (a.querySelector("h3").textContent.trim() === `+jsString(policy)+`) {
+				return a.querySelector(".verdict-line").textContent.replace(/\s+/g, " ").trim();
+			}
+		}
+		return "";
+	})()`)
 }
 
 // decisionAt is the decision word policy shows at step n of the table.
