@@ -85,6 +85,10 @@ func (g *grid) violationLabels(i int, vs []lab.Violation) group {
 	y := g.bandY[i]
 	out := []shape{{kind: shRect, x1: 0, y1: y, x2: 7, y2: g.bandH[i], fill: classColours(worstOf(vs)).line}}
 	base := y + (g.bandH[i]-violLineH*len(vs))/2 + 13
+	classX := 0 // the class words line up after the longest name in the band
+	for _, v := range vs {
+		classX = max(classX, g.violX+20+textW(string(v.Kind), 12, true)+6)
+	}
 	for k, v := range vs {
 		yy := base + k*violLineH
 		c := classColours(v.Class)
@@ -94,7 +98,7 @@ func (g *grid) violationLabels(i int, vs []lab.Violation) group {
 			shape{kind: shText, x1: x, y1: yy, text: string(v.Kind), fill: c.ink, bold: true, size: 12},
 		)
 		if v.Class != "" {
-			out = append(out, shape{kind: shText, x1: x + textW(string(v.Kind), 12, true) + 6, y1: yy, text: string(v.Class), fill: c.ink, size: 11})
+			out = append(out, shape{kind: shText, x1: classX, y1: yy, text: string(v.Class), fill: c.ink, size: 11})
 		}
 	}
 	return group{class: "violation", shapes: out}
