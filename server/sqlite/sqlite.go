@@ -201,10 +201,14 @@ func migrateFile(ctx context.Context, db *sql.DB, name string) error {
 	return tx.Commit()
 }
 
-// Ping reports whether the database can be written now: it takes the
-// write lock and gives it back unused, so a file locked by another process
-// or on a failing disk answers with server.ErrUnavailable.
+// Ping reports whether the database can be written now: the file at the
+// path is still the one opened, and it takes the write lock and gives it
+// back unused. A file deleted or replaced, locked by another process or on
+// a failing disk answers with server.ErrUnavailable, as saves would.
 func (db *DB) Ping(ctx context.Context) error {
+	if err := db.writer.check(); err != nil { // the file was deleted or replaced
+		return fmt.Errorf("ping: %w", storeError(err))
+	}
 	if err := checkWritable(ctx, db.write); err != nil {
 		return fmt.Errorf("ping: %w", storeError(err))
 	}

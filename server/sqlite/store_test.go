@@ -2,6 +2,8 @@ package sqlite
 
 import (
 	"database/sql"
+	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -62,5 +64,31 @@ func lockFile(t *testing.T, path string) func() {
 	return func() {
 		tx.Rollback()
 		other.Close()
+	}
+}
+
+// TestPingReplacedFile: a database file moved away under the server makes
+// it not ready, since its saves fail; moved back, it is ready again.
+func TestPingReplacedFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fencelab.db")
+	db, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Ping(t.Context()); err != nil {
+		t.Fatalf("Ping() = %v, want nil", err)
+	}
+	if err := os.Rename(path, path+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Ping(t.Context()); !errors.Is(err, server.ErrUnavailable) {
+		t.Errorf("Ping() with the file moved away = %v, want server.ErrUnavailable", err)
+	}
+	if err := os.Rename(path+".moved", path); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Ping(t.Context()); err != nil {
+		t.Errorf("Ping() with the file back = %v, want nil", err)
 	}
 }
