@@ -25,13 +25,16 @@ const (
 
 // Card geometry, in pixels.
 const (
-	CardWidth   = 1200
-	CardHeight  = 630
-	cardMargin  = 48
-	cardTop     = 176 // where the diagram starts, under the title and verdict
-	fullScale   = 2
-	maxFullArea = 12 << 20 // pixels: a very long run is drawn smaller, not refused
+	CardWidth  = 1200
+	CardHeight = 630
+	cardMargin = 48
+	cardTop    = 176 // where the diagram starts, under the title and verdict
+	fullScale  = 2
 )
+
+// maxFullArea bounds the full picture, in pixels: a very long run is drawn
+// smaller, not refused. A variable for the tests.
+var maxFullArea = 12 << 20
 
 // DiagramPNG writes the space-time diagram under policy p as a PNG image.
 // It draws the same layout as the SVG (layoutDiagram), with the raster
@@ -54,7 +57,7 @@ func DiagramImage(s *lab.Scenario, t *lab.Trace, p lab.Policy, size PictureSize)
 		return card(s, t, p), nil
 	}
 	d := layoutDiagram(s, t, p, true, nil)
-	k := math.Min(fullScale, math.Sqrt(maxFullArea/float64(d.width*d.height)))
+	k := math.Min(fullScale, math.Sqrt(float64(maxFullArea)/float64(d.width*d.height)))
 	c := newCanvas(int(math.Ceil(float64(d.width)*k)), int(math.Ceil(float64(d.height)*k)))
 	c.k = k
 	c.diagram(d)

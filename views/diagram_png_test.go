@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"fencelab/lab"
@@ -24,8 +25,8 @@ func TestDiagramPNG(t *testing.T) {
 		tr := lab.Replay(s)
 		for _, p := range []lab.Policy{lab.Unfenced, lab.Fenced} {
 			for _, size := range []PictureSize{Card, Full} {
-				if testing.Short() && size == Full && name != "paused-worker" {
-					continue // a 2-megapixel picture
+				if size == Full && name != "paused-worker" {
+					continue // a 6-megapixel picture; TestDiagramPNGLongRun draws big ones
 				}
 				call := "DiagramPNG(" + name + ", " + string(p) + ", " + sizeName(size) + ")"
 				img := decodePNG(t, call, s, tr, p, size)
@@ -57,13 +58,15 @@ func TestDiagramPNG(t *testing.T) {
 
 // TestDiagramPNGLongRun draws a very long run smaller rather than huge.
 func TestDiagramPNGLongRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("draws a 12-megapixel picture")
-	}
+	defer func(area int) { maxFullArea = area }(maxFullArea)
+	maxFullArea = 1 << 20
 	s := generated(t, 400)
 	img := decodePNG(t, "DiagramPNG(generated-400, full)", s, lab.Replay(s), lab.Fenced, Full)
 	if px := img.Bounds().Dx() * img.Bounds().Dy(); px > maxFullArea+img.Bounds().Dx()+img.Bounds().Dy()+1 {
 		t.Errorf("DiagramPNG(generated-400, full) has %d pixels, want at most about %d", px, maxFullArea)
+	}
+	if w := img.Bounds().Dx(); w >= 2*layoutDiagram(s, lab.Replay(s), lab.Fenced, true, nil).width {
+		t.Errorf("DiagramPNG(generated-400, full) is %d wide, want it drawn smaller than twice its size", w)
 	}
 }
 
@@ -73,7 +76,8 @@ func decodePNG(t *testing.T, call string, s *lab.Scenario, tr *lab.Trace, p lab.
 	if err := DiagramPNG(&buf, s, tr, p, size); err != nil {
 		t.Fatalf("%s: %v", call, err)
 	}
-	img, err := png.Decode(&buf)
+	raw := buf.Bytes()
+	img, err := png.Decode(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatalf("%s wrote no PNG: %v", call, err)
 	}
@@ -82,10 +86,8 @@ func decodePNG(t *testing.T, call string, s *lab.Scenario, tr *lab.Trace, p lab.
 		t.Fatalf("%s decodes as %T, want the RGB of *image.RGBA", call, img)
 	}
 	if dir := os.Getenv("FENCELAB_ARTEFACTS"); dir != "" {
-		var again bytes.Buffer
-		if err := DiagramPNG(&again, s, tr, p, size); err == nil {
-			os.WriteFile(filepath.Join(dir, "png-"+s.Title[:min(12, len(s.Title))]+"-"+string(p)+"-"+sizeName(size)+".png"), again.Bytes(), 0o644)
-		}
+		name := strings.NewReplacer(" ", "-", ":", "").Replace(s.Title[:min(12, len(s.Title))])
+		os.WriteFile(filepath.Join(dir, "png-"+name+"-"+string(p)+"-"+sizeName(size)+".png"), raw, 0o644)
 	}
 	return rgba
 }
