@@ -71,10 +71,16 @@ func TestEveryInvariantComplete(t *testing.T) {
 }
 
 func TestEveryClassComplete(t *testing.T) {
-	contract := readDoc(t, "../lab/doc.go")
+	contract, model, css := readDoc(t, "../lab/doc.go"), readDoc(t, "../docs/model.md"), readDoc(t, "../static/css/site.css")
 	for _, c := range lab.Classes() {
-		if !strings.Contains(contract, string(c)) {
-			t.Errorf("class %s is not in lab/doc.go", c)
+		if classText[c] == "" || classShort[c] == "" || classGlyph[c] == "" {
+			t.Errorf("class %s lacks its words or its sign: add it to classText, classShort and classGlyph in views/class.go", c)
+		}
+		if !strings.Contains(css, "--"+string(c)+":") || !strings.Contains(css, ".cls-"+string(c)) {
+			t.Errorf("class %s has no colour: add --%s and .cls-%s to static/css/site.css", c, c, c)
+		}
+		if !strings.Contains(contract, string(c)) || !strings.Contains(model, string(c)) {
+			t.Errorf("class %s is not in lab/doc.go and docs/model.md", c)
 		}
 	}
 }
