@@ -158,8 +158,19 @@ func checkWritable(ctx context.Context, db *sql.DB) error {
 // transaction, recording each name so it runs once. A shipped migration is
 // never edited: a change is a new numbered file.
 func migrate(ctx context.Context, db *sql.DB) error {
+	// In a transaction, so that it begins IMMEDIATE and waits its turn:
+	// a bare CREATE of servers starting together on a new file can fail
+	// at once with "database is locked" instead.
 	const create = `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY) STRICT`
-	if _, err := db.ExecContext(ctx, create); err != nil {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("create migrations table: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, create); err != nil {
+		tx.Rollback()
+		return fmt.Errorf("create migrations table: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("create migrations table: %w", err)
 	}
 	names, err := fs.Glob(migrationFS, "migrations/*.sql")
