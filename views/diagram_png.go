@@ -102,7 +102,7 @@ func card(s *lab.Scenario, t *lab.Trace, p lab.Policy) *image.RGBA {
 		strip = colViol
 	}
 	title := shape{kind: shText, x1: cardMargin, y1: 112, text: clip(s.Title, lab.MaxTitle), fill: colInk, size: 40, bold: true}
-	verdict := shape{kind: shText, x1: cardMargin, y1: 154, text: "Under " + string(d.policy) + ": " + d.verdict, fill: strip, size: 28, bold: true}
+	verdict := shape{kind: shText, x1: cardMargin, y1: 154, text: "Policy " + string(d.policy) + " · " + d.verdict, fill: strip, size: 28, bold: true}
 	c.fit(&title, 30)
 	c.fit(&verdict, 22)
 	c.shapes([]shape{
