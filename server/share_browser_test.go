@@ -2,12 +2,14 @@ package server_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,11 +63,34 @@ func TestEmbedInFrame(t *testing.T) {
 	if err != nil {
 		t.Fatalf("decode the screenshot: %v", err)
 	}
+	checkEmbedHeight(t, ctx, base, id)
 	for name, rgb := range map[string][3]uint8{"the violation strip #b3141f": {0xb3, 0x14, 0x1f}, "the diagram's accepted #17703f": {0x17, 0x70, 0x3f}} {
 		if !hasPixel(img, rgb) {
 			t.Errorf("the framed embed shows no pixel of %s: it was not drawn (see %s)", name, path)
 		}
 	}
+}
+
+// checkEmbedHeight opens the embed page itself 900 pixels wide and checks
+// that the height the oEmbed answer gives its frame is near the page's.
+func checkEmbedHeight(t *testing.T, ctx context.Context, base, id string) {
+	t.Helper()
+	res, err := http.Get(base + "/oembed?maxwidth=900&url=" + url.QueryEscape(base+"/r/"+id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var answer struct{ Height int }
+	if err := json.NewDecoder(res.Body).Decode(&answer); err != nil {
+		t.Fatalf("decode the oEmbed answer: %v", err)
+	}
+	run(t, ctx, "open the embed page", chromedp.EmulateViewport(900, 600), chromedp.Navigate(base+"/r/"+id+"/embed"),
+		chromedp.WaitVisible(chromedp.CSS("table.steps")))
+	page := eval[int](t, ctx, `document.documentElement.scrollHeight`)
+	if d := answer.Height - page; d < -page/5 || d > page/5 {
+		t.Errorf("oEmbed height %d for a page %d pixels tall at 900 wide, want within 20%%", answer.Height, page)
+	}
+	t.Logf("embed page height %d, oEmbed says %d", page, answer.Height)
 }
 
 func hasPixel(img image.Image, rgb [3]uint8) bool {

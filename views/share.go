@@ -53,11 +53,18 @@ func PictureAlt(s *lab.Scenario, t *lab.Trace, p lab.Policy) string {
 
 // EmbedHeight estimates the height in pixels of the embed page of a run of
 // the given steps at a frame's width, for the oEmbed answer: the heading,
-// the diagram scaled to the width, the table and the link back.
+// the diagram at the width it takes (static/css/diagram.css keeps it
+// between 720 and 1100 pixels, scrolling below), the table (a row per
+// step, a card per step in a narrow frame) and the link back. Measured on
+// paused-worker in Chromium at 900 pixels: about 1,800.
 func EmbedHeight(s *lab.Scenario, t *lab.Trace, p lab.Policy, steps, width int) int {
 	d := layoutDiagram(s, t, p, false, nil)
-	diagram := d.height * (width - 32) / max(1, d.width)
-	return 120 + diagram + 12 + 48 + steps*58 + 56
+	w := min(max(width-34, 720), 1100)
+	head, row := 130, 138
+	if width < 700 {
+		head, row = 170, 230
+	}
+	return head + d.height*w/max(1, d.width) + 24 + 44 + steps*row + 60
 }
 
 // ExploreLine sums up an exploration in one line, for a link preview:
