@@ -77,13 +77,11 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 		height = min(height, mh)
 	}
 	src := base + fullLinkEmbed(path, chosen, d)
-	title := sc.Title + " (" + kind + ")"
 	c.Response().Header().Set("Cache-Control", "public, max-age=3600")
 	return writeJSON(c, http.StatusOK, oembedJSON{
 		Version: "1.0", Type: "rich", Title: sc.Title, ProviderName: "fencelab", ProviderURL: base + "/",
 		CacheAge: 86400, Width: width, Height: height,
-		HTML: `<iframe src="` + htmlAttr(src) + `" width="` + strconv.Itoa(width) + `" height="` + strconv.Itoa(height) +
-			`" title="` + htmlAttr(title) + `" loading="lazy" frameborder="0"></iframe>`,
+		HTML:         embedHTML(src, sc.Title+" ("+kind+")", width, height),
 		ThumbnailURL: base + picturePath(path, d), ThumbnailWidth: views.CardWidth, ThumbnailHeight: views.CardHeight,
 	})
 }
@@ -119,4 +117,10 @@ func fullLinkEmbed(path string, chosen []lab.Policy, d lab.Policy) string {
 // htmlAttr escapes a value for a double-quoted HTML attribute.
 func htmlAttr(s string) string {
 	return strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// embedHTML is the iframe of an embed page at src, for another site.
+func embedHTML(src, title string, width, height int) string {
+	return `<iframe src="` + htmlAttr(src) + `" width="` + strconv.Itoa(width) + `" height="` + strconv.Itoa(height) +
+		`" title="` + htmlAttr(title) + `" loading="lazy" frameborder="0"></iframe>`
 }

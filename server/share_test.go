@@ -97,6 +97,11 @@ func TestRunPageShareTags(t *testing.T) {
 	if !strings.Contains(tags["og:image:alt"], "under fenced") {
 		t.Errorf("GET /r/%s: og:image:alt = %q, want the picture in words", id, tags["og:image:alt"])
 	}
+	p := parsePage(t, rec.Body.Bytes())
+	code := find(p.root, func(n *html.Node) bool { return n.Data == "textarea" && attr(n, "id") == "embed-code" })
+	if code == nil || code.FirstChild == nil || !strings.HasPrefix(code.FirstChild.Data, `<iframe src="`+run+`/embed" width="900" height="`) {
+		t.Errorf("GET /r/%s: the embed code is missing or not an iframe of %s/embed", id, run)
+	}
 	if bytes.Contains(rec.Body.Bytes(), []byte("attacker.example")) {
 		t.Errorf("GET /r/%s with Host attacker.example: the page names that host", id)
 	}
