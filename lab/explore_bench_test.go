@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"testing"
 )
@@ -61,4 +62,23 @@ func BenchmarkExploreThreeWorkersExpiring(b *testing.B) {
 // states are many.
 func BenchmarkExploreCrowdBudget(b *testing.B) {
 	benchmarkExplore(b, crowd(b), ExploreOptions{Budget: 200_000})
+}
+
+// BenchmarkExploreSpinModel explores the scenario .ci/spin compares with
+// SPIN: four workers that each acquire, have the lease expire, send and
+// have the request delivered, 576,309 distinct states (run it with
+// -benchtime 1x).
+func BenchmarkExploreSpinModel(b *testing.B) {
+	benchmarkExplore(b, spinModel(b, 4), ExploreOptions{Budget: 100_000_000})
+}
+
+// spinModel is the scenario of .ci/spin for n workers, the twin of
+// testdata/spin/fence.pml.
+func spinModel(t testing.TB, n int) *Scenario {
+	var lines []string
+	for w := range n {
+		a := fmt.Sprintf("W%d", w+1)
+		lines = append(lines, a+" acquire", a+" expire", a+" send "+a+" v", "deliver "+a)
+	}
+	return ev(t, job41, lines...)
 }

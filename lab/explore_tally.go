@@ -87,19 +87,33 @@ func (v violated) implied() entryMask {
 		if b == 0 {
 			continue
 		}
-		for k, bits := range invMask {
-			if b&bits != 0 {
-				m.set(invEntry(p, k))
-			}
-		}
-		for c, bits := range atLeast {
-			if b&bits != 0 {
-				m.set(classEntry(p, c))
+		e := impliedByPolicy[b]
+		for i := 0; e != 0; i, e = i+1, e>>1 {
+			if e&1 != 0 {
+				m.set(p*perPolicy + i)
 			}
 		}
 	}
 	return m
 }
+
+// impliedByPolicy is, for each set of one policy's bits, the entries of
+// that policy (bit i: entry p*perPolicy+i) they imply.
+var impliedByPolicy = func() (t [1 << bitsPerPolicy]uint16) {
+	for b := range t {
+		for k, bits := range invMask {
+			if uint64(b)&bits != 0 {
+				t[b] |= 1 << k
+			}
+		}
+		for c, bits := range atLeast {
+			if uint64(b)&bits != 0 {
+				t[b] |= 1 << (numInvariants + c)
+			}
+		}
+	}
+	return t
+}()
 
 // number is a count of orderings: a uint64 until it overflows, then a big.Int.
 type number struct {
