@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -50,21 +51,31 @@ func TestEmbedInFrame(t *testing.T) {
 	t.Cleanup(wiki.Close)
 	run(t, ctx, "open the wiki page", chromedp.EmulateViewport(1000, 1150), chromedp.Navigate(wiki.URL))
 	waitFor(t, ctx, "the frame's load", `document.getElementById("run").dataset.loaded === "1"`)
-	shot, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.ID("run")))
-	if err != nil {
-		t.Fatalf("screenshot the frame: %v", err)
+	// The frame's load event can come before its first paint on a busy
+	// machine: take the picture again until the diagram shows, for a while.
+	colours := map[string][3]uint8{"the violation strip #b3141f": {0xb3, 0x14, 0x1f}, "the diagram's accepted #17703f": {0x17, 0x70, 0x3f}}
+	var shot []byte
+	var img image.Image
+	for try := 0; ; try++ {
+		var err error
+		if shot, err = chromedp.Run(ctx, chromedp.Screenshot(chromedp.ID("run"))); err != nil {
+			t.Fatalf("screenshot the frame: %v", err)
+		}
+		if img, err = png.Decode(bytes.NewReader(shot)); err != nil {
+			t.Fatalf("decode the screenshot: %v", err)
+		}
+		if (hasPixel(img, colours["the violation strip #b3141f"]) && hasPixel(img, colours["the diagram's accepted #17703f"])) || try == 20 {
+			break
+		}
+		time.Sleep(250 * time.Millisecond)
 	}
 	path := filepath.Join(artefacts(t), "embed-in-frame.png")
 	if err := os.WriteFile(path, shot, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot: %s", path)
-	img, err := png.Decode(bytes.NewReader(shot))
-	if err != nil {
-		t.Fatalf("decode the screenshot: %v", err)
-	}
 	checkEmbedHeight(t, ctx, base, id)
-	for name, rgb := range map[string][3]uint8{"the violation strip #b3141f": {0xb3, 0x14, 0x1f}, "the diagram's accepted #17703f": {0x17, 0x70, 0x3f}} {
+	for name, rgb := range colours {
 		if !hasPixel(img, rgb) {
 			t.Errorf("the framed embed shows no pixel of %s: it was not drawn (see %s)", name, path)
 		}
