@@ -150,6 +150,7 @@ func (c *number) bigInt() *mathbig.Int {
 type tally struct {
 	all number
 	v   [numEntries]number
+	nz  entryMask // the entries of v that may be other than zero
 }
 
 // addChild adds the completions through a child state, reached by a step
@@ -157,11 +158,15 @@ type tally struct {
 func (t *tally) addChild(c *tally, cv violated) {
 	t.all.add(&c.all)
 	implied := cv.implied()
-	for i := range t.v {
-		if implied.has(i) {
-			t.v[i].add(&c.all)
-		} else if !c.v[i].isZero() {
-			t.v[i].add(&c.v[i])
+	for w := range implied {
+		t.nz[w] |= implied[w] | c.nz[w]
+		for m := implied[w] | c.nz[w]; m != 0; m &= m - 1 {
+			i := w*64 + bits.TrailingZeros64(m)
+			if implied[w]&(1<<(i%64)) != 0 {
+				t.v[i].add(&c.all)
+			} else {
+				t.v[i].add(&c.v[i])
+			}
 		}
 	}
 }
@@ -177,9 +182,11 @@ func (m *entryMask) has(i int) bool { return m[i/64]&(1<<(i%64)) != 0 }
 func appendTally(buf []byte, t *tally, v violated) []byte {
 	var mask entryMask
 	implied := v.implied()
-	for i := range t.v {
-		if !implied.has(i) && !t.v[i].isZero() {
-			mask.set(i)
+	for w := range mask {
+		for m := t.nz[w] &^ implied[w]; m != 0; m &= m - 1 {
+			if i := w*64 + bits.TrailingZeros64(m); !t.v[i].isZero() {
+				mask.set(i)
+			}
 		}
 	}
 	for _, w := range mask {
@@ -203,6 +210,7 @@ func readTally(b []byte, t *tally) {
 		mask[w] = rd.uvarint()
 	}
 	t.all = rd.number()
+	t.nz = mask
 	for i := range t.v {
 		if mask.has(i) {
 			t.v[i] = rd.number()
