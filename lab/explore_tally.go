@@ -82,16 +82,18 @@ func anyEntry(p int) int      { return classEntry(p, numClasses-1) }
 // completions because the invariants broken on the way there decide them.
 func (v violated) implied() entryMask {
 	var m entryMask
+	if v == 0 {
+		return m
+	}
 	for p := range numPolicies {
 		b := v.byPolicy(p)
 		if b == 0 {
 			continue
 		}
-		e := impliedByPolicy[b]
-		for i := 0; e != 0; i, e = i+1, e>>1 {
-			if e&1 != 0 {
-				m.set(p*perPolicy + i)
-			}
+		e, at := uint64(impliedByPolicy[b]), p*perPolicy
+		m[at/64] |= e << (at % 64)
+		if at%64+perPolicy > 64 {
+			m[at/64+1] |= e >> (64 - at%64)
 		}
 	}
 	return m
