@@ -50,6 +50,15 @@
 // exploration reads. A test replays built-ins and random scenarios both
 // ways and wants the same decisions, violations and final state.
 //
+// States replays a scenario once more and returns, after each step, what a
+// picture needs from that shared part: each scope's holder, token and
+// validity, each worker's pause, crash and latest grant, the leases that
+// expired while their worker has not learned so (no check said so, no
+// renewal was refused, it neither took the scope again nor crashed), and
+// the requests in flight. It is kept out of Replay, so a replay costs what
+// it did and the trace is unchanged; the diagram draws its lease bars,
+// ghosts and pauses from it.
+//
 // # Choices where the spec is silent
 //
 // Parsing and validation:

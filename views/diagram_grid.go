@@ -49,7 +49,7 @@ type grid struct {
 	used       map[legendKey]bool      // what the legend must explain
 	flights    []group                 // lines that cross bands, drawn beneath them
 
-	walk walk // leases, pauses and crashes, from one pass over the steps
+	walk walk // leases, pauses and crashes, from the engine's states
 }
 
 // newGrid lays out the lanes: the actors named in order first (the

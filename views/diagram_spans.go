@@ -6,9 +6,9 @@ import (
 	"fencelab/lab"
 )
 
-// walk is what one pass over the steps learns about the workers and the
-// lease service: the same under every policy, since nothing a receiver
-// decides flows back to them.
+// walk is what the diagram draws of the workers and the lease service,
+// from the engine's state after each step (lab.States): the same under
+// every policy, since nothing a receiver decides flows back to them.
 type walk struct {
 	bars    []*leaseSpan
 	shades  []span
@@ -32,23 +32,24 @@ type span struct {
 	y1, y2 int
 }
 
-// walker holds the open spans while walkSteps runs.
+// walker turns the engine's state after each step (lab.States) into
+// spans, in the order they close.
 type walker struct {
-	g      *grid
 	w      walk
+	prev   lab.StepState
 	open   []*leaseSpan // valid leases
 	ghosts []*leaseSpan
 	paused []span
-	latest map[string]string // actor → scope of its latest grant
 }
 
 func walkSteps(g *grid) walk {
-	k := &walker{g: g, latest: map[string]string{}}
+	k := &walker{}
 	k.w = walk{crashY: map[string]int{}, valid: map[int]bool{}, expired: map[int]*int64{}}
-	for i, st := range g.t.Steps {
-		if g.outcome(i).Decision != lab.Skipped {
-			k.step(i, st, g.mid(i))
+	for i, st := range lab.States(g.s) {
+		if i < len(g.t.Steps) && g.outcome(i).Decision != lab.Skipped {
+			k.step(i, g.t.Steps[i].Event, st, g.mid(i))
 		}
+		k.prev = st
 	}
 	for _, sp := range k.open {
 		sp.y2 = g.bottom
@@ -61,8 +62,9 @@ func walkSteps(g *grid) walk {
 	return k.w
 }
 
-func (k *walker) step(i int, st lab.Step, y int) {
-	e := st.Event
+// step closes and opens the spans that changed at step i, whose event is e
+// and after which the engine's state is st.
+func (k *walker) step(i int, e lab.Event, st lab.StepState, y int) {
 	if e.Kind != lab.Expire { // the lease service's act, not the worker's
 		for _, sp := range k.ghosts {
 			if sp.actor == e.Actor {
@@ -70,49 +72,77 @@ func (k *walker) step(i int, st lab.Step, y int) {
 			}
 		}
 	}
-	switch e.Kind {
-	case lab.Acquire:
-		if k.g.outcome(i).Decision == lab.Granted {
-			k.endGhosts(func(sp *leaseSpan) bool { return sp.actor == e.Actor && sp.scope == e.Scope })
-			k.open = append(k.open, &leaseSpan{actor: e.Actor, scope: e.Scope, token: st.Token, y1: y})
-			k.latest[e.Actor] = e.Scope
-		}
-	case lab.Expire, lab.Release:
-		k.end(i, e, y)
-	case lab.Check:
-		k.w.valid[i] = k.holder(e.Actor, k.latest[e.Actor]) != nil
-		if !k.w.valid[i] { // the worker now knows
-			k.endGhosts(func(sp *leaseSpan) bool { return sp.actor == e.Actor })
-		}
-	case lab.Renew:
-		if k.g.outcome(i).Decision == lab.Refused {
-			k.endGhosts(func(sp *leaseSpan) bool { return sp.actor == e.Actor && sp.scope == e.Scope })
-		}
-	case lab.Pause:
-		k.paused = append(k.paused, span{e.Actor, y, 0})
-	case lab.Resume:
-		k.unpause(e.Actor, y)
-	case lab.Crash:
-		k.w.crashY[e.Actor] = y
-		k.unpause(e.Actor, y)
-		k.endGhosts(func(sp *leaseSpan) bool { return sp.actor == e.Actor })
+	k.endGhosts(func(sp *leaseSpan) bool { return !unaware(st, sp.actor, sp.scope) })
+	k.leases(i, st, y)
+	for j, w := range st.Workers {
+		k.worker(w, k.prev.Workers, j, y)
+	}
+	if e.Kind == lab.Check {
+		k.w.valid[i] = holdsLatest(st, e.Actor)
 	}
 }
 
-// end closes the actor's lease at an expire or a release; an expired lease
-// lives on as a ghost while the worker keeps acting on it.
-func (k *walker) end(i int, e lab.Event, y int) {
-	sp := k.holder(e.Actor, e.Scope)
-	if sp == nil {
-		return
+// leases ends the bars of leases no longer validly held and opens one for
+// each new grant.
+func (k *walker) leases(i int, st lab.StepState, y int) {
+	for j, l := range st.Leases {
+		sp := k.holder(l.Holder, l.Scope)
+		if sp != nil && (!l.Valid || *sp.token != l.Token) {
+			sp.y2 = y
+			k.w.bars = append(k.w.bars, sp)
+			k.w.expired[i] = sp.token
+			k.open = slices.DeleteFunc(k.open, func(o *leaseSpan) bool { return o == sp })
+		}
+		if l.Valid && (sp == nil || *sp.token != l.Token) {
+			k.open = append(k.open, &leaseSpan{actor: l.Holder, scope: l.Scope, token: &st.Leases[j].Token, y1: y})
+		}
 	}
-	sp.y2 = y
-	k.w.bars = append(k.w.bars, sp)
-	k.w.expired[i] = sp.token
-	k.open = slices.DeleteFunc(k.open, func(o *leaseSpan) bool { return o == sp })
-	if e.Kind == lab.Expire {
-		k.ghosts = append(k.ghosts, &leaseSpan{actor: e.Actor, scope: e.Scope, token: sp.token, y1: y, y2: y, ghost: true})
+}
+
+// worker opens and closes its pause, marks its crash, and turns each lease
+// that expired unbeknown to it into a ghost.
+func (k *walker) worker(w lab.WorkerState, prev []lab.WorkerState, j int, y int) {
+	was := lab.WorkerState{}
+	if j < len(prev) {
+		was = prev[j]
 	}
+	if w.Crashed && !was.Crashed {
+		k.w.crashY[w.Actor] = y
+	}
+	switch paused, wasPaused := w.Paused && !w.Crashed, was.Paused && !was.Crashed; {
+	case paused && !wasPaused:
+		k.paused = append(k.paused, span{w.Actor, y, 0})
+	case !paused && wasPaused:
+		k.unpause(w.Actor, y)
+	}
+	for _, h := range w.Unaware {
+		if !slices.ContainsFunc(k.ghosts, func(sp *leaseSpan) bool { return sp.actor == w.Actor && sp.scope == h.Scope }) {
+			k.ghosts = append(k.ghosts, &leaseSpan{actor: w.Actor, scope: h.Scope, token: &h.Token, y1: y, y2: y, ghost: true})
+		}
+	}
+}
+
+// unaware reports whether, in st, actor has not learned that its lease on
+// scope expired.
+func unaware(st lab.StepState, actor, scope string) bool {
+	for _, w := range st.Workers {
+		if w.Actor == actor {
+			return slices.ContainsFunc(w.Unaware, func(h lab.HeldLease) bool { return h.Scope == scope })
+		}
+	}
+	return false
+}
+
+// holdsLatest reports whether, in st, actor validly holds its latest grant.
+func holdsLatest(st lab.StepState, actor string) bool {
+	for _, w := range st.Workers {
+		for _, l := range st.Leases {
+			if w.Actor == actor && w.Scope != "" && l.Scope == w.Scope {
+				return l.Valid && l.Holder == actor && l.Token == w.Token
+			}
+		}
+	}
+	return false
 }
 
 func (k *walker) holder(actor, scope string) *leaseSpan {
