@@ -9,6 +9,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -51,12 +52,21 @@ func loadAssets() (map[string]*asset, error) {
 	return out, err
 }
 
-// gzipBytes compresses b at the best level: it is done once per body.
+// gzipWriters are reused: a gzip.Writer holds some 800 KB of tables, more
+// than the page it compresses.
+var gzipWriters = sync.Pool{New: func() any {
+	zw, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression)
+	return zw
+}}
+
+// gzipBytes compresses b; it is done once per kept body.
 func gzipBytes(b []byte) []byte {
-	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	buf := bytes.NewBuffer(make([]byte, 0, len(b)/3+64))
+	zw := gzipWriters.Get().(*gzip.Writer)
+	zw.Reset(buf)
 	zw.Write(b)
 	zw.Close()
+	gzipWriters.Put(zw)
 	return buf.Bytes()
 }
 

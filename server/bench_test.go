@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -45,7 +46,8 @@ func BenchmarkRunPage(b *testing.B) {
 	serve(b, h, func() *http.Request { return httptest.NewRequest(http.MethodGet, "/r/"+saved.ID, nil) }, http.StatusOK)
 }
 
-// BenchmarkAPIReplay is POST /api/replay of paused-worker: parse, replay, JSON.
+// BenchmarkAPIReplay is POST /api/replay of paused-worker, the same body
+// each time: after the first, the answer comes from memory.
 func BenchmarkAPIReplay(b *testing.B) {
 	h, _ := newTestServer(b)
 	src := builtinSource(b, "paused-worker")
@@ -76,4 +78,19 @@ func BenchmarkStaticFile(b *testing.B) {
 	h, _ := newTestServer(b)
 	target := static.URL("css/site.css")
 	serve(b, h, func() *http.Request { return httptest.NewRequest(http.MethodGet, target, nil) }, http.StatusOK)
+}
+
+// BenchmarkAPIReplayNew is POST /api/replay of a scenario never posted
+// before (paused-worker under a new title each time): parse, replay, JSON.
+func BenchmarkAPIReplayNew(b *testing.B) {
+	h, _ := newTestServer(b)
+	src := builtinSource(b, "paused-worker")
+	n := 0
+	serve(b, h, func() *http.Request {
+		n++
+		body := strings.Replace(src, `"title": "`, `"title": "`+strconv.Itoa(n)+" ", 1)
+		req := httptest.NewRequest(http.MethodPost, "/api/replay", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		return req
+	}, http.StatusOK)
 }

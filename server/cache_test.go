@@ -175,3 +175,35 @@ func TestDynamicGzip(t *testing.T) {
 		t.Errorf("GET /lab: %d bytes gzipped to %d, decoding to %d", plain.Body.Len(), gz.Body.Len(), len(got))
 	}
 }
+
+// TestAPIReplayRepeated: the same body twice gets the same bytes (from
+// memory the second time), gzipped when asked, and a body that differs by
+// a byte is replayed afresh; an invalid body is never kept.
+func TestAPIReplayRepeated(t *testing.T) {
+	s, _ := newTestServer(t)
+	src := builtinSource(t, "paused-worker")
+	first := postJSON(t, s, "/api/replay", src)
+	second := postJSON(t, s, "/api/replay", src)
+	checkResponse(t, "POST /api/replay", second, http.StatusOK, jsonType)
+	if first.Code != http.StatusOK || !bytes.Equal(first.Body.Bytes(), second.Body.Bytes()) {
+		t.Fatalf("POST /api/replay twice: %d, then other bytes", first.Code)
+	}
+	other := postJSON(t, s, "/api/replay", strings.Replace(src, `"value": "new-result"`, `"value": "new-result-2"`, 1))
+	if !strings.Contains(other.Body.String(), "new-result-2") {
+		t.Errorf("POST /api/replay of another scenario answered the first one's trace")
+	}
+	req := httptest.NewRequest(http.MethodPost, "/api/replay", strings.NewReader(src))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept-Encoding", "gzip")
+	gz := httptest.NewRecorder()
+	s.ServeHTTP(gz, req)
+	if gz.Header().Get("Content-Encoding") != "gzip" || !bytes.Equal(gunzip(t, "POST /api/replay", gz.Body.Bytes()), first.Body.Bytes()) {
+		t.Errorf("POST /api/replay with Accept-Encoding gzip: not the same trace gzipped once")
+	}
+	bad := `{"version":1,"title":"t","events":[{"actor":"A","kind":"nope"}]}`
+	for range 2 {
+		if rec := postJSON(t, s, "/api/replay", bad); rec.Code != http.StatusUnprocessableEntity {
+			t.Errorf("POST /api/replay of an invalid scenario: %d, want 422", rec.Code)
+		}
+	}
+}

@@ -35,7 +35,7 @@ var compress = middleware.GzipWithConfig(middleware.GzipConfig{
 func selfEncoded(path string) bool {
 	switch path {
 	case "/", "/scenarios/:name", "/r/:id", "/api/runs/:id", "/static/*", "/r/:id/embed", "/scenarios/:name/embed",
-		"/favicon.ico", "/icon.svg", "/icon-192.png", "/icon-512.png", "/apple-touch-icon.png", "/manifest.webmanifest":
+		"/favicon.ico", "/icon.svg", "/icon-192.png", "/icon-512.png", "/apple-touch-icon.png", "/manifest.webmanifest", "/api/replay":
 		return true
 	}
 	return false

@@ -14,8 +14,12 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// defaultPageCacheBytes bounds the rendered pages kept in memory.
-const defaultPageCacheBytes = 64 << 20
+// defaultPageCacheBytes bounds the rendered pages kept in memory, and
+// replayCacheBytes the answers of POST /api/replay.
+const (
+	defaultPageCacheBytes = 64 << 20
+	replayCacheBytes      = 16 << 20
+)
 
 // pageCache keeps the rendered answers of addresses whose answer cannot
 // change while the program runs: a built-in scenario's page and a saved
@@ -36,6 +40,17 @@ type cachedPage struct {
 	ctype, control string
 	etag           string
 	body, gz       []byte
+	// lazy pages are gzipped when a client first takes gzip, not when kept.
+	lazy   bool
+	gzOnce sync.Once
+}
+
+// gzipped returns the gzipped body, making it now for a lazy page.
+func (p *cachedPage) gzipped() []byte {
+	if p.lazy {
+		p.gzOnce.Do(func() { p.gz = gzipBytes(p.body) })
+	}
+	return p.gz
 }
 
 func newPageCache(maxBytes int) *pageCache {

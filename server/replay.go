@@ -2,6 +2,8 @@ package server
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"io"
 	"net/http"
@@ -26,18 +28,53 @@ func (s *Server) handleReplayPage(c echo.Context) error {
 	return render(c, http.StatusOK, views.Scenario(page))
 }
 
-// handleAPIReplay answers the trace, as the CLI's --json prints it; nothing is saved.
+// handleAPIReplay answers the trace, as the CLI's --json prints it; nothing
+// is saved. A replay depends on nothing but the scenario, so the answer to
+// a body seen before (a class posting the same built-in) is sent again
+// from memory, gzipped once.
 func (s *Server) handleAPIReplay(c echo.Context) error {
-	sc, err := parseBody(c)
+	body, err := readBody(c)
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, lab.Replay(sc))
+	sum := sha256.Sum256(body)
+	key := string(sum[:])
+	if p := s.replays.get(key); p != nil {
+		return s.sendReplay(c, p)
+	}
+	sc, err := lab.Parse(bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	trace := append(lab.Replay(sc).AppendJSON(nil), '\n')
+	sum = sha256.Sum256(trace)
+	p := &cachedPage{key: key, ctype: jsonType, control: "no-store", lazy: true, body: trace,
+		etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`}
+	s.replays.put(p)
+	return s.sendReplay(c, p)
 }
 
-// parseBody parses the request body as a scenario. The body is read whole
-// first, so an over-long one is a 413 rather than a JSON error.
+// sendReplay sends a kept replay, gzipped for a client that takes gzip.
+func (s *Server) sendReplay(c echo.Context, p *cachedPage) error {
+	var gz []byte
+	if acceptsGzip(c.Request()) {
+		gz = p.gzipped()
+	}
+	return sendBytes(c, p.ctype, p.control, p.etag, p.body, gz)
+}
+
+// parseBody parses the request body as a scenario.
 func parseBody(c echo.Context) (*lab.Scenario, error) {
+	body, err := readBody(c)
+	if err != nil {
+		return nil, err
+	}
+	return lab.Parse(bytes.NewReader(body))
+}
+
+// readBody reads the request body whole, so an over-long one is a 413
+// rather than a JSON error.
+func readBody(c echo.Context) ([]byte, error) {
 	body, err := io.ReadAll(c.Request().Body)
 	if err != nil {
 		var big *http.MaxBytesError
@@ -47,7 +84,7 @@ func parseBody(c echo.Context) (*lab.Scenario, error) {
 		// Truncated, badly chunked or too slow: the client's fault.
 		return nil, unreadable(err)
 	}
-	return lab.Parse(bytes.NewReader(body))
+	return body, nil
 }
 
 // parseForm parses the form field "scenario". Its errors carry the text,

@@ -61,6 +61,7 @@ type Server struct {
 	explorations *explorations
 	drifts       *driftMemo
 	pages        *pageCache        // rendered answers that cannot change
+	replays      *pageCache        // POST /api/replay's answers, by the body's SHA-256
 	assets       map[string]*asset // the static files, by name
 
 	rooms      RoomStore
@@ -93,6 +94,7 @@ func New(cfg Config) (*Server, error) {
 	s.explorations = newExplorations(cfg.Explore)
 	s.drifts = newDriftMemo()
 	s.pages = newPageCache(cfg.PageCacheBytes)
+	s.replays = newPageCache(replayCacheBytes)
 	assets, err := loadAssets()
 	if err != nil {
 		return nil, fmt.Errorf("server: load static files: %w", err)
