@@ -122,48 +122,37 @@ func appendOutcome(b []byte, o *Outcome) []byte {
 	b = append(b, `,"values":`...)
 	b = appendValues(b, o.Values)
 	b = append(b, `,"tokens":`...)
-	b = appendTokenMap(b, o.Tokens)
+	b = appendMap(b, o.Tokens, appendToken)
 	return append(b, '}')
 }
 
-// appendValues writes a resource-to-value map with its keys sorted, as
-// encoding/json does.
+// appendMap writes a resource-keyed map with its keys sorted, as
+// encoding/json does, each value by appendValue; null for a nil map.
+func appendMap[V any](b []byte, m map[string]V, appendValue func([]byte, V) []byte) []byte {
+	if m == nil {
+		return append(b, "null"...)
+	}
+	var arr [MaxResources]string
+	b = append(b, '{')
+	for i, k := range sortedMapKeys(arr[:0], m) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, k)
+		b = append(b, ':')
+		b = appendValue(b, m[k])
+	}
+	return append(b, '}')
+}
+
+// appendValues writes resource values: a string, or null before any write.
 func appendValues(b []byte, m map[string]*string) []byte {
-	if m == nil {
-		return append(b, "null"...)
-	}
-	var arr [MaxResources]string
-	b = append(b, '{')
-	for i, k := range sortedMapKeys(arr[:0], m) {
-		if i > 0 {
-			b = append(b, ',')
+	return appendMap(b, m, func(b []byte, v *string) []byte {
+		if v == nil {
+			return append(b, "null"...)
 		}
-		b = appendString(b, k)
-		b = append(b, ':')
-		if v := m[k]; v == nil {
-			b = append(b, "null"...)
-		} else {
-			b = appendString(b, *v)
-		}
-	}
-	return append(b, '}')
-}
-
-func appendTokenMap(b []byte, m map[string]*int64) []byte {
-	if m == nil {
-		return append(b, "null"...)
-	}
-	var arr [MaxResources]string
-	b = append(b, '{')
-	for i, k := range sortedMapKeys(arr[:0], m) {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(b, k)
-		b = append(b, ':')
-		b = appendToken(b, m[k])
-	}
-	return append(b, '}')
+		return appendString(b, *v)
+	})
 }
 
 // sortedMapKeys appends m's keys to keys, in order. Given room for every
