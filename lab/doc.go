@@ -84,6 +84,9 @@
 //     breaks and tabs in a description or note. They would act on the
 //     terminal of whoever prints an export, or break its lines. Names
 //     (actors, scopes, resources, ids) take only A-Z a-z 0-9 _ - anyway.
+//     Text that is not valid UTF-8 is refused too, rather than having its
+//     bytes turned into U+FFFD as encoding/json would: what is saved is
+//     what was sent.
 //   - Over 500 events is reported once, without examining the events. At
 //     most 100 errors are listed, then a count of the rest. A key repeated
 //     in one JSON object keeps its last value, as encoding/json does.

@@ -193,6 +193,11 @@ func textField(raw json.RawMessage, index int, field string, max int, p *problem
 		p.add(index, field, "must be a string, got %s", clip(raw))
 		return ""
 	}
+	if !utf8.Valid(raw) {
+		// encoding/json would quietly turn the bytes into U+FFFD.
+		p.add(index, field, "is not valid UTF-8 text")
+		return s
+	}
 	if n := utf8.RuneCountInString(s); n > max {
 		p.add(index, field, "is %d characters long, at most %d", n, max)
 	}

@@ -28,6 +28,8 @@ func TestParseRejects(t *testing.T) {
 		{"wrong version", `{"version":2,"title":"t","events":[]}`, []wantErr{{0, "version"}}},
 		{"missing version, title and events", `{}`, []wantErr{{0, "version"}, {0, "title"}, {0, "events"}}},
 		{"empty title", `{"version":1,"title":"","events":[]}`, []wantErr{{0, "title"}}},
+		{"title not UTF-8", "{\"version\":1,\"title\":\"\xff\xfe\",\"events\":[]}", []wantErr{{0, "title"}}},
+		{"value not UTF-8", wrap(ok, "{\"actor\":\"A\",\"kind\":\"write\",\"value\":\"v\xc3\"}"), []wantErr{{2, "value"}}},
 		{"title too long", `{"version":1,"title":"` + strings.Repeat("x", 121) + `","events":[]}`, []wantErr{{0, "title"}}},
 		{"description too long", `{"version":1,"title":"t","description":"` + strings.Repeat("é", 4001) + `","events":[]}`, []wantErr{{0, "description"}}},
 		{"unknown event field", wrap(ok, `{"actor":"A","kind":"read","colour":1}`), []wantErr{{2, "colour"}}},
