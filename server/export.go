@@ -20,6 +20,7 @@ const (
 
 // runFormats are the ways a saved run can be read at /r/{id} and
 // /r/{id}.{suffix}: the page, and the exports for a postmortem.
+// They are built once, by routes, into s.formats.
 func (s *Server) runFormats() map[string]echo.HandlerFunc {
 	return map[string]echo.HandlerFunc{
 		"":     s.cached(revalidateCache, s.handleRunPage),
@@ -36,7 +37,7 @@ func (s *Server) runFormats() map[string]echo.HandlerFunc {
 // 404 before any query, as is an id that cannot be one.
 func (s *Server) handleRunPath(c echo.Context) error {
 	id, suffix := splitSuffix(c.Param("id"))
-	h, ok := s.runFormats()[suffix]
+	h, ok := s.formats[suffix]
 	if !ok {
 		return errNoRun
 	}

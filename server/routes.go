@@ -11,6 +11,7 @@ import (
 // routes registers every route of the lab, once. What can be read answers
 // HEAD too; a saved run has no update or delete route.
 func (s *Server) routes() {
+	s.formats = s.runFormats()
 	e := s.echo
 	e.Use(s.logRequests, s.recoverPanics, securityHeaders, methods, s.sameOrigin, limitBody, compress)
 	read := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }

@@ -60,9 +60,10 @@ type Server struct {
 
 	explorations *explorations
 	drifts       *driftMemo
-	pages        *pageCache        // rendered answers that cannot change
-	replays      *pageCache        // POST /api/replay's answers, by the body's SHA-256
-	assets       map[string]*asset // the static files, by name
+	pages        *pageCache                  // rendered answers that cannot change
+	replays      *pageCache                  // POST /api/replay's answers, by the body's SHA-256
+	assets       map[string]*asset           // the static files, by name
+	formats      map[string]echo.HandlerFunc // a saved run's page and exports, by suffix
 
 	rooms      RoomStore
 	fanout     Fanout
