@@ -205,10 +205,16 @@
 //     pending requests, and what each policy has broken so far, with
 //     unowned-write split by class. Values and reason texts are left out:
 //     no decision reads them.
-//   - When the budget or the context stops a run, Complete is false and
-//     the counts cover only orderings fully counted; Worst and the
-//     counterexample are the most severe class met and the first ordering
-//     met that reaches it, which may lie in an ordering not counted.
+//   - Explore walks the states layer by layer (all states after one
+//     event, then after two, ...), so when the budget or the context stops
+//     a run, Complete is false and no ordering has been followed to its
+//     end yet: the counts are zero (unless it stopped in the last layer).
+//     Worst and the counterexample are the most severe class met and the
+//     earliest ordering met that reaches it: an exploration cut short
+//     still shows the shortest violations of each class there are.
+//   - A budget-stopped exploration keeps the states a one-core walk of
+//     the layers in rank order would have kept, so its result, like every
+//     result, is the same whatever the number of workers.
 //
 // Library:
 //   - A built-in's one-line lesson is the first sentence of its

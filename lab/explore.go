@@ -7,10 +7,11 @@ import (
 	mathbig "math/big"
 )
 
-// DefaultBudget is the number of distinct states Explore stores when
-// ExploreOptions.Budget is not set. A stored state takes about a hundred
-// bytes (Exploration.Bytes tells), and one core explores over a hundred
-// thousand a second: the default is some seconds and 150 MB at most.
+// DefaultBudget is the number of distinct states Explore visits when
+// ExploreOptions.Budget is not set. Explore holds two layers of states at
+// a time and a few bytes for each state behind them (Exploration.Bytes
+// tells), and one core explores several hundred thousand states a second:
+// the default is a second or two and some tens of MB.
 const DefaultBudget = 1_000_000
 
 // StopReason says why an exploration stopped before it was complete.
@@ -74,28 +75,38 @@ func ParseExpiry(s string) (Expiry, error) {
 // from the context given to Explore. The zero value explores as model 2
 // does: writes split, expiry free.
 type ExploreOptions struct {
-	// Budget is the most distinct states Explore stores; 0 means DefaultBudget.
+	// Budget is the most distinct states Explore visits; 0 means DefaultBudget.
 	Budget int
-	// Progress, when set, is called every 1,024 steps with the number of
-	// distinct states stored so far, for a progress bar.
+	// Progress, when set, is called every few hundred states stepped with
+	// the number of distinct states visited so far, for a progress bar.
 	Progress func(states int)
 	// Writes: "" or WritesSplit, or WritesAtomic.
 	Writes Writes
 	// Expiry: "" or ExpiryFree, or ExpiryProgram.
 	Expiry Expiry
+	// Workers, when above one, splits the work on each layer of states
+	// into that many parts, which RunAll runs. The engine starts no
+	// goroutine: RunAll must call every function it is given, at once or
+	// one after another, and return when all have returned. Without
+	// RunAll the parts run one after another. The result is the same
+	// whatever Workers and RunAll are.
+	Workers int
+	RunAll  func(tasks []func())
 }
 
 // Exploration is what Explore found over the orderings of a scenario's
 // events. When Complete is false, the counts cover only the orderings that
-// were followed to their end before it stopped, and each Counterexample is
-// the first among those seen, not necessarily the first of all.
+// were followed to their end before it stopped (Explore walks layer by
+// layer, so none, unless it stopped in the last layer), and each
+// Counterexample is the least among the steps taken, not necessarily the
+// least of all.
 type Exploration struct {
 	Writes    Writes              `json:"writes"`            // how writes were explored
 	Expiry    Expiry              `json:"expiry"`            // how expires were ordered
 	Events    []Event             `json:"events"`            // the explored events; Counterexample.Order indexes them
 	Orderings *mathbig.Int        `json:"orderings"`         // orderings counted, all of them when Complete
-	States    int                 `json:"states"`            // distinct states stored
-	Bytes     int                 `json:"bytes"`             // memory the stored states took
+	States    int                 `json:"states"`            // distinct states visited
+	Bytes     int                 `json:"bytes"`             // the most memory the search held at once
 	Complete  bool                `json:"complete"`          // every ordering was counted
 	Stopped   StopReason          `json:"stopped,omitempty"` // why not, when not Complete
 	Policies  []PolicyExploration `json:"policies"`          // in the order of Policies
@@ -154,34 +165,36 @@ func (x *Exploration) Of(p Policy) *PolicyExploration {
 // an ordering puts it is skipped, and under fenced-racy a deliver is
 // checked when a commit naming it runs later in that ordering.
 //
-// Explore follows orderings depth first, sharing their prefixes, and visits
-// each distinct state once (the state of every policy, plus the invariants
-// each has broken so far), so its cost follows the distinct states rather
-// than the orderings, which it counts over the states. It stops early, and
-// says so, when the budget of states is reached or ctx is done.
+// Explore visits each distinct state once (the state of every policy, plus
+// the invariants each has broken so far), layer by layer: the states after
+// one event, then after two, and so on. Its cost follows the distinct
+// states rather than the orderings, which it counts over the states, and
+// it holds two layers at a time. It stops early, and says so, when the
+// budget of states is reached or ctx is done.
 func Explore(ctx context.Context, s *Scenario, opt ExploreOptions) *Exploration {
 	x := newExplorer(ctx, s, opt)
-	root := x.run()
-	return x.result(root)
+	x.run()
+	return x.result()
 }
 
-// result turns the tally of the first state into the exploration.
-func (x *explorer) result(root *tally) *Exploration {
-	ex := &Exploration{Writes: x.opt.Writes, Expiry: x.opt.Expiry, Events: exploredEvents(x.r.s.Events),
-		Orderings: root.all.bigInt(), States: x.table.len(), Bytes: x.table.bytes(),
+// result turns the last layer's tally into the exploration.
+func (x *explorer) result() *Exploration {
+	t := x.final
+	if t == nil {
+		t = &finalTally{}
+	}
+	ex := &Exploration{Writes: x.opt.Writes, Expiry: x.opt.Expiry, Events: exploredEvents(x.events),
+		Orderings: t.all.bigInt(), States: x.states, Bytes: x.held,
 		Complete: x.stopped == "", Stopped: x.stopped}
 	for p, policy := range policies {
-		pe := PolicyExploration{Policy: policy, AnyViolating: root.v[anyEntry(p)].bigInt(),
+		pe := PolicyExploration{Policy: policy, AnyViolating: t.any[p].bigInt(),
 			Violating: make(map[Invariant]*mathbig.Int, numInvariants),
 			ByClass:   make(map[Class]*mathbig.Int, numClasses)}
 		for k, inv := range invariants {
-			pe.Violating[inv] = root.v[invEntry(p, k)].bigInt()
+			pe.Violating[inv] = t.violating[p][k].bigInt()
 		}
-		below := new(mathbig.Int)
 		for c, class := range classes {
-			reach := root.v[classEntry(p, c)].bigInt()
-			pe.ByClass[class] = new(mathbig.Int).Sub(reach, below)
-			below = reach
+			pe.ByClass[class] = t.byClass[p][c].bigInt()
 		}
 		for c, class := range classes {
 			if f := x.best[p][c]; f.step > 0 {

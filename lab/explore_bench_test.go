@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"sync"
 	"testing"
 )
 
@@ -69,7 +70,11 @@ func BenchmarkExploreCrowdBudget(b *testing.B) {
 // have the request delivered, 576,309 distinct states (run it with
 // -benchtime 1x).
 func BenchmarkExploreSpinModel(b *testing.B) {
-	benchmarkExplore(b, spinModel(b, 4), ExploreOptions{Budget: 100_000_000})
+	for _, w := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
+			benchmarkExplore(b, spinModel(b, 4), ExploreOptions{Budget: 100_000_000, Workers: w, RunAll: runAll})
+		})
+	}
 }
 
 // spinModel is the scenario of .ci/spin for n workers, the twin of
@@ -81,4 +86,13 @@ func spinModel(t testing.TB, n int) *Scenario {
 		lines = append(lines, a+" acquire", a+" expire", a+" send "+a+" v", "deliver "+a)
 	}
 	return ev(t, job41, lines...)
+}
+
+// runAll runs tasks on goroutines, as the CLI and the server do.
+func runAll(tasks []func()) {
+	var wg sync.WaitGroup
+	for _, t := range tasks {
+		wg.Go(t)
+	}
+	wg.Wait()
 }

@@ -36,9 +36,9 @@ func (c *codec) load(r *replayer, key []byte) {
 func (c *codec) loadRequest(rd *reader, r *replayer, q int) {
 	b := rd.byte()
 	e := c.pr.events[c.sendEvent[q]]
-	rq := request{sent: b&1 != 0, delivered: b&2 != 0, committed: b&4 != 0, hasToken: b&8 != 0}
+	rq := request{sent: b&1 != 0, delivered: b&2 != 0, committed: b&4 != 0, hasToken: b&8 != 0, opKey: -1}
 	if rq.sent {
-		rq.actor, rq.resource, rq.value, rq.key = e.actor, e.resource, e.value, e.key
+		rq.actor, rq.resource, rq.value, rq.key, rq.opKey = e.actor, e.resource, e.value, e.key, e.opKey
 		rq.scope = int(rd.varint())
 	}
 	if rq.hasToken {
@@ -79,14 +79,11 @@ func (c *codec) loadReceiver(rd *reader, ri int, res *receiver) {
 			res.applied[s] = mark{set: true, hi: rd.varint()}
 		}
 	}
-	if res.ops == nil {
-		res.ops = map[string]int{}
-	}
-	clear(res.ops)
-	ops := rd.bytes(placedLen(len(c.keys[ri])))
-	for k, key := range c.keys[ri] {
+	ops := rd.bytes(placedLen(len(res.ops)))
+	for k := range res.ops {
+		res.ops[k] = 0
 		if isPlaced(ops, k) {
-			res.ops[key] = 0
+			res.ops[k] = 1 // the step it was applied at is not kept: no decision reads it
 		}
 	}
 }
@@ -129,4 +126,28 @@ func (rd *reader) varint() int64 {
 	}
 	rd.i += n
 	return v
+}
+
+// copyState sets dst to the state src was loaded with: what load restores,
+// copied without decoding. Both replay the same program.
+func (c *codec) copyState(dst, src *replayer) {
+	dst.placed = src.placed
+	copy(dst.leases, src.leases)
+	copy(dst.workers, src.workers)
+	for _, q := range c.sends {
+		dst.requests[q] = src.requests[q]
+	}
+	for li := range dst.lanes {
+		d, s := &dst.lanes[li], &src.lanes[li]
+		copy(d.aborted, s.aborted)
+		copy(d.pending, s.pending)
+		for ri := range d.res {
+			dr, sr := &d.res[ri], &s.res[ri]
+			dr.hasRem, dr.rem = sr.hasRem, sr.rem
+			copy(dr.applied, sr.applied)
+			copy(dr.ops, sr.ops)
+		}
+		d.violations = d.violations[:0]
+	}
+	dst.warnings = dst.warnings[:0]
 }

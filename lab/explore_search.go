@@ -3,32 +3,63 @@ package lab
 import (
 	"context"
 	"errors"
-	"slices"
 )
 
-// checkEvery is how many steps run between two looks at the context, and
-// between two calls of Progress.
-const checkEvery = 1024
+// The explorer walks the states layer by layer. Every step runs one event,
+// so a state reached after d events has d events placed, whatever the
+// ordering: the states form layers, and every step goes from one layer to
+// the next. Layer d+1 is built from layer d alone, which is then dropped;
+// what is kept of the layers behind is one link per state, to rebuild a
+// counterexample.
+//
+// Each state of a layer has a rank: its place when the layer is sorted by
+// its least prefix, the smallest ordering (as a list of event indices)
+// that reaches it. A state's least prefix is its parent's least prefix
+// plus one event, so comparing (parent's rank, event) compares least
+// prefixes: that pair is the state's link, and the state with the least
+// link comes first. Ranks make the search deterministic: the same states,
+// counts and counterexamples whatever the number of workers, and the same
+// as stepping each layer's states in rank order, each event in index order.
+//
+// A state's count is the number of orderings of its events that reach it
+// (orderings of the prefix, not of the whole). A child's count is the sum
+// of its parents' counts, so the last layer's counts add up to every
+// ordering; the invariants broken are part of a state, so the last layer
+// also tells how many orderings broke each.
+//
+// Layer d+1 is built in chunks of layer d's ranks, in two phases. Each
+// stepper takes a contiguous part of the chunk, runs every event that can
+// run next from each of its states, and sorts the children by their
+// shard (a range of hashes). Then each shard's owner merges what the
+// steppers found for it, in the steppers' order, so that it meets each
+// child first by its least link: the shard's states are stored in link
+// order, and merging the shards by link gives the ranks.
 
-// explorer walks the orderings of one scenario depth first, trying the
-// events that can run next in the order of their indices, so that it meets
-// the orderings in increasing order and each state first by its least
-// prefix.
+// chunkStates is how many states of a layer one chunk steps: enough to
+// keep every core busy between two joins, few enough that the context is
+// looked at, and Progress called, every few milliseconds.
+const chunkStates = 512
+
+// maxWorkers bounds ExploreOptions.Workers: past a few, the joins and the
+// merge of the shards cost more than they save.
+const maxWorkers = 16
+
+// explorer walks the orderings of one scenario (see above).
 type explorer struct {
-	ctx     context.Context
-	opt     ExploreOptions
-	n       int
-	r       *replayer // runs each step, loaded from the state it starts in
-	codec   *codec
-	order   partialOrder
-	table   stateTable
-	frames  []tally // per depth, the tally being summed there
-	scratch tally   // the tally of a state met before, read back
-	path    []int32 // the events of the current prefix
-	buf     []byte
-	best    [numPolicies][numClasses]finding
-	steps   int
-	stopped StopReason
+	ctx      context.Context
+	opt      ExploreOptions
+	n        int
+	codec    *codec
+	order    partialOrder
+	events   []Event
+	steppers []*stepper
+	links    [][]uint64 // per layer, per rank: the state's link
+	cur      *layer
+	states   int
+	held     int // the most bytes held at once
+	best     [numPolicies][numClasses]finding
+	final    *finalTally
+	stopped  StopReason
 }
 
 // finding is a policy's counterexample so far for one class: the prefix
@@ -38,6 +69,54 @@ type finding struct {
 	step   int
 	prefix []int32
 	inv    Invariant
+}
+
+// notice is the least transition of a layer that first reaches a class.
+type notice struct {
+	link uint64 // noLink: none
+	inv  Invariant
+}
+
+const noLink = ^uint64(0)
+
+// A link is a parent's rank and an event.
+func linkOf(rank, e int) uint64 { return uint64(rank)<<16 | uint64(e) }
+func linkRank(l uint64) int     { return int(l >> 16) }
+func linkEvent(l uint64) int    { return int(l & 0xffff) }
+
+// stepper steps a run of a layer's states with its own replayers: from
+// holds the state being stepped, loaded from its key once, and r runs
+// each event from a copy of it.
+type stepper struct {
+	x       *explorer
+	from, r *replayer
+	out     []candidates // per shard
+	buf     []byte
+	noticed [numPolicies][numClasses]notice
+}
+
+// candidates are the children one stepper found for one shard, in the
+// order it found them: each child's key, hash and link.
+type candidates struct {
+	keys   []byte
+	ends   []uint32
+	hashes []uint32
+	links  []uint64
+}
+
+func (c *candidates) reset() {
+	c.keys, c.ends, c.hashes, c.links = c.keys[:0], c.ends[:0], c.hashes[:0], c.links[:0]
+}
+
+func (c *candidates) add(key []byte, h uint32, link uint64) {
+	c.keys = append(c.keys, key...)
+	c.ends = append(c.ends, uint32(len(c.keys)))
+	c.hashes = append(c.hashes, h)
+	c.links = append(c.links, link)
+}
+
+func (c *candidates) bytes() int {
+	return cap(c.keys) + 4*cap(c.ends) + 4*cap(c.hashes) + 8*cap(c.links)
 }
 
 func newExplorer(ctx context.Context, s *Scenario, opt ExploreOptions) *explorer {
@@ -50,109 +129,225 @@ func newExplorer(ctx context.Context, s *Scenario, opt ExploreOptions) *explorer
 	if opt.Expiry == "" {
 		opt.Expiry = ExpiryFree
 	}
-	r := newReplayer(exploredScenario(s, explored(s, opt.Writes)))
-	r.quiet = true
-	n := len(r.pr.events)
-	return &explorer{ctx: ctx, opt: opt, n: n, r: r, codec: newCodec(r.pr), order: newPartialOrder(r.pr, opt.Expiry),
-		frames: make([]tally, n+1), path: make([]int32, 0, n)}
+	es := exploredScenario(s, explored(s, opt.Writes))
+	workers := min(max(opt.Workers, 1), maxWorkers)
+	x := &explorer{ctx: ctx, opt: opt, events: es.Events}
+	for range workers {
+		from, r := newReplayer(es), newReplayer(es)
+		from.quiet, r.quiet = true, true
+		x.steppers = append(x.steppers, &stepper{x: x, from: from, r: r, out: make([]candidates, workers)})
+	}
+	pr := x.steppers[0].r.pr
+	x.n, x.codec, x.order = len(pr.events), newCodec(pr), newPartialOrder(pr, opt.Expiry)
+	return x
 }
 
-// run explores from the state before any event and returns its tally.
-func (x *explorer) run() *tally {
-	key := x.codec.encode(nil, x.r, make([]byte, x.codec.placedLen), -1, 0)
-	id, _ := x.table.insert(key, hashKey(key))
-	x.visit(x.table.key(id), 0, 0)
-	return &x.frames[0]
+// run explores every layer, or until it must stop.
+func (x *explorer) run() {
+	r := x.steppers[0].r
+	root := x.codec.encode(nil, r, make([]byte, x.codec.placedLen), -1, 0)
+	first := newShard()
+	first.insert(root, hashKey(root), 0, &number{lo: 1})
+	x.cur = newLayer([]*shard{first})
+	x.links = [][]uint64{x.cur.links}
+	x.states = 1
+	x.progress()
+	for d := 0; d < x.n; d++ {
+		next, ok := x.step(d)
+		if !ok {
+			return
+		}
+		x.cur = next
+	}
+	x.final = x.tallyLast(x.cur)
 }
 
-// visit sums into x.frames[depth] the completions of the state key, reached
-// after depth events with the invariants in v broken.
-func (x *explorer) visit(key []byte, depth int, v violated) {
-	acc := &x.frames[depth]
-	*acc = tally{}
-	if depth == x.n {
-		acc.all.lo = 1
+// step builds layer d+1 from x.cur, layer d. It returns false when the
+// exploration stopped.
+func (x *explorer) step(d int) (*layer, bool) {
+	cur, w := x.cur, len(x.steppers)
+	if cur.len() < 2*chunkStates/w {
+		w = 1 // a small layer is not worth the joins
+	}
+	shards := make([]*shard, w)
+	for s := range shards {
+		shards[s] = newShard()
+	}
+	for _, st := range x.steppers {
+		st.clearNotices()
+	}
+	before := x.states
+	for from := 0; from < cur.len(); from += chunkStates {
+		if x.stop() {
+			return nil, false
+		}
+		to := min(from+chunkStates, cur.len())
+		x.parallel(w, func(i int) {
+			a, b := from+(to-from)*i/w, from+(to-from)*(i+1)/w
+			x.steppers[i].stepAll(cur, a, b, w)
+		})
+		x.parallel(w, func(s int) {
+			for _, st := range x.steppers[:w] {
+				shards[s].merge(&st.out[s], cur)
+			}
+		})
+		x.states = before
+		for _, sh := range shards {
+			x.states += sh.len()
+			if sh.full {
+				x.stopped = StopBudget // 4 GiB of keys in one shard of a layer
+				return nil, false
+			}
+		}
+		x.hold(cur, shards)
+		x.progress()
+		if x.states > x.opt.Budget {
+			next := x.truncate(shards, x.opt.Budget-before, d+1)
+			x.links = append(x.links, next.links)
+			if d+1 == x.n {
+				x.final = x.tallyLast(next)
+			}
+			x.stopped = StopBudget
+			return nil, false
+		}
+	}
+	next := newLayer(shards)
+	x.links = append(x.links, next.links)
+	x.noticeLayer(d+1, w, noLink)
+	return next, true
+}
+
+// parallel runs f(0), ..., f(w-1), through RunAll when there is one.
+func (x *explorer) parallel(w int, f func(i int)) {
+	if w == 1 || x.opt.RunAll == nil {
+		for i := range w {
+			f(i)
+		}
 		return
 	}
-	for e := range x.n {
-		if !x.order.ready(key, e) {
-			continue
-		}
-		if x.stop() {
-			return
-		}
-		cv := v | x.step(key, e)
-		x.path = append(x.path[:depth], int32(e))
-		x.notice(v, cv)
-		child := x.child(key, e, depth, cv)
-		if child == nil {
-			return
-		}
-		acc.addChild(child, cv)
-		if x.stopped != "" {
-			return
+	tasks := make([]func(), w)
+	for i := range tasks {
+		tasks[i] = func() { f(i) }
+	}
+	x.opt.RunAll(tasks)
+}
+
+// truncate keeps the first keep states of a layer cut short by the budget,
+// in rank order, and the counterexamples of transitions up to the first
+// state it drops (the sequential search would have met them before it
+// stopped).
+func (x *explorer) truncate(shards []*shard, keep, d int) *layer {
+	next := newLayer(shards)
+	cutoff := next.links[keep]
+	next.order, next.links = next.order[:keep], next.links[:keep]
+	x.states = x.opt.Budget
+	x.noticeLayer(d, len(shards), cutoff)
+	return next
+}
+
+// stepAll steps the states of ranks a to b of layer l, into s.out.
+func (s *stepper) stepAll(l *layer, a, b, shards int) {
+	x := s.x
+	for i := range s.out {
+		s.out[i].reset()
+	}
+	for rank := a; rank < b; rank++ {
+		key := l.key(rank)
+		v := violatedOf(key[x.codec.placedLen:])
+		x.codec.load(s.from, key)
+		for e := range x.n {
+			if !x.order.ready(key, e) {
+				continue
+			}
+			x.codec.copyState(s.r, s.from)
+			s.r.step(e)
+			cv := v
+			for p := range s.r.lanes {
+				for _, vi := range s.r.lanes[p].violations {
+					cv |= 1 << (p*bitsPerPolicy + int(bitOf(vi)))
+				}
+			}
+			link := linkOf(rank, e)
+			if cv != v {
+				s.notice(v, cv, link)
+			}
+			s.buf = x.codec.encode(s.buf[:0], s.r, key, e, cv)
+			h := hashKey(s.buf)
+			s.out[shardOf(h, shards)].add(s.buf, h, link)
 		}
 	}
 }
 
-// step loads the state key, runs event e and returns what the step broke.
-func (x *explorer) step(key []byte, e int) violated {
-	x.codec.load(x.r, key)
-	x.r.step(e)
-	var v violated
-	for p := range x.r.lanes {
-		for _, vi := range x.r.lanes[p].violations {
-			v |= 1 << (p*bitsPerPolicy + int(bitOf(vi)))
+// shardOf is the shard of a hash, among n.
+func shardOf(h uint32, n int) int { return int(uint64(h>>16) * uint64(n) >> 16) }
+
+// violatedOf reads the invariants broken from the bytes of a key after its
+// placed events.
+func violatedOf(b []byte) violated {
+	var v uint64
+	for i := range violatedLen {
+		v |= uint64(b[i]) << (8 * i)
+	}
+	return violated(v)
+}
+
+func (s *stepper) clearNotices() {
+	for p := range s.noticed {
+		for c := range s.noticed[p] {
+			s.noticed[p][c] = notice{link: noLink}
 		}
 	}
-	return v
 }
 
-// child returns the tally of the state after event e: read back when the
-// state was met before, else counted now. It returns nil when the budget
-// stops the exploration before the state is stored.
-func (x *explorer) child(key []byte, e, depth int, cv violated) *tally {
-	x.buf = x.codec.encode(x.buf[:0], x.r, key, e, cv)
-	h := hashKey(x.buf)
-	if id, ok := x.table.find(x.buf, h); ok {
-		readTally(x.table.tally(id), &x.scratch)
-		return &x.scratch
-	}
-	id, ok := 0, x.table.len() < x.opt.Budget
-	if ok {
-		id, ok = x.table.insert(x.buf, h)
-	}
-	if !ok {
-		x.stopped = StopBudget
-		return nil
-	}
-	x.visit(x.table.key(id), depth+1, cv)
-	t := &x.frames[depth+1]
-	if x.stopped == "" && !x.table.setTally(id, appendTally(x.buf[:0], t, cv)) {
-		x.stopped = StopBudget
-	}
-	return t
-}
-
-// notice keeps, per policy and class, the step of the current prefix that
-// first reaches the class as a counterexample, when no ordering seen so
-// far reaches it sooner. Orderings are met in increasing order, so a tie
-// keeps the one found first.
-func (x *explorer) notice(v, cv violated) {
-	for p := range x.best {
+// notice keeps, per policy and class not found yet, the least transition
+// of this layer that first reaches the class.
+func (s *stepper) notice(v, cv violated, link uint64) {
+	for p := range s.noticed {
 		was, now := v.byPolicy(p), cv.byPolicy(p)
 		if was == now {
 			continue
 		}
-		for c := range x.best[p] {
-			if was&classMask[c] != 0 || now&classMask[c] == 0 {
+		for c := range s.noticed[p] {
+			if was&classMask[c] != 0 || now&classMask[c] == 0 || s.x.best[p][c].step > 0 {
 				continue
 			}
-			if f := &x.best[p][c]; f.step == 0 || len(x.path) < f.step {
-				*f = finding{step: len(x.path), prefix: slices.Clone(x.path), inv: firstOf(now &^ was & classMask[c])}
+			if n := &s.noticed[p][c]; link < n.link {
+				*n = notice{link: link, inv: firstOf(now &^ was & classMask[c])}
 			}
 		}
 	}
+}
+
+// noticeLayer turns the least transitions of layer d (at most cutoff)
+// that first reach a class into counterexamples: they are the earliest
+// there are, since no earlier layer reached the class.
+func (x *explorer) noticeLayer(d, w int, cutoff uint64) {
+	for p := range x.best {
+		for c := range x.best[p] {
+			if x.best[p][c].step > 0 {
+				continue
+			}
+			least := notice{link: noLink}
+			for _, st := range x.steppers[:w] {
+				if n := st.noticed[p][c]; n.link < least.link {
+					least = n
+				}
+			}
+			if least.link != noLink && least.link <= cutoff {
+				x.best[p][c] = finding{step: d, prefix: x.prefix(d-1, least.link), inv: least.inv}
+			}
+		}
+	}
+}
+
+// prefix rebuilds the ordering that ends with link, from a state of layer d.
+func (x *explorer) prefix(d int, link uint64) []int32 {
+	p := make([]int32, d+1)
+	for ; d >= 0; d-- {
+		p[d] = int32(linkEvent(link))
+		link = x.links[d][linkRank(link)]
+	}
+	return p
 }
 
 // firstOf is the first invariant, in the order of Invariants, among bits.
@@ -165,19 +360,78 @@ func firstOf(bits uint64) Invariant {
 	return ""
 }
 
-// stop looks at the context every checkEvery steps, and reports whether
-// the exploration must stop.
+// stop looks at the context, and reports whether the exploration must stop.
 func (x *explorer) stop() bool {
-	if x.steps%checkEvery == 0 {
-		if x.opt.Progress != nil {
-			x.opt.Progress(x.table.len())
-		}
-		if err := x.ctx.Err(); errors.Is(err, context.DeadlineExceeded) {
-			x.stopped = StopDeadline
-		} else if err != nil {
-			x.stopped = StopCanceled
+	if err := x.ctx.Err(); errors.Is(err, context.DeadlineExceeded) {
+		x.stopped = StopDeadline
+	} else if err != nil {
+		x.stopped = StopCanceled
+	}
+	return x.stopped != ""
+}
+
+func (x *explorer) progress() {
+	if x.opt.Progress != nil {
+		x.opt.Progress(x.states)
+	}
+}
+
+// hold notes the bytes held while layer cur is stepped into shards.
+func (x *explorer) hold(cur *layer, shards []*shard) {
+	n := cur.bytes()
+	for _, sh := range shards {
+		n += sh.bytes()
+	}
+	for _, st := range x.steppers {
+		for i := range st.out {
+			n += st.out[i].bytes()
 		}
 	}
-	x.steps++
-	return x.stopped != ""
+	for _, l := range x.links {
+		n += 8 * cap(l)
+	}
+	x.held = max(x.held, n)
+}
+
+// finalTally counts the orderings that reach each state of the last layer,
+// by what they broke.
+type finalTally struct {
+	all       number
+	any       [numPolicies]number
+	violating [numPolicies][numInvariants]number
+	byClass   [numPolicies][numClasses]number
+}
+
+// tallyLast adds up the last layer.
+func (x *explorer) tallyLast(l *layer) *finalTally {
+	t := &finalTally{}
+	for rank := range l.len() {
+		sh, i := l.at(rank)
+		var c number
+		sh.countOf(i, &c)
+		t.all.add(&c)
+		v := violatedOf(sh.key(i)[x.codec.placedLen:])
+		if v == 0 {
+			continue
+		}
+		for p := range numPolicies {
+			b := v.byPolicy(p)
+			if b == 0 {
+				continue
+			}
+			t.any[p].add(&c)
+			for k, m := range invMask {
+				if b&m != 0 {
+					t.violating[p][k].add(&c)
+				}
+			}
+			for cl, m := range classMask {
+				if b&m != 0 {
+					t.byClass[p][cl].add(&c)
+					break
+				}
+			}
+		}
+	}
+	return t
 }

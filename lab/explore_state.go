@@ -2,7 +2,6 @@ package lab
 
 import (
 	"encoding/binary"
-	"slices"
 )
 
 // violatedLen is the number of bytes of a key that hold the invariants broken.
@@ -22,14 +21,13 @@ const violatedLen = (numPolicies*bitsPerPolicy + 7) / 8
 type codec struct {
 	pr        *program
 	placedLen int
-	sends     []int      // requests of sends: writes are decided at once and never named again
-	sendEvent []int      // per request, the index of the event that sent it
-	keys      [][]string // per resource, the op keys of the writes and sends to it
+	sends     []int // requests of sends: writes are decided at once and never named again
+	sendEvent []int // per request, the index of the event that sent it
 }
 
 func newCodec(pr *program) *codec {
 	c := &codec{pr: pr, placedLen: placedLen(len(pr.events)),
-		sendEvent: make([]int, pr.requests), keys: make([][]string, len(pr.resources))}
+		sendEvent: make([]int, pr.requests)}
 	for i, e := range pr.events {
 		if e.kind != Write && e.kind != Send {
 			continue
@@ -38,12 +36,6 @@ func newCodec(pr *program) *codec {
 		if e.kind == Send {
 			c.sends = append(c.sends, e.request)
 		}
-		if e.key != "" && !slices.Contains(c.keys[e.resource], e.key) {
-			c.keys[e.resource] = append(c.keys[e.resource], e.key)
-		}
-	}
-	for _, k := range c.keys {
-		slices.Sort(k)
 	}
 	return c
 }
@@ -59,14 +51,14 @@ func (c *codec) encode(buf []byte, r *replayer, placed []byte, e int, v violated
 	binary.LittleEndian.PutUint64(vb[:], uint64(v))
 	buf = append(buf, vb[:violatedLen]...)
 	for _, l := range r.leases {
-		buf = append(buf, flagByte(l.valid, l.granted))
+		buf = append(buf, bit(l.valid, 0)|bit(l.granted, 1))
 		buf = binary.AppendVarint(buf, int64(l.holder))
-		buf = appendTokens(buf, l.token, l.next, l.maxGranted)
+		buf = binary.AppendVarint(binary.AppendVarint(binary.AppendVarint(buf, l.token), l.next), l.maxGranted)
 	}
 	for _, w := range r.workers {
-		buf = append(buf, flagByte(w.paused, w.crashed, w.hasGrant)|byte(w.answer+1)<<3)
+		buf = append(buf, bit(w.paused, 0)|bit(w.crashed, 1)|bit(w.hasGrant, 2)|byte(w.answer+1)<<3)
 		buf = binary.AppendUvarint(buf, uint64(w.scope))
-		buf = appendTokens(buf, w.token)
+		buf = binary.AppendVarint(buf, w.token)
 	}
 	for _, q := range c.sends {
 		buf = c.appendRequest(buf, &r.requests[q])
@@ -78,12 +70,12 @@ func (c *codec) encode(buf []byte, r *replayer, placed []byte, e int, v violated
 }
 
 func (c *codec) appendRequest(buf []byte, q *request) []byte {
-	buf = append(buf, flagByte(q.sent, q.delivered, q.committed, q.hasToken))
+	buf = append(buf, bit(q.sent, 0)|bit(q.delivered, 1)|bit(q.committed, 2)|bit(q.hasToken, 3))
 	if q.sent {
 		buf = binary.AppendVarint(buf, int64(q.scope))
 	}
 	if q.hasToken {
-		buf = appendTokens(buf, q.token)
+		buf = binary.AppendVarint(buf, q.token)
 	}
 	return buf
 }
@@ -120,39 +112,30 @@ func (c *codec) appendReceiver(buf []byte, ri int, res *receiver) []byte {
 			applied |= 1 << s
 		}
 	}
-	buf = append(buf, flagByte(res.hasRem), applied)
+	buf = append(buf, bit(res.hasRem, 0), applied)
 	if res.hasRem {
-		buf = appendTokens(buf, res.rem)
+		buf = binary.AppendVarint(buf, res.rem)
 	}
 	for _, m := range res.applied {
 		if m.set {
-			buf = appendTokens(buf, m.hi)
+			buf = binary.AppendVarint(buf, m.hi)
 		}
 	}
 	n := len(buf)
-	buf = append(buf, make([]byte, placedLen(len(c.keys[ri])))...)
-	for k, key := range c.keys[ri] {
-		if _, ok := res.ops[key]; ok {
+	buf = append(buf, make([]byte, placedLen(len(res.ops)))...)
+	for k, at := range res.ops {
+		if at != 0 {
 			setPlaced(buf[n:], k)
 		}
 	}
 	return buf
 }
 
-func appendTokens(buf []byte, tokens ...int64) []byte {
-	for _, t := range tokens {
-		buf = binary.AppendVarint(buf, t)
-	}
-	return buf
-}
-
-// flagByte packs flags into a byte, the first flag in the lowest bit.
-func flagByte(flags ...bool) byte {
+// bit is 1<<i when f is set.
+func bit(f bool, i uint) byte {
 	var b byte
-	for i, f := range flags {
-		if f {
-			b |= 1 << i
-		}
+	if f {
+		b = 1
 	}
-	return b
+	return b << i
 }

@@ -2,7 +2,6 @@ package lab
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"math/rand/v2"
 	"testing"
@@ -68,18 +67,11 @@ func checkRoundTrip(t *testing.T, rng *rand.Rand, s *Scenario) {
 				eventsOf(s), e, depth, next, got)
 		}
 		c.load(fresh, next)
-		if got := c.encode(nil, fresh, next[:c.placedLen], -1, violatedOf(next, c.placedLen)); !bytes.Equal(got, next) {
+		if got := c.encode(nil, fresh, next[:c.placedLen], -1, violatedOf(next[c.placedLen:])); !bytes.Equal(got, next) {
 			t.Fatalf("%s: after event %d at depth %d, key %x loads and writes back as %x", eventsOf(s), e, depth, next, got)
 		}
 		key = next
 	}
-}
-
-// violatedOf reads the invariants broken from a key.
-func violatedOf(key []byte, placedLen int) violated {
-	var b [8]byte
-	copy(b[:], key[placedLen:placedLen+violatedLen])
-	return violated(binary.LittleEndian.Uint64(b[:]))
 }
 
 func eventsOf(s *Scenario) string {

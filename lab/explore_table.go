@@ -1,20 +1,28 @@
 package lab
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	mathbig "math/big"
+	mathbits "math/bits"
+)
 
-// stateTable stores each distinct state once: its key when first reached,
-// and its tally once every ordering from it has been counted. Keys and
-// tallies live in slabs and the index is an open-addressing table of
-// integers, so the garbage collector sees a few large pointer-free blocks,
-// and a stored state costs its key, its tally and about 20 bytes.
-type stateTable struct {
-	keys, tallies slab
-	keyRef        []uint32
-	tallyRef      []uint32
-	slots         []uint64 // 0: empty; else hash<<32 | state+1
+// shard holds part of a layer: its states' keys, links and counts, in the
+// order they were stored, and while the layer is built an index of them by
+// hash. Keys live in a slab and the rest in slices of integers, so the
+// garbage collector sees a few large pointer-free blocks.
+type shard struct {
+	keys  slab
+	ref   []uint32             // per state, its key in keys
+	link  []uint64             // per state, its least link
+	count []uint64             // per state, the orderings that reach it
+	big   map[int]*mathbig.Int // the counts that outgrew a uint64
+	slots []uint64             // 0: empty; else hash<<32 | state+1
+	full  bool                 // a key did not fit in the slab
 }
 
 const firstSlots = 1 << 10
+
+func newShard() *shard { return &shard{slots: make([]uint64, firstSlots)} }
 
 // hashKey mixes a key eight bytes at a time (a multiply-xorshift hash; no
 // seed, so runs are repeatable).
@@ -32,13 +40,31 @@ func hashKey(b []byte) uint32 {
 	return uint32(h >> 32)
 }
 
-func (t *stateTable) len() int { return len(t.keyRef) }
+func (t *shard) len() int { return len(t.ref) }
+
+func (t *shard) key(i int) []byte { return t.keys.get(t.ref[i]) }
+
+// merge adds the children c found for this shard: a child met before gets
+// its parent's count added, a new one is stored with it. Children come in
+// the order of their links, so each is stored by its least link.
+func (t *shard) merge(c *candidates, parents *layer) {
+	start := uint32(0)
+	for j, end := range c.ends {
+		key := c.keys[start:end]
+		start = end
+		h, link := c.hashes[j], c.links[j]
+		var n number
+		parents.countOf(linkRank(link), &n)
+		if i, ok := t.find(key, h); ok {
+			t.add(i, &n)
+			continue
+		}
+		t.insert(key, h, link, &n)
+	}
+}
 
 // find returns the state whose key is key.
-func (t *stateTable) find(key []byte, h uint32) (int, bool) {
-	if len(t.slots) == 0 {
-		return 0, false
-	}
+func (t *shard) find(key []byte, h uint32) (int, bool) {
 	mask := uint32(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := t.slots[i]
@@ -46,31 +72,58 @@ func (t *stateTable) find(key []byte, h uint32) (int, bool) {
 			return 0, false
 		}
 		id := int(uint32(s)) - 1
-		if uint32(s>>32) == h && string(t.keys.get(t.keyRef[id])) == string(key) {
+		if uint32(s>>32) == h && string(t.keys.get(t.ref[id])) == string(key) {
 			return id, true
 		}
 	}
 }
 
-// insert stores a key not stored yet. It fails when the slabs are full.
-func (t *stateTable) insert(key []byte, h uint32) (int, bool) {
+// insert stores a state not stored yet.
+func (t *shard) insert(key []byte, h uint32, link uint64, n *number) {
 	ref, ok := t.keys.add(key)
 	if !ok {
-		return 0, false
+		t.full = true
+		return
 	}
-	id := len(t.keyRef)
-	t.keyRef = append(t.keyRef, ref)
-	t.tallyRef = append(t.tallyRef, 0)
-	if 4*len(t.keyRef) > 3*len(t.slots) {
+	id := len(t.ref)
+	t.ref = append(t.ref, ref)
+	t.link = append(t.link, link)
+	t.count = append(t.count, n.lo)
+	if n.big != nil {
+		t.setBig(id, n.big)
+	}
+	if 4*len(t.ref) > 3*len(t.slots) {
 		t.grow()
-	} else {
-		t.place(uint64(h)<<32 | uint64(id+1))
 	}
-	return id, true
+	t.place(uint64(h)<<32 | uint64(id+1))
+}
+
+func (t *shard) add(i int, n *number) {
+	c := number{lo: t.count[i], big: t.big[i]}
+	c.add(n)
+	t.count[i] = c.lo
+	if c.big != nil {
+		t.setBig(i, c.big)
+	}
+}
+
+func (t *shard) setBig(i int, b *mathbig.Int) {
+	if t.big == nil {
+		t.big = map[int]*mathbig.Int{}
+	}
+	t.big[i] = new(mathbig.Int).Set(b)
+}
+
+// countOf sets n to the count of state i.
+func (t *shard) countOf(i int, n *number) {
+	*n = number{lo: t.count[i]}
+	if b, ok := t.big[i]; ok {
+		n.big = b
+	}
 }
 
 // place puts a slot into the first free place from its hash.
-func (t *stateTable) place(s uint64) {
+func (t *shard) place(s uint64) {
 	mask := uint32(len(t.slots) - 1)
 	i := uint32(s>>32) & mask
 	for t.slots[i] != 0 {
@@ -80,26 +133,82 @@ func (t *stateTable) place(s uint64) {
 }
 
 // grow doubles the slots and places every stored state again.
-func (t *stateTable) grow() {
-	t.slots = make([]uint64, max(firstSlots, 2*len(t.slots)))
-	for id, ref := range t.keyRef {
-		t.place(uint64(hashKey(t.keys.get(ref)))<<32 | uint64(id+1))
+func (t *shard) grow() {
+	old := t.slots
+	t.slots = make([]uint64, 2*len(old))
+	for _, s := range old {
+		if s != 0 {
+			t.place(s)
+		}
 	}
 }
 
-func (t *stateTable) key(id int) []byte { return t.keys.get(t.keyRef[id]) }
-
-func (t *stateTable) setTally(id int, b []byte) bool {
-	ref, ok := t.tallies.add(b)
-	t.tallyRef[id] = ref
-	return ok
+// bytes is the memory the shard holds.
+func (t *shard) bytes() int {
+	return t.keys.bytes() + 4*cap(t.ref) + 8*cap(t.link) + 8*cap(t.count) + 8*cap(t.slots)
 }
 
-func (t *stateTable) tally(id int) []byte { return t.tallies.get(t.tallyRef[id]) }
+// layer is the states after the same number of events, in rank order.
+type layer struct {
+	shards []*shard
+	order  []uint32 // per rank: the state's index in its shard<<bits | its shard
+	bits   uint     // enough bits for the number of shards
+	links  []uint64 // per rank: the state's link
+}
 
-// bytes is the memory the table holds.
-func (t *stateTable) bytes() int {
-	return t.keys.bytes() + t.tallies.bytes() + 4*cap(t.keyRef) + 4*cap(t.tallyRef) + 8*cap(t.slots)
+// newLayer merges the shards' states by their links: their ranks. The
+// shards' indexes and links are dropped; the layer keeps the links by rank.
+func newLayer(shards []*shard) *layer {
+	total := 0
+	for _, sh := range shards {
+		total += sh.len()
+	}
+	l := &layer{shards: shards, order: make([]uint32, 0, total), links: make([]uint64, 0, total),
+		bits: uint(mathbits.Len(uint(len(shards) - 1)))}
+	next := make([]int, len(shards))
+	for range total {
+		best := -1
+		for s, sh := range shards {
+			if next[s] < sh.len() && (best < 0 || sh.link[next[s]] < shards[best].link[next[best]]) {
+				best = s
+			}
+		}
+		i := next[best]
+		next[best]++
+		l.order = append(l.order, uint32(i<<l.bits|best))
+		l.links = append(l.links, shards[best].link[i])
+	}
+	for _, sh := range shards {
+		sh.link, sh.slots = nil, nil
+	}
+	return l
+}
+
+func (l *layer) len() int { return len(l.order) }
+
+// at is the shard and index of the state of rank r.
+func (l *layer) at(r int) (*shard, int) {
+	o := l.order[r]
+	return l.shards[o&(1<<l.bits-1)], int(o >> l.bits)
+}
+
+func (l *layer) key(r int) []byte {
+	sh, i := l.at(r)
+	return sh.key(i)
+}
+
+func (l *layer) countOf(r int, n *number) {
+	sh, i := l.at(r)
+	sh.countOf(i, n)
+}
+
+// bytes is the memory the layer holds, its links aside.
+func (l *layer) bytes() int {
+	n := 4 * cap(l.order)
+	for _, sh := range l.shards {
+		n += sh.bytes()
+	}
+	return n
 }
 
 // slab stores byte strings, each behind its uvarint length, in chunks that

@@ -13,14 +13,11 @@ func (l *lane) apply(r *replayer, q, i int) {
 			l.violate(SupersededWrite, i)
 		}
 	}
-	if rq.key != "" {
-		if _, ok := res.ops[rq.key]; ok {
+	if rq.opKey >= 0 {
+		if res.ops[rq.opKey] != 0 {
 			l.violate(DuplicateApplied, i)
 		} else {
-			if res.ops == nil {
-				res.ops = map[string]int{}
-			}
-			res.ops[rq.key] = i
+			res.ops[rq.opKey] = int32(i + 1)
 		}
 	}
 	if !r.holds(rq.actor, rq.scope) {

@@ -21,8 +21,8 @@ type receiver struct {
 	hasRem  bool
 	rem     int64
 	remHow  string
-	ops     map[string]int // op key -> step it was first applied at
-	applied []mark         // per scope: the highest token applied
+	ops     []int32 // per op key (program.opKeys), the step it was first applied at, 1-based; 0: not yet
+	applied []mark  // per scope: the highest token applied
 }
 
 // mark is a token seen, or not yet.
@@ -63,8 +63,15 @@ func newReceivers(pr *program) (lanes [numPolicies][]receiver) {
 	n, k := len(pr.resources), len(pr.scopes)
 	all := make([]receiver, numPolicies*n)
 	marks := make([]mark, numPolicies*n*k)
+	keys := 0
+	for _, ks := range pr.opKeys {
+		keys += len(ks)
+	}
+	ops := make([]int32, numPolicies*keys)
 	for i := range all {
 		all[i].applied = marks[i*k : (i+1)*k : (i+1)*k]
+		nk := len(pr.opKeys[i%n])
+		all[i].ops, ops = ops[:nk:nk], ops[nk:]
 	}
 	for i := range lanes {
 		lanes[i] = all[i*n : (i+1)*n : (i+1)*n]
@@ -99,9 +106,9 @@ func (l *lane) decide(r *replayer, q, i int) (Decision, string) {
 func (l *lane) fenced(r *replayer, q, i int) (Decision, string) {
 	rq := &r.requests[q]
 	res := &l.res[rq.resource]
-	if l.idempotent && rq.key != "" {
-		if at, ok := res.ops[rq.key]; ok {
-			return Suppressed, r.say("suppressed: op ", rq.key, " was already applied at step ", r.itoa(int64(at+1)))
+	if l.idempotent && rq.opKey >= 0 {
+		if at := res.ops[rq.opKey]; at != 0 {
+			return Suppressed, r.say("suppressed: op ", rq.key, " was already applied at step ", r.itoa(int64(at)))
 		}
 	}
 	if !rq.hasToken {

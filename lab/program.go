@@ -21,6 +21,9 @@ type program struct {
 	lastCommit []int
 	// commits lists, per request, the indices of the commits naming it.
 	commits [][]int
+	// opKeys lists, per resource, the op keys of its writes and sends, in
+	// the order they first appear; an op's opKey indexes it.
+	opKeys [][]string
 }
 
 // op is one event resolved to indices; -1 means "none".
@@ -34,6 +37,7 @@ type op struct {
 	tokenNull bool
 	value     *string
 	key       string
+	opKey     int // the index of key in its resource's opKeys
 }
 
 func compile(s *Scenario) *program {
@@ -47,10 +51,17 @@ func compile(s *Scenario) *program {
 		pr.memory = append(pr.memory, s.Resources[name].Remember == Memory)
 	}
 	ids := map[string]int{}
+	pr.opKeys = make([][]string, len(pr.resources))
 	pr.events = make([]op, len(s.Events))
 	for i, e := range s.Events {
 		o := op{kind: e.Kind, actor: -1, scope: indexOf(pr.scopes, e.Scope), resource: indexOf(pr.resources, e.Resource),
-			request: -1, token: e.Token, tokenNull: e.TokenNull, value: e.Value, key: e.Op}
+			request: -1, token: e.Token, tokenNull: e.TokenNull, value: e.Value, key: e.Op, opKey: -1}
+		if e.Op != "" && o.resource >= 0 {
+			if o.opKey = slices.Index(pr.opKeys[o.resource], e.Op); o.opKey < 0 {
+				o.opKey = len(pr.opKeys[o.resource])
+				pr.opKeys[o.resource] = append(pr.opKeys[o.resource], e.Op)
+			}
+		}
 		if e.Actor != "" {
 			if o.actor = indexOf(pr.actors, e.Actor); o.actor < 0 {
 				o.actor = len(pr.actors)

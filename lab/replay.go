@@ -48,6 +48,7 @@ type request struct {
 	token                      int64
 	value                      *string
 	key                        string
+	opKey                      int // -1: no op key
 }
 
 type replayer struct {

@@ -32,7 +32,7 @@ func (r *replayer) send(i int, e op, built request) {
 // of the actor's latest grant, unless the event names a token.
 func (r *replayer) buildRequest(e op) request {
 	w := r.workers[e.actor]
-	q := request{sent: true, actor: e.actor, scope: -1, resource: e.resource, value: e.value, key: e.key}
+	q := request{sent: true, actor: e.actor, scope: -1, resource: e.resource, value: e.value, key: e.key, opKey: e.opKey}
 	if w.hasGrant {
 		q.scope = w.scope
 	} else if len(r.pr.scopes) == 1 {
