@@ -486,3 +486,40 @@ func TestExplorationReorderRenames(t *testing.T) {
 		}
 	}
 }
+
+// TestExploreWorkers finds the same exploration, byte for byte, whatever
+// the number of workers and however they run, also when the budget cuts a
+// layer short.
+func TestExploreWorkers(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		s    *Scenario
+		opt  ExploreOptions
+	}{
+		{"racy-receiver", builtin(t, "racy-receiver"), ExploreOptions{}},
+		{"four workers", fourWorkers(t), ExploreOptions{}},
+		{"three expiring, model 1", threeExpiring(t), ExploreOptions{Writes: WritesAtomic, Expiry: ExpiryProgram}},
+		{"crowd, budget", crowd(t), ExploreOptions{Budget: 12_345}},
+	} {
+		one, _ := json.Marshal(Explore(context.Background(), c.s, c.opt))
+		for _, w := range []int{2, 3, 8} {
+			for _, run := range []func([]func()){nil, runAll} {
+				opt := c.opt
+				opt.Workers, opt.RunAll = w, run
+				x := Explore(context.Background(), c.s, opt)
+				x.Bytes = 0
+				got, _ := json.Marshal(x)
+				var want map[string]any
+				_ = json.Unmarshal(one, &want)
+				want["bytes"] = 0
+				wantJSON, _ := json.Marshal(want)
+				var gotMap map[string]any
+				_ = json.Unmarshal(got, &gotMap)
+				gotJSON, _ := json.Marshal(gotMap)
+				if !bytes.Equal(gotJSON, wantJSON) {
+					t.Errorf("Explore(%s) with %d workers (goroutines: %v) differs from one worker:\n%s\n%s", c.name, w, run != nil, gotJSON, wantJSON)
+				}
+			}
+		}
+	}
+}

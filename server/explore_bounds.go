@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"runtime"
 	"strconv"
 	"sync"
 	"time"
@@ -33,7 +34,7 @@ const (
 type ExploreConfig struct {
 	Budget   int           // distinct states per exploration unless the request asks: 200,000
 	Deadline time.Duration // time per exploration unless the request asks: 2 s
-	Limit    int           // explorations running at once; more get 503: 2 (and one per client; more get 429)
+	Limit    int           // explorations running at once; more get 503: 2 (and one per client; more get 429); each gets the cores divided by Limit
 	Cache    int           // explorations kept by scenario: 64
 	// Run explores; nil means lab.Explore. Tests count or hold the calls.
 	Run func(context.Context, *lab.Scenario, lab.ExploreOptions) *lab.Exploration
@@ -72,9 +73,10 @@ var errOverShare = echo.NewHTTPError(http.StatusTooManyRequests,
 // explorations asked for at once run once: later ones wait for the first
 // and share its answer.
 type explorations struct {
-	cfg   ExploreConfig
-	slots chan struct{}
-	cache *exploreCache
+	cfg     ExploreConfig
+	slots   chan struct{}
+	cache   *exploreCache
+	workers int // cores per exploration: the server's, shared among the slots
 
 	mu      sync.Mutex
 	flights map[string]*flight // by scenario key, budget and deadline
@@ -92,7 +94,16 @@ type flight struct {
 func newExplorations(cfg ExploreConfig) *explorations {
 	cfg = cfg.withDefaults()
 	return &explorations{cfg: cfg, slots: make(chan struct{}, cfg.Limit), cache: newExploreCache(cfg.Cache),
-		flights: map[string]*flight{}, clients: map[string]int{}}
+		workers: max(1, runtime.GOMAXPROCS(0)/cfg.Limit), flights: map[string]*flight{}, clients: map[string]int{}}
+}
+
+// runAll runs an exploration's tasks each on its own goroutine.
+func runAll(tasks []func()) {
+	var wg sync.WaitGroup
+	for _, t := range tasks {
+		wg.Go(t)
+	}
+	wg.Wait()
 }
 
 // bounds are what one exploration may spend, and the switches back to
@@ -172,7 +183,8 @@ func (e *explorations) join(key, client string, sc *lab.Scenario, b bounds, prog
 // fly runs the exploration, keeps it, and frees the slot and the client's
 // share before answering the waiters.
 func (e *explorations) fly(ctx context.Context, key, client string, f *flight, sc *lab.Scenario, b bounds, progress func(int)) {
-	x := e.cfg.Run(ctx, sc, lab.ExploreOptions{Budget: b.budget, Progress: progress, Writes: b.writes, Expiry: b.expiry})
+	x := e.cfg.Run(ctx, sc, lab.ExploreOptions{Budget: b.budget, Progress: progress, Writes: b.writes, Expiry: b.expiry,
+		Workers: e.workers, RunAll: runAll})
 	f.cancel()
 	e.cache.put(key, b.budget, x)
 	e.mu.Lock()

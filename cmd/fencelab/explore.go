@@ -8,8 +8,10 @@ import (
 	"math/big"
 	"os"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -25,6 +27,7 @@ type exploreFlags struct {
 	deadline time.Duration
 	writes   lab.Writes
 	expiry   lab.Expiry
+	workers  int
 }
 
 // explore tries every ordering the workers' programs allow and prints, per
@@ -50,11 +53,21 @@ func explore(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		ctx, cancel = context.WithTimeout(ctx, f.deadline)
 		defer cancel()
 	}
-	x := lab.Explore(ctx, s, lab.ExploreOptions{Budget: f.budget, Writes: f.writes, Expiry: f.expiry})
+	x := lab.Explore(ctx, s, lab.ExploreOptions{Budget: f.budget, Writes: f.writes, Expiry: f.expiry,
+		Workers: f.workers, RunAll: runAll})
 	if f.json {
 		return writeJSON(stdout, x)
 	}
 	return writeExploration(stdout, s, x)
+}
+
+// runAll runs the explorer's tasks each on its own goroutine.
+func runAll(tasks []func()) {
+	var wg sync.WaitGroup
+	for _, t := range tasks {
+		wg.Go(t)
+	}
+	wg.Wait()
 }
 
 func parseExploreFlags(args []string, stdinPiped bool) (exploreFlags, error) {
@@ -63,7 +76,8 @@ func parseExploreFlags(args []string, stdinPiped bool) (exploreFlags, error) {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&f.source.scenario, "scenario", "", "a built-in scenario by name")
 	fs.BoolVar(&f.json, "json", false, "print the exploration JSON")
-	fs.IntVar(&f.budget, "budget", lab.DefaultBudget, "the most distinct states to store")
+	fs.IntVar(&f.budget, "budget", lab.DefaultBudget, "the most distinct states to visit")
+	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "explore on this many cores at once (the result is the same)")
 	fs.DurationVar(&f.deadline, "deadline", 0, "stop after this long, as in 10s (0: no deadline)")
 	var writes, expiry string
 	fs.StringVar(&writes, "writes", "split", "split: a write is a send and a delivery; atomic: one step")
@@ -95,6 +109,8 @@ func parseExploreFlags(args []string, stdinPiped bool) (exploreFlags, error) {
 		return f, &usageError{"explore: give a scenario file, - for stdin, or --scenario NAME"}
 	case f.budget < 1:
 		return f, &usageError{fmt.Sprintf("explore: --budget must be at least 1, got %d", f.budget)}
+	case f.workers < 1:
+		return f, &usageError{fmt.Sprintf("explore: --workers must be at least 1, got %d", f.workers)}
 	case f.deadline < 0:
 		return f, &usageError{fmt.Sprintf("explore: --deadline must not be negative, got %s", f.deadline)}
 	case len(files) == 1:

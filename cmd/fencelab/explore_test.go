@@ -35,6 +35,11 @@ func TestExploreCommand(t *testing.T) {
 			"fenced             deposed in 2 of 21 orderings (the others: overrun 10, clean 9); first deposed: 1 2 3 4 5 6 7, superseded-write at step 6",
 			"authoritative      clean in all 21 orderings",
 		}, ""},
+		{"three workers", []string{"explore", "--scenario", "paused-worker", "--workers", "3"}, "", 0, []string{
+			"10 events, 144 distinct states: all 720 orderings explored",
+			"fenced             deposed in 50 of 720 orderings (the others: overrun 300, clean 370); first deposed: 1 2 3 4 5 8 9 10 6 7, superseded-write at step 8",
+		}, ""},
+		{"bad workers", []string{"explore", "--scenario", "paused-worker", "--workers", "0"}, "", 2, nil, "explore: --workers must be at least 1, got 0"},
 		{"budget", []string{"explore", "--budget", "5", "-"}, pausedWorkerJSON, 0, []string{
 			"stopped at the state budget (--budget)",
 			"client-check       clean in the 0 orderings explored",
