@@ -41,15 +41,25 @@ var maxFullArea = 12 << 20
 // renderer of raster.go. Like Diagram, an unknown policy is drawn as the
 // first of lab.Policies.
 func DiagramPNG(w io.Writer, s *lab.Scenario, t *lab.Trace, p lab.Policy, size PictureSize) error {
-	img, err := DiagramImage(s, t, p, size)
+	c, err := picture(s, t, p, size)
 	if err != nil {
 		return err
 	}
-	return encodePNG(w, img)
+	defer c.release()
+	return encodePNG(w, c.img)
 }
 
 // DiagramImage draws the picture DiagramPNG encodes.
 func DiagramImage(s *lab.Scenario, t *lab.Trace, p lab.Policy, size PictureSize) (*image.RGBA, error) {
+	c, err := picture(s, t, p, size)
+	if err != nil {
+		return nil, err
+	}
+	return c.img, nil
+}
+
+// picture draws the picture of the given size on a new canvas.
+func picture(s *lab.Scenario, t *lab.Trace, p lab.Policy, size PictureSize) (*canvas, error) {
 	if _, err := goFonts(); err != nil {
 		return nil, fmt.Errorf("load fonts: %w", err)
 	}
@@ -61,7 +71,7 @@ func DiagramImage(s *lab.Scenario, t *lab.Trace, p lab.Policy, size PictureSize)
 	c := newCanvas(int(math.Ceil(float64(d.width)*k)), int(math.Ceil(float64(d.height)*k)))
 	c.k = k
 	c.diagram(d)
-	return c.img, nil
+	return c, nil
 }
 
 // diagram draws the display list in the SVG's order: washes, lanes,
@@ -93,7 +103,7 @@ func (c *canvas) diagram(d *diagram) {
 // card draws the 1200×630 preview: a strip in the verdict's colour, the
 // title, the verdict, and under them the diagram without its own caption,
 // as large as fits; a diagram too long to fit fades out at the bottom.
-func card(s *lab.Scenario, t *lab.Trace, p lab.Policy) *image.RGBA {
+func card(s *lab.Scenario, t *lab.Trace, p lab.Policy) *canvas {
 	d := layoutDiagram(s, t, p, false, nil)
 	c := newCanvas(CardWidth, CardHeight)
 	broken := len(t.Summary[d.policy].Violations) > 0
@@ -122,7 +132,7 @@ func card(s *lab.Scenario, t *lab.Trace, p lab.Policy) *image.RGBA {
 	if h*k > areaH+16 {
 		fade(c.img, CardHeight-72, CardHeight)
 	}
-	return c.img
+	return c
 }
 
 // fit makes a line of the card fit between the margins: a smaller size

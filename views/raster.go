@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/image/vector"
 )
@@ -25,12 +26,41 @@ type canvas struct {
 	polys  [][]point // the outline being built, in device pixels
 	fonts  faces
 	mask   *image.Alpha // reused by text
+	halo   *image.Alpha // reused by text: the mask grown
+	spread []uint8      // reused by grow
 }
 
+// newCanvas is a white picture w×h, on pixels from the pool if it has
+// enough.
 func newCanvas(w, h int) *canvas {
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	draw.Draw(img, img.Bounds(), image.White, image.Point{}, draw.Src)
+	n := 4 * w * h
+	var pix []byte
+	if p, ok := pixels.Get().(*[]byte); ok && cap(*p) >= n {
+		pix = (*p)[:n]
+	} else {
+		pix = make([]byte, n)
+	}
+	if n > 0 { // white: 0xff everywhere, copied in doubling runs
+		pix[0] = 0xff
+		for done := 1; done < n; done *= 2 {
+			copy(pix[done:], pix[:done])
+		}
+	}
+	img := &image.RGBA{Pix: pix, Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
 	return &canvas{img: img, clip: img.Bounds(), k: 1, fonts: faces{}}
+}
+
+// pixels keeps the pixels of pictures already encoded for the next one:
+// a full-size picture is megabytes, which cost more to allocate and clear
+// than to paint white.
+var pixels sync.Pool
+
+// release gives the picture's pixels back to the pool; the picture must
+// not be used after.
+func (c *canvas) release() {
+	pix := c.img.Pix
+	c.img = nil
+	pixels.Put(&pix)
 }
 
 // at places a point of the layout on the image.

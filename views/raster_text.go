@@ -47,25 +47,25 @@ type faceKey struct {
 	size  fixed.Int26_6
 }
 
-func (f faces) get(style fontStyle, size float64) (font.Face, error) {
+func (f faces) get(style fontStyle, size float64) (font.Face, faceKey, error) {
 	key := faceKey{style, fixed.Int26_6(math.Round(size * 64))}
 	if face, ok := f[key]; ok {
-		return face, nil
+		return face, key, nil
 	}
 	fonts, err := goFonts()
 	if err != nil {
-		return nil, err
+		return nil, key, err
 	}
 	face, err := opentype.NewFace(fonts[style], &opentype.FaceOptions{Size: float64(key.size) / 64, DPI: 72, Hinting: font.HintingNone})
 	if err != nil {
-		return nil, err
+		return nil, key, err
 	}
 	f[key] = face
-	return face, nil
+	return face, key, nil
 }
 
-// face is the face a text shape is drawn in.
-func (c *canvas) face(s *shape) (font.Face, error) {
+// face is the face a text shape is drawn in, and its key.
+func (c *canvas) face(s *shape) (font.Face, faceKey, error) {
 	size := float64(s.size)
 	if size == 0 {
 		size = 13
@@ -82,7 +82,7 @@ func (c *canvas) face(s *shape) (font.Face, error) {
 
 // measure is the width of a text shape on the image, in pixels.
 func (c *canvas) measure(s *shape) float64 {
-	face, err := c.face(s)
+	face, _, err := c.face(s)
 	if err != nil {
 		return 0
 	}
@@ -93,7 +93,7 @@ func (c *canvas) measure(s *shape) float64 {
 // behind it, here the glyphs' mask grown by the stroke's half width), then
 // the glyphs, anchored at the start, middle or end as in the SVG.
 func (c *canvas) text(s *shape) {
-	face, err := c.face(s)
+	face, key, err := c.face(s)
 	if err != nil {
 		return
 	}
@@ -115,10 +115,10 @@ func (c *canvas) text(s *shape) {
 	if !r.Overlaps(c.clip) {
 		return
 	}
-	mask := c.glyphs(face, r, fixed.Point26_6{X: fixed.Int26_6(math.Round(p.x * 64)), Y: fixed.I(int(math.Round(p.y)))}, s.text)
+	mask := c.glyphs(face, key, r, fixed.Point26_6{X: fixed.Int26_6(math.Round(p.x * 64)), Y: fixed.I(int(math.Round(p.y)))}, s.text)
 	dst := r.Intersect(c.clip)
 	if col, ok := c.colour(s.halo); ok && halo > 0 {
-		grown := grow(mask, halo)
+		grown := c.grow(mask, halo)
 		draw.DrawMask(c.img, dst, image.NewUniform(col), image.Point{}, grown, dst.Min, draw.Over)
 	}
 	if col, ok := c.colour(s.fill); ok {
@@ -128,7 +128,7 @@ func (c *canvas) text(s *shape) {
 
 // glyphs renders text into an alpha mask covering r, with its baseline
 // starting at dot.
-func (c *canvas) glyphs(face font.Face, r image.Rectangle, dot fixed.Point26_6, text string) *image.Alpha {
+func (c *canvas) glyphs(face font.Face, key faceKey, r image.Rectangle, dot fixed.Point26_6, text string) *image.Alpha {
 	if c.mask == nil || cap(c.mask.Pix) < r.Dx()*r.Dy() {
 		c.mask = image.NewAlpha(r)
 	}
@@ -140,16 +140,70 @@ func (c *canvas) glyphs(face font.Face, r image.Rectangle, dot fixed.Point26_6, 
 		if prev >= 0 {
 			dot.X += face.Kern(prev, ch)
 		}
-		dr, gm, gp, adv, ok := face.Glyph(dot, ch)
-		if ok || gm != nil {
-			if a, isAlpha := gm.(*image.Alpha); isAlpha {
-				addAlpha(m, dr.Intersect(r), a, gp.Add(dr.Intersect(r).Min.Sub(dr.Min)))
-			}
+		g := glyphAt(face, key, dot, ch)
+		if g.mask != nil {
+			at := image.Point{X: dot.X.Floor(), Y: dot.Y.Floor()}
+			dr := g.dr.Add(at)
+			addAlpha(m, dr.Intersect(r), g.mask, dr.Intersect(r).Min.Sub(dr.Min))
 		}
-		dot.X += adv
+		dot.X += g.adv
 		prev = ch
 	}
 	return m
+}
+
+// A glyphMask is a rune rendered in one face at one sub-pixel offset: its
+// mask, placed relative to the whole pixel the pen stands in, and how far
+// it moves the pen. The same labels are drawn in every picture, so the
+// masks are kept for the life of the process; glyphLimit bounds them
+// (every rune of every title would otherwise stay).
+type glyphMask struct {
+	dr   image.Rectangle
+	mask *image.Alpha // nil: nothing to draw
+	adv  fixed.Int26_6
+}
+
+type glyphKey struct {
+	face faceKey
+	ch   rune
+	frac fixed.Point26_6 // where the pen stands within its pixel
+}
+
+const glyphLimit = 1 << 14
+
+var glyphCache = struct {
+	sync.RWMutex
+	m map[glyphKey]glyphMask
+}{m: map[glyphKey]glyphMask{}}
+
+// glyphAt renders ch with the pen at dot, or finds it rendered. A face
+// draws the same mask at every whole-pixel position with the same
+// fraction (it places the outline in 26.6 fixed point), so the cached
+// mask is the one face.Glyph would draw here.
+func glyphAt(face font.Face, key faceKey, dot fixed.Point26_6, ch rune) glyphMask {
+	k := glyphKey{key, ch, fixed.Point26_6{X: dot.X & 63, Y: dot.Y & 63}}
+	glyphCache.RLock()
+	g, ok := glyphCache.m[k]
+	glyphCache.RUnlock()
+	if ok {
+		return g
+	}
+	dr, gm, gp, adv, ok := face.Glyph(k.frac, ch)
+	g.adv = adv
+	if a, isAlpha := gm.(*image.Alpha); (ok || gm != nil) && isAlpha && !dr.Empty() {
+		g.dr = dr
+		g.mask = image.NewAlpha(image.Rect(0, 0, dr.Dx(), dr.Dy()))
+		for y := range dr.Dy() {
+			copy(g.mask.Pix[y*g.mask.Stride:][:dr.Dx()], a.Pix[a.PixOffset(gp.X, gp.Y+y):])
+		}
+	}
+	glyphCache.Lock()
+	if len(glyphCache.m) >= glyphLimit {
+		clear(glyphCache.m)
+	}
+	glyphCache.m[k] = g
+	glyphCache.Unlock()
+	return g
 }
 
 // addAlpha adds glyph coverage src (from sp) into dst over r, saturating.
@@ -164,10 +218,15 @@ func addAlpha(dst *image.Alpha, r image.Rectangle, src *image.Alpha, sp image.Po
 }
 
 // grow spreads a mask by n pixels every way (a square brush, which no
-// one can tell from a round one under text), for halos.
-func grow(m *image.Alpha, n int) *image.Alpha {
+// one can tell from a round one under text), for halos. The result is
+// c.halo, valid until the next call.
+func (c *canvas) grow(m *image.Alpha, n int) *image.Alpha {
 	w, h := m.Rect.Dx(), m.Rect.Dy()
-	tmp := make([]uint8, w*h)
+	if cap(c.spread) < w*h {
+		c.spread = make([]uint8, w*h)
+		c.halo = image.NewAlpha(image.Rect(0, 0, w, h))
+	}
+	tmp := c.spread[:w*h]
 	for y := range h {
 		row := m.Pix[y*m.Stride:][:w]
 		for x := range w {
@@ -178,7 +237,8 @@ func grow(m *image.Alpha, n int) *image.Alpha {
 			tmp[y*w+x] = v
 		}
 	}
-	out := image.NewAlpha(m.Rect)
+	out := c.halo
+	out.Pix, out.Stride, out.Rect = out.Pix[:w*h], w, m.Rect
 	for y := range h {
 		for x := range w {
 			v := uint8(0)

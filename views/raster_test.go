@@ -1,0 +1,75 @@
+package views
+
+import (
+	"bytes"
+	"hash/adler32"
+	"image"
+	"math/rand/v2"
+	"testing"
+
+	"golang.org/x/image/math/fixed"
+)
+
+// TestAdler checks the PNG writer's checksum against hash/adler32 on
+// runs of zeros (which it skips eight at a time) mixed with other bytes,
+// across the lengths at which it reduces its sums.
+func TestAdler(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 7, 8, 9, 5551, 5552, 5553, 20000, 100003} {
+		for _, zeroShare := range []float64{0, 0.9, 1} {
+			p := make([]byte, n)
+			for i := range p {
+				if r.Float64() >= zeroShare {
+					p[i] = byte(r.UintN(256))
+				}
+			}
+			var a adler
+			a.s1 = 1
+			a.write(p[:n/2])
+			a.zeros(n / 3)
+			a.write(p[n/2:])
+			want := adler32.Checksum(append(append(append([]byte{}, p[:n/2]...), make([]byte, n/3)...), p[n/2:]...))
+			if got := a.s2<<16 | a.s1; got != want {
+				t.Errorf("adler of %d bytes (%.1f zeros) = %#x, want %#x", n+n/3, zeroShare, got, want)
+			}
+		}
+	}
+}
+
+// TestGlyphCache checks that a glyph from the cache is the mask the face
+// draws at any whole-pixel position with the same fraction.
+func TestGlyphCache(t *testing.T) {
+	c := newCanvas(1, 1)
+	for _, size := range []float64{13, 26, 21.7} {
+		face, key, err := c.fonts.get(bold, size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ch := range "Wg·é…" {
+			for _, dot := range []fixed.Point26_6{{X: 5, Y: 0}, {X: 64*37 + 21, Y: 64 * 50}, {X: -64*3 - 40, Y: 64 * 7}} {
+				glyphAt(face, key, fixed.Point26_6{X: dot.X & 63, Y: dot.Y}, ch) // cached at another place
+				g := glyphAt(face, key, dot, ch)
+				got := render(g.mask, g.dr.Add(image.Pt(dot.X.Floor(), dot.Y.Floor())))
+				dr, gm, gp, adv, _ := face.Glyph(dot, ch)
+				want := render(gm.(*image.Alpha).SubImage(image.Rectangle{gp, gp.Add(dr.Size())}).(*image.Alpha), dr)
+				if g.adv != adv || !bytes.Equal(got, want) {
+					t.Errorf("glyphAt(%v, %q, %v) differs from face.Glyph: advance %v, want %v; masks equal %v", key, ch, dot, g.adv, adv, bytes.Equal(got, want))
+				}
+			}
+		}
+	}
+
+}
+
+// render places mask m over r on a fixed 200×200 field around the origin.
+func render(m *image.Alpha, r image.Rectangle) []byte {
+	field := image.NewAlpha(image.Rect(-100, -100, 100, 100))
+	if m != nil {
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				field.SetAlpha(x, y, m.AlphaAt(m.Rect.Min.X+x-r.Min.X, m.Rect.Min.Y+y-r.Min.Y))
+			}
+		}
+	}
+	return field.Pix
+}
