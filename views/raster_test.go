@@ -73,3 +73,24 @@ func render(m *image.Alpha, r image.Rectangle) []byte {
 	}
 	return field.Pix
 }
+
+// TestUpFilter checks the word-at-a-time "up" filter against the bytes'
+// own differences, for even and odd widths.
+func TestUpFilter(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, w := range []int{1, 2, 3, 8, 9, 1884} {
+		cur, above := make([]byte, 4*w), make([]byte, 4*w)
+		for i := range cur {
+			cur[i], above[i] = byte(r.UintN(256)), byte(r.UintN(256))
+		}
+		out := make([]byte, 3*w+1)
+		up(out, cur, above)
+		for x := range w {
+			for i := range 3 {
+				if got, want := out[3*x+i], cur[4*x+i]-above[4*x+i]; got != want {
+					t.Fatalf("up(width %d) byte %d of pixel %d = %d, want %d", w, i, x, got, want)
+				}
+			}
+		}
+	}
+}
