@@ -219,7 +219,8 @@ func addAlpha(dst *image.Alpha, r image.Rectangle, src *image.Alpha, sp image.Po
 
 // grow spreads a mask by n pixels every way (a square brush, which no
 // one can tell from a round one under text), for halos. The result is
-// c.halo, valid until the next call.
+// c.halo, valid until the next call. Each pass spreads the pixels that
+// have ink into their neighbours: most of a label's box has none.
 func (c *canvas) grow(m *image.Alpha, n int) *image.Alpha {
 	w, h := m.Rect.Dx(), m.Rect.Dy()
 	if cap(c.spread) < w*h {
@@ -227,25 +228,29 @@ func (c *canvas) grow(m *image.Alpha, n int) *image.Alpha {
 		c.halo = image.NewAlpha(image.Rect(0, 0, w, h))
 	}
 	tmp := c.spread[:w*h]
+	clear(tmp)
 	for y := range h {
-		row := m.Pix[y*m.Stride:][:w]
-		for x := range w {
-			v := uint8(0)
-			for i := max(0, x-n); i <= min(w-1, x+n); i++ {
-				v = max(v, row[i])
+		row, dst := m.Pix[y*m.Stride:][:w], tmp[y*w:][:w]
+		for x, v := range row {
+			if v == 0 {
+				continue
 			}
-			tmp[y*w+x] = v
+			for i := max(0, x-n); i <= min(w-1, x+n); i++ {
+				dst[i] = max(dst[i], v)
+			}
 		}
 	}
 	out := c.halo
 	out.Pix, out.Stride, out.Rect = out.Pix[:w*h], w, m.Rect
+	clear(out.Pix)
 	for y := range h {
-		for x := range w {
-			v := uint8(0)
-			for j := max(0, y-n); j <= min(h-1, y+n); j++ {
-				v = max(v, tmp[j*w+x])
+		for x, v := range tmp[y*w:][:w] {
+			if v == 0 {
+				continue
 			}
-			out.Pix[y*out.Stride+x] = v
+			for j := max(0, y-n); j <= min(h-1, y+n); j++ {
+				out.Pix[j*w+x] = max(out.Pix[j*w+x], v)
+			}
 		}
 	}
 	return out
