@@ -2,8 +2,10 @@ package views
 
 import (
 	"bytes"
+	"compress/flate"
 	"hash/adler32"
 	"image"
+	"io"
 	"math/rand/v2"
 	"testing"
 
@@ -91,6 +93,85 @@ func TestUpFilter(t *testing.T) {
 					t.Fatalf("up(width %d) byte %d of pixel %d = %d, want %d", w, i, x, got, want)
 				}
 			}
+		}
+	}
+}
+
+// TestRunDeflater round-trips rows through the deflater and
+// compress/flate's reader: runs at distance one and three of every length
+// around the limits of a match, noise, rows long enough for many blocks.
+func TestRunDeflater(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	noise := func(n int) []byte {
+		p := make([]byte, n)
+		for i := range p {
+			p[i] = byte(r.UintN(256))
+		}
+		return p
+	}
+	runs := func(n int) []byte {
+		var p []byte
+		for len(p) < n {
+			switch r.UintN(3) {
+			case 0:
+				p = append(p, bytes.Repeat([]byte{byte(r.UintN(3))}, int(r.UintN(600)))...)
+			case 1:
+				p = append(p, bytes.Repeat([]byte{byte(r.UintN(256)), 7, 200}, int(r.UintN(200)))...)
+			default:
+				p = append(p, noise(int(r.UintN(10)))...)
+			}
+		}
+		return p[:n]
+	}
+	cases := map[string][][]byte{
+		"empty":       nil,
+		"one byte":    {{2}},
+		"zeros":       {make([]byte, 5653), make([]byte, 5653)},
+		"every run":   {},
+		"noise":       {noise(100000)},
+		"runs":        {runs(70000), runs(3), runs(200000)},
+		"many blocks": {runs(1 << 20), noise(1 << 16), runs(1 << 20)},
+	}
+	for n := 1; n <= 2*maxMatch+2; n++ {
+		cases["every run"] = append(cases["every run"], append([]byte{9}, make([]byte, n)...), bytes.Repeat([]byte{1, 2, 3}, n))
+	}
+	for name, rows := range cases {
+		var buf bytes.Buffer
+		var z runDeflater
+		z.reset(&buf)
+		for _, row := range rows {
+			z.row(row)
+		}
+		if err := z.close(); err != nil {
+			t.Fatalf("%s: close: %v", name, err)
+		}
+		got, err := io.ReadAll(flate.NewReader(&buf))
+		if want := bytes.Join(rows, nil); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: inflated %d bytes (err %v), want the %d written back", name, len(got), err, len(want))
+		}
+	}
+}
+
+// TestCodeLengths checks that a code is complete and within its limit
+// when the plain Huffman code would be far deeper (Fibonacci counts).
+func TestCodeLengths(t *testing.T) {
+	for _, limit := range []uint8{7, 15} {
+		freq := make([]int32, 30)
+		a, b := int32(1), int32(1)
+		for i := range freq {
+			freq[i], a, b = a, b, min(a+b, 1<<30)
+		}
+		lens := make([]uint8, len(freq))
+		codeLengths(freq, limit, lens)
+		kraft := 0.0
+		for s, l := range lens {
+			if l == 0 || l > limit {
+				t.Fatalf("codeLengths(limit %d) gives symbol %d length %d", limit, s, l)
+			}
+			kraft += 1 / float64(uint(1)<<l)
+		}
+		if kraft != 1 {
+			t.Errorf("codeLengths(limit %d): Kraft sum %v, want 1 (a complete code)", limit, kraft)
 		}
 	}
 }
