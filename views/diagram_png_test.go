@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"fencelab/lab"
@@ -137,4 +138,32 @@ func BenchmarkDiagramPNG(b *testing.B) {
 			})
 		}
 	}
+}
+
+// TestDiagramPNGConcurrent draws pictures at once, as a server does: the
+// glyphs and buffers they share must not mix one picture into another.
+func TestDiagramPNGConcurrent(t *testing.T) {
+	s := builtin(t, "paused-worker")
+	tr := lab.Replay(s)
+	want := map[lab.Policy][]byte{}
+	for _, p := range []lab.Policy{lab.Unfenced, lab.Fenced} {
+		var buf bytes.Buffer
+		if err := DiagramPNG(&buf, s, tr, p, Card); err != nil {
+			t.Fatal(err)
+		}
+		want[p] = buf.Bytes()
+	}
+	var wg sync.WaitGroup
+	for i := range 6 {
+		p := []lab.Policy{lab.Unfenced, lab.Fenced}[i%2]
+		wg.Go(func() {
+			var buf bytes.Buffer
+			if err := DiagramPNG(&buf, s, tr, p, Card); err != nil {
+				t.Error(err)
+			} else if !bytes.Equal(buf.Bytes(), want[p]) {
+				t.Errorf("DiagramPNG(paused-worker, %s, card) drawn with others differs from drawn alone", p)
+			}
+		})
+	}
+	wg.Wait()
 }
