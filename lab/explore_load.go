@@ -1,11 +1,15 @@
 package lab
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"slices"
+)
 
-// load sets r to the state of key, as written by encode. What encode leaves
-// out is reset (violations, warnings) or left as it is because no decision
-// reads it (reasons, values, the requests of writes).
-func (c *codec) load(r *replayer, key []byte) {
+// load sets r to the state of key, as written by encode, and returns where
+// each lane's part of the key starts. What encode leaves out is reset
+// (violations, warnings) or left as it is because no decision reads it
+// (reasons, values, the requests of writes).
+func (c *codec) load(r *replayer, key []byte) (at laneOffsets) {
 	r.placed = key[:c.placedLen]
 	rd := reader{b: key, i: c.placedLen + violatedLen}
 	for i := range r.leases {
@@ -26,10 +30,17 @@ func (c *codec) load(r *replayer, key []byte) {
 		c.loadRequest(&rd, r, q)
 	}
 	for li := range r.lanes {
+		at[li] = rd.i
 		c.loadLane(&rd, &r.lanes[li])
 	}
+	at[numPolicies] = rd.i
 	r.warnings = r.warnings[:0]
+	return at
 }
+
+// laneOffsets are where each lane's part of a key starts, and where the
+// last one ends.
+type laneOffsets [numPolicies + 1]int
 
 // loadRequest restores a send's request: what it carries from its event,
 // and what the replay decided when it was sent.
@@ -128,9 +139,10 @@ func (rd *reader) varint() int64 {
 	return v
 }
 
-// copyState sets dst to the state src was loaded with: what load restores,
-// copied without decoding. Both replay the same program.
-func (c *codec) copyState(dst, src *replayer) {
+// restore sets dst to the state src was loaded with, as load would have,
+// copied without decoding; of the lanes, only those marked in changed.
+// Both replay the same program.
+func (c *codec) restore(dst, src *replayer, changed *[numPolicies]bool) {
 	dst.placed = src.placed
 	copy(dst.leases, src.leases)
 	copy(dst.workers, src.workers)
@@ -138,7 +150,12 @@ func (c *codec) copyState(dst, src *replayer) {
 		dst.requests[q] = src.requests[q]
 	}
 	for li := range dst.lanes {
-		d, s := &dst.lanes[li], &src.lanes[li]
+		d := &dst.lanes[li]
+		d.violations = d.violations[:0]
+		if !changed[li] {
+			continue
+		}
+		s := &src.lanes[li]
 		copy(d.aborted, s.aborted)
 		copy(d.pending, s.pending)
 		for ri := range d.res {
@@ -147,7 +164,21 @@ func (c *codec) copyState(dst, src *replayer) {
 			copy(dr.applied, sr.applied)
 			copy(dr.ops, sr.ops)
 		}
-		d.violations = d.violations[:0]
 	}
 	dst.warnings = dst.warnings[:0]
+}
+
+// sameLane reports whether two lanes have the same state as far as a key
+// tells (it may say no to lanes with the same key, never yes to others).
+func sameLane(a, b *lane) bool {
+	if !slices.Equal(a.aborted, b.aborted) || !slices.Equal(a.pending, b.pending) {
+		return false
+	}
+	for ri := range a.res {
+		x, y := &a.res[ri], &b.res[ri]
+		if x.hasRem != y.hasRem || x.rem != y.rem || !slices.Equal(x.applied, y.applied) || !slices.Equal(x.ops, y.ops) {
+			return false
+		}
+	}
+	return true
 }

@@ -53,10 +53,11 @@ type explorer struct {
 	order    partialOrder
 	events   []Event
 	steppers []*stepper
-	links    [][]uint64 // per layer, per rank: the state's link
+	links    []links // per layer, per rank: the state's link
 	cur      *layer
 	states   int
-	held     int // the most bytes held at once
+	held     int     // the most bytes held at once
+	growth   float64 // how many times larger the last layer was than the one before
 	best     [numPolicies][numClasses]finding
 	final    *finalTally
 	stopped  StopReason
@@ -92,6 +93,7 @@ type stepper struct {
 	from, r *replayer
 	out     []candidates // per shard
 	buf     []byte
+	changed [numPolicies]bool // the lanes r changed from from's
 	noticed [numPolicies][numClasses]notice
 }
 
@@ -131,7 +133,7 @@ func newExplorer(ctx context.Context, s *Scenario, opt ExploreOptions) *explorer
 	}
 	es := exploredScenario(s, explored(s, opt.Writes))
 	workers := min(max(opt.Workers, 1), maxWorkers)
-	x := &explorer{ctx: ctx, opt: opt, events: es.Events}
+	x := &explorer{ctx: ctx, opt: opt, events: es.Events, growth: 2}
 	for range workers {
 		from, r := newReplayer(es), newReplayer(es)
 		from.quiet, r.quiet = true, true
@@ -146,10 +148,10 @@ func newExplorer(ctx context.Context, s *Scenario, opt ExploreOptions) *explorer
 func (x *explorer) run() {
 	r := x.steppers[0].r
 	root := x.codec.encode(nil, r, make([]byte, x.codec.placedLen), -1, 0)
-	first := newShard()
+	first := newShard(1)
 	first.insert(root, hashKey(root), 0, &number{lo: 1})
-	x.cur = newLayer([]*shard{first})
-	x.links = [][]uint64{x.cur.links}
+	x.cur = newLayer([]*shard{first}, x.n)
+	x.links = []links{x.cur.links}
 	x.states = 1
 	x.progress()
 	for d := 0; d < x.n; d++ {
@@ -169,9 +171,11 @@ func (x *explorer) step(d int) (*layer, bool) {
 	if cur.len() < 2*chunkStates/w {
 		w = 1 // a small layer is not worth the joins
 	}
+	// Guess the next layer's size from how the last one grew, within the budget.
+	expect := int(min(float64(cur.len())*x.growth, float64(x.opt.Budget-x.states))) / w
 	shards := make([]*shard, w)
 	for s := range shards {
-		shards[s] = newShard()
+		shards[s] = newShard(expect)
 	}
 	for _, st := range x.steppers {
 		st.clearNotices()
@@ -211,9 +215,10 @@ func (x *explorer) step(d int) (*layer, bool) {
 			return nil, false
 		}
 	}
-	next := newLayer(shards)
+	next := newLayer(shards, x.n)
 	x.links = append(x.links, next.links)
 	x.noticeLayer(d+1, w, noLink)
+	x.growth = min(max(float64(next.len())/float64(cur.len()), 1), 8)
 	return next, true
 }
 
@@ -237,9 +242,10 @@ func (x *explorer) parallel(w int, f func(i int)) {
 // state it drops (the sequential search would have met them before it
 // stopped).
 func (x *explorer) truncate(shards []*shard, keep, d int) *layer {
-	next := newLayer(shards)
-	cutoff := next.links[keep]
-	next.order, next.links = next.order[:keep], next.links[:keep]
+	next := newLayer(shards, x.n)
+	cutoff := next.links.at(keep)
+	next.order = next.order[:keep]
+	next.links.truncate(keep)
 	x.states = x.opt.Budget
 	x.noticeLayer(d, len(shards), cutoff)
 	return next
@@ -254,13 +260,19 @@ func (s *stepper) stepAll(l *layer, a, b, shards int) {
 	for rank := a; rank < b; rank++ {
 		key := l.key(rank)
 		v := violatedOf(key[x.codec.placedLen:])
-		x.codec.load(s.from, key)
+		at := x.codec.load(s.from, key)
+		for li := range s.changed {
+			s.changed[li] = true
+		}
 		for e := range x.n {
 			if !x.order.ready(key, e) {
 				continue
 			}
-			x.codec.copyState(s.r, s.from)
+			x.codec.restore(s.r, s.from, &s.changed)
 			s.r.step(e)
+			for li := range s.changed {
+				s.changed[li] = !sameLane(&s.r.lanes[li], &s.from.lanes[li])
+			}
 			cv := v
 			for p := range s.r.lanes {
 				for _, vi := range s.r.lanes[p].violations {
@@ -271,7 +283,7 @@ func (s *stepper) stepAll(l *layer, a, b, shards int) {
 			if cv != v {
 				s.notice(v, cv, link)
 			}
-			s.buf = x.codec.encode(s.buf[:0], s.r, key, e, cv)
+			s.buf = x.codec.encodeFrom(s.buf[:0], s.r, key, e, cv, &at, &s.changed)
 			h := hashKey(s.buf)
 			s.out[shardOf(h, shards)].add(s.buf, h, link)
 		}
@@ -345,7 +357,7 @@ func (x *explorer) prefix(d int, link uint64) []int32 {
 	p := make([]int32, d+1)
 	for ; d >= 0; d-- {
 		p[d] = int32(linkEvent(link))
-		link = x.links[d][linkRank(link)]
+		link = x.links[d].at(linkRank(link))
 	}
 	return p
 }
@@ -388,7 +400,7 @@ func (x *explorer) hold(cur *layer, shards []*shard) {
 		}
 	}
 	for _, l := range x.links {
-		n += 8 * cap(l)
+		n += l.bytes()
 	}
 	x.held = max(x.held, n)
 }

@@ -43,6 +43,12 @@ func newCodec(pr *program) *codec {
 // encode appends the key of r's state after the events in placed and
 // event e (-1: none), with the invariants broken so far.
 func (c *codec) encode(buf []byte, r *replayer, placed []byte, e int, v violated) []byte {
+	return c.encodeFrom(buf, r, placed, e, v, nil, nil)
+}
+
+// encodeFrom is encode, except that the lanes not marked in changed are
+// copied from the key placed, whose lanes start at at.
+func (c *codec) encodeFrom(buf []byte, r *replayer, placed []byte, e int, v violated, at *laneOffsets, changed *[numPolicies]bool) []byte {
 	buf = append(buf, placed[:c.placedLen]...)
 	if e >= 0 {
 		setPlaced(buf[len(buf)-c.placedLen:], e)
@@ -64,6 +70,10 @@ func (c *codec) encode(buf []byte, r *replayer, placed []byte, e int, v violated
 		buf = c.appendRequest(buf, &r.requests[q])
 	}
 	for li := range r.lanes {
+		if changed != nil && !changed[li] {
+			buf = append(buf, placed[at[li]:at[li+1]]...)
+			continue
+		}
 		buf = c.appendLane(buf, &r.lanes[li])
 	}
 	return buf

@@ -22,7 +22,16 @@ type shard struct {
 
 const firstSlots = 1 << 10
 
-func newShard() *shard { return &shard{slots: make([]uint64, firstSlots)} }
+// newShard makes a shard sized for about expect states, so that a good
+// guess copies nothing as it fills.
+func newShard(expect int) *shard {
+	slots := firstSlots
+	for 3*slots < 4*expect {
+		slots *= 2
+	}
+	return &shard{slots: make([]uint64, slots), ref: make([]uint32, 0, expect),
+		link: make([]uint64, 0, expect), count: make([]uint64, 0, expect)}
+}
 
 // hashKey mixes a key eight bytes at a time (a multiply-xorshift hash; no
 // seed, so runs are repeatable).
@@ -153,17 +162,66 @@ type layer struct {
 	shards []*shard
 	order  []uint32 // per rank: the state's index in its shard<<bits | its shard
 	bits   uint     // enough bits for the number of shards
-	links  []uint64 // per rank: the state's link
+	links  links    // per rank: the state's link
 }
+
+// links are a layer's links by rank, in five bytes a state (six past 256
+// events): all that is kept of a layer once the next one is built.
+type links struct {
+	rank  []uint32
+	ev8   []uint8  // the event, when there are at most 256
+	ev16  []uint16 // the event, when there are more
+	wider bool
+}
+
+func newLinks(n, events int) links {
+	l := links{rank: make([]uint32, 0, n), wider: events > 256}
+	if l.wider {
+		l.ev16 = make([]uint16, 0, n)
+	} else {
+		l.ev8 = make([]uint8, 0, n)
+	}
+	return l
+}
+
+func (l *links) add(link uint64) {
+	l.rank = append(l.rank, uint32(linkRank(link)))
+	if l.wider {
+		l.ev16 = append(l.ev16, uint16(linkEvent(link)))
+	} else {
+		l.ev8 = append(l.ev8, uint8(linkEvent(link)))
+	}
+}
+
+func (l *links) at(r int) uint64 {
+	if l.wider {
+		return linkOf(int(l.rank[r]), int(l.ev16[r]))
+	}
+	return linkOf(int(l.rank[r]), int(l.ev8[r]))
+}
+
+func (l *links) len() int { return len(l.rank) }
+
+// truncate keeps the first n links.
+func (l *links) truncate(n int) {
+	l.rank = l.rank[:n]
+	if l.wider {
+		l.ev16 = l.ev16[:n]
+	} else {
+		l.ev8 = l.ev8[:n]
+	}
+}
+
+func (l *links) bytes() int { return 4*cap(l.rank) + cap(l.ev8) + 2*cap(l.ev16) }
 
 // newLayer merges the shards' states by their links: their ranks. The
 // shards' indexes and links are dropped; the layer keeps the links by rank.
-func newLayer(shards []*shard) *layer {
+func newLayer(shards []*shard, events int) *layer {
 	total := 0
 	for _, sh := range shards {
 		total += sh.len()
 	}
-	l := &layer{shards: shards, order: make([]uint32, 0, total), links: make([]uint64, 0, total),
+	l := &layer{shards: shards, order: make([]uint32, 0, total), links: newLinks(total, events),
 		bits: uint(mathbits.Len(uint(len(shards) - 1)))}
 	next := make([]int, len(shards))
 	for range total {
@@ -176,7 +234,7 @@ func newLayer(shards []*shard) *layer {
 		i := next[best]
 		next[best]++
 		l.order = append(l.order, uint32(i<<l.bits|best))
-		l.links = append(l.links, shards[best].link[i])
+		l.links.add(shards[best].link[i])
 	}
 	for _, sh := range shards {
 		sh.link, sh.slots = nil, nil
