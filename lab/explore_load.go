@@ -14,16 +14,16 @@ func (c *codec) load(r *replayer, key []byte) (at laneOffsets) {
 	rd := reader{b: key, i: c.placedLen + violatedLen}
 	for i := range r.leases {
 		l := &r.leases[i]
-		l.valid, l.granted = rd.flags2()
-		l.holder = int(rd.varint())
+		b := rd.byte()
+		l.valid, l.granted, l.holder = b&1 != 0, b&2 != 0, int(b>>2)-1
 		l.token, l.next, l.maxGranted = rd.varint(), rd.varint(), rd.varint()
 	}
 	for i := range r.workers {
 		w := &r.workers[i]
 		b := rd.byte()
 		w.paused, w.crashed, w.hasGrant = b&1 != 0, b&2 != 0, b&4 != 0
-		w.answer = int8(b>>3) - 1
-		w.scope = int(rd.uvarint())
+		w.answer = int8(b>>3&3) - 1
+		w.scope = int(b >> 5)
 		w.token = rd.varint()
 	}
 	for _, q := range c.sends {
@@ -50,7 +50,7 @@ func (c *codec) loadRequest(rd *reader, r *replayer, q int) {
 	rq := request{sent: b&1 != 0, delivered: b&2 != 0, committed: b&4 != 0, hasToken: b&8 != 0, opKey: -1}
 	if rq.sent {
 		rq.actor, rq.resource, rq.value, rq.key, rq.opKey = e.actor, e.resource, e.value, e.key, e.opKey
-		rq.scope = int(rd.varint())
+		rq.scope = int(b>>4) - 1
 	}
 	if rq.hasToken {
 		rq.token = rd.varint()
@@ -79,7 +79,13 @@ func (c *codec) loadSends(rd *reader, set []bool) {
 }
 
 func (c *codec) loadReceiver(rd *reader, ri int, res *receiver) {
-	b, applied := rd.byte(), rd.byte()
+	var b, applied byte
+	if c.remInApplied {
+		applied = rd.byte()
+		b, applied = applied>>7, applied&0x7f
+	} else {
+		b, applied = rd.byte(), rd.byte()
+	}
 	res.hasRem, res.rem = b&1 != 0, 0
 	if res.hasRem {
 		res.rem = rd.varint()

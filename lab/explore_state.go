@@ -21,12 +21,15 @@ const violatedLen = (numPolicies*bitsPerPolicy + 7) / 8
 type codec struct {
 	pr        *program
 	placedLen int
+	// remInApplied: with fewer than eight scopes, whether a receiver
+	// remembers a token is the top bit of its applied scopes' byte.
+	remInApplied bool
 	sends     []int // requests of sends: writes are decided at once and never named again
 	sendEvent []int // per request, the index of the event that sent it
 }
 
 func newCodec(pr *program) *codec {
-	c := &codec{pr: pr, placedLen: placedLen(len(pr.events)),
+	c := &codec{pr: pr, placedLen: placedLen(len(pr.events)), remInApplied: len(pr.scopes) < 8,
 		sendEvent: make([]int, pr.requests)}
 	for i, e := range pr.events {
 		if e.kind != Write && e.kind != Send {
@@ -57,13 +60,11 @@ func (c *codec) encodeFrom(buf []byte, r *replayer, placed []byte, e int, v viol
 	binary.LittleEndian.PutUint64(vb[:], uint64(v))
 	buf = append(buf, vb[:violatedLen]...)
 	for _, l := range r.leases {
-		buf = append(buf, bit(l.valid, 0)|bit(l.granted, 1))
-		buf = binary.AppendVarint(buf, int64(l.holder))
+		buf = append(buf, bit(l.valid, 0)|bit(l.granted, 1)|byte(l.holder+1)<<2)
 		buf = binary.AppendVarint(binary.AppendVarint(binary.AppendVarint(buf, l.token), l.next), l.maxGranted)
 	}
 	for _, w := range r.workers {
-		buf = append(buf, bit(w.paused, 0)|bit(w.crashed, 1)|bit(w.hasGrant, 2)|byte(w.answer+1)<<3)
-		buf = binary.AppendUvarint(buf, uint64(w.scope))
+		buf = append(buf, bit(w.paused, 0)|bit(w.crashed, 1)|bit(w.hasGrant, 2)|byte(w.answer+1)<<3|byte(w.scope)<<5)
 		buf = binary.AppendVarint(buf, w.token)
 	}
 	for _, q := range c.sends {
@@ -80,10 +81,11 @@ func (c *codec) encodeFrom(buf []byte, r *replayer, placed []byte, e int, v viol
 }
 
 func (c *codec) appendRequest(buf []byte, q *request) []byte {
-	buf = append(buf, bit(q.sent, 0)|bit(q.delivered, 1)|bit(q.committed, 2)|bit(q.hasToken, 3))
+	var scope byte
 	if q.sent {
-		buf = binary.AppendVarint(buf, int64(q.scope))
+		scope = byte(q.scope + 1)
 	}
+	buf = append(buf, bit(q.sent, 0)|bit(q.delivered, 1)|bit(q.committed, 2)|bit(q.hasToken, 3)|scope<<4)
 	if q.hasToken {
 		buf = binary.AppendVarint(buf, q.token)
 	}
@@ -122,7 +124,11 @@ func (c *codec) appendReceiver(buf []byte, ri int, res *receiver) []byte {
 			applied |= 1 << s
 		}
 	}
-	buf = append(buf, bit(res.hasRem, 0), applied)
+	if c.remInApplied {
+		buf = append(buf, applied|bit(res.hasRem, 7))
+	} else {
+		buf = append(buf, bit(res.hasRem, 0), applied)
+	}
 	if res.hasRem {
 		buf = binary.AppendVarint(buf, res.rem)
 	}

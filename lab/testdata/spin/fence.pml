@@ -12,7 +12,8 @@
  *    each event, as fencelab does, and none in between.
  *  - fencelab orders a worker's events by a partial order: acquire first,
  *    then expire (free under model 2) and send in either order, deliver
- *    after send. Here each worker is a loop over flags e, s, d (events
+ *    after send. Built with -DPROGRAM, expire comes before send, as
+ *    fencelab's --expiry program has it. Here each worker is a loop over flags e, s, d (events
  *    run) whose guards are that partial order; the loop's head is one
  *    program counter, so a worker's control state is exactly fencelab's
  *    "events run" bitset, and a worker that has run everything blocks at
@@ -69,6 +70,12 @@ byte hi[NP];      /* the highest token applied, 0: none */
 byte viol[NP];
 
 #define holds(w) (valid && holder == w)
+
+#ifdef PROGRAM
+#define SEND_READY (e && !s)
+#else
+#define SEND_READY (!s)
+#endif
 
 /* apply lands worker w's request at policy p's receiver. */
 inline apply(p, w) {
@@ -140,7 +147,7 @@ active [N] proctype W() {
 end:
 	do
 	:: d_step { !e -> e = 1; if :: holds(_pid) -> valid = 0 :: else fi }
-	:: d_step { !s -> s = 1; qtok[_pid] = wtok[_pid];
+	:: d_step { SEND_READY -> s = 1; qtok[_pid] = wtok[_pid];
 		if :: !(holds(_pid) && cur == wtok[_pid]) -> aborted = aborted | (1 << _pid) :: else fi }
 	:: d_step { s && !d -> d = 1; deliver(_pid) }
 	od
