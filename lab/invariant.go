@@ -1,5 +1,7 @@
 package lab
 
+import "maps"
+
 // apply writes request q's value at its receiver and records the invariants
 // the write breaks. It is the one place a value changes.
 func (l *lane) apply(r *replayer, q, i int) {
@@ -83,21 +85,19 @@ func (l *lane) violateAs(kind Invariant, c Class, i int) {
 // of earlier steps keep the old ones, so nothing is copied per step; lanes
 // that apply the same request to the same snapshot share the new one.
 func (l *lane) snapshot(r *replayer, q int, res *receiver) {
-	for _, m := range r.memo {
-		if m.from == l.snap && m.request == q {
+	for _, m := range r.memo[:r.nmemo] {
+		if m.from == l.snap.id && m.request == q {
 			l.snap = m.to
 			return
 		}
 	}
-	next := &snapshot{values: make(map[string]*string, len(l.snap.values)), tokens: make(map[string]*int64, len(l.snap.tokens))}
-	for k, v := range l.snap.values {
-		next.values[k] = v
-	}
-	for k, v := range l.snap.tokens {
-		next.tokens[k] = v
-	}
+	r.snaps++
+	next := snapshot{values: maps.Clone(l.snap.values), tokens: maps.Clone(l.snap.tokens), id: r.snaps}
 	name := r.pr.resources[r.requests[q].resource]
 	next.values[name], next.tokens[name] = res.value, res.token
-	r.memo = append(r.memo, snapMemo{from: l.snap, to: next, request: q})
+	if r.nmemo < len(r.memo) {
+		r.memo[r.nmemo] = snapMemo{from: l.snap.id, to: next, request: q}
+		r.nmemo++
+	}
 	l.snap = next
 }

@@ -8,7 +8,7 @@ type lane struct {
 	res        []receiver
 	aborted    []bool // client-check: sends the worker aborted
 	pending    []bool // fenced-racy: requests checked at deliver, applied at a commit
-	snap       *snapshot
+	snap       snapshot
 	violations []Violation
 }
 
@@ -32,25 +32,49 @@ type mark struct {
 }
 
 // snapshot is every resource's value and the token that wrote it, as the
-// outcomes show them. A snapshot is never modified once outcomes refer to it.
+// outcomes show them. A snapshot is never modified once outcomes refer to
+// it; id tells snapshots apart (0 is the first, with nothing written).
 type snapshot struct {
 	values map[string]*string
 	tokens map[string]*int64
+	id     int
 }
 
-func newLane(p Policy, pr *program, res []receiver, snap *snapshot) lane {
+// newLane is policy p's lane. Its sets of sends come off the front of
+// flags, which has room for every lane's.
+func newLane(p Policy, pr *program, res []receiver, snap snapshot, flags *[]bool) lane {
 	l := lane{policy: p, rules: rulesOf(p), res: res, snap: snap, violations: []Violation{}}
+	n := pr.requests
+	take := func() []bool {
+		s := (*flags)[:n:n]
+		*flags = (*flags)[n:]
+		return s
+	}
 	if l.workerChecks {
-		l.aborted = make([]bool, pr.requests)
+		l.aborted = take()
 	}
 	if l.commitsLater {
-		l.pending = make([]bool, pr.requests)
+		l.pending = take()
 	}
 	return l
 }
 
-func emptySnapshot(resources []string) *snapshot {
-	s := &snapshot{values: make(map[string]*string, len(resources)), tokens: make(map[string]*int64, len(resources))}
+// laneFlags allocates the sets of sends of every lane at once.
+func laneFlags(pr *program) []bool {
+	n := 0
+	for _, row := range policyRules {
+		if row.workerChecks {
+			n++
+		}
+		if row.commitsLater {
+			n++
+		}
+	}
+	return make([]bool, n*pr.requests)
+}
+
+func emptySnapshot(resources []string) snapshot {
+	s := snapshot{values: make(map[string]*string, len(resources)), tokens: make(map[string]*int64, len(resources))}
 	for _, name := range resources {
 		s.values[name] = nil
 		s.tokens[name] = nil
@@ -115,10 +139,7 @@ func (l *lane) fenced(r *replayer, q, i int) (Decision, string) {
 		l.checkRejected(r, q, i)
 		return Rejected, "rejected: the write carries no token"
 	}
-	t, rem := "", ""
-	if !r.quiet {
-		t, rem = itoa(rq.token), itoa(res.rem)
-	}
+	t, rem := r.itoa(rq.token), r.itoa(res.rem)
 	switch {
 	case res.hasRem && l.strict && rq.token <= res.rem:
 		l.checkRejected(r, q, i)
@@ -157,10 +178,7 @@ func (l *lane) authoritative(r *replayer, q, i int) (Decision, string) {
 		return Rejected, "rejected: the write belongs to no scope"
 	}
 	ls := r.leases[rq.scope]
-	scope, t, cur := r.pr.scopes[rq.scope], "", ""
-	if !r.quiet {
-		t, cur = itoa(rq.token), itoa(ls.token)
-	}
+	scope, t, cur := r.pr.scopes[rq.scope], r.itoa(rq.token), r.itoa(ls.token)
 	switch {
 	case ls.valid && ls.token == rq.token:
 		l.apply(r, q, i)
@@ -181,9 +199,11 @@ func (l *lane) remember(resource int, t int64, how string) {
 
 // register is fenced-register's grant: the new token is registered at each
 // fencing receiver, which from then on remembers at least that token. It
-// returns the reason's tail naming them ("" when the replay is quiet).
-func (l *lane) register(r *replayer, t int64) string {
-	s := ""
+// returns the grant's reason with the receivers named ("" when the replay
+// is quiet).
+func (l *lane) register(r *replayer, t int64, reason string) string {
+	var arr [2 + 2*MaxResources]string
+	parts := append(arr[:0], reason, "; registered at ")
 	for ri := range l.res {
 		res := &l.res[ri]
 		if !r.pr.fencing[ri] {
@@ -192,28 +212,25 @@ func (l *lane) register(r *replayer, t int64) string {
 		if !res.hasRem || t > res.rem {
 			res.hasRem, res.rem, res.remHow = true, t, "registered at a grant"
 		}
-		if r.quiet {
-			continue
+		if len(parts) > 2 {
+			parts = append(parts, ", ")
 		}
-		if s != "" {
-			s += ", "
-		}
-		s += r.pr.resources[ri]
+		parts = append(parts, r.pr.resources[ri])
 	}
-	if s == "" {
-		return ""
+	if len(parts) == 2 {
+		return reason
 	}
-	return "; registered at " + s
+	return r.say(parts...)
 }
 
-// describe shows a receiver's value with the token that wrote it.
-func (l *lane) describe(ri int) string {
+// describe appends a receiver's value with the token that wrote it.
+func (l *lane) describe(r *replayer, parts []string, ri int) []string {
 	res := l.res[ri]
-	if res.value == nil {
-		return "(nothing written yet)"
+	switch {
+	case res.value == nil:
+		return append(parts, "(nothing written yet)")
+	case res.token == nil:
+		return append(parts, *res.value, " (no token)")
 	}
-	if res.token == nil {
-		return *res.value + " (no token)"
-	}
-	return *res.value + " (token " + itoa(*res.token) + ")"
+	return append(parts, *res.value, " (token ", r.itoa(*res.token), ")")
 }

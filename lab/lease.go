@@ -1,7 +1,5 @@
 package lab
 
-import "strconv"
-
 func (r *replayer) acquire(i int, e op) {
 	l := &r.leases[e.scope]
 	name, scope := r.actor(e), r.pr.scopes[e.scope]
@@ -27,12 +25,12 @@ func (r *replayer) acquire(i int, e op) {
 	w.hasGrant, w.scope, w.token, w.answer = true, e.scope, t, 0
 	reason := ""
 	if !r.quiet {
-		r.steps[i].Token = ptr(t)
-		reason = name + " holds " + scope + " with token " + itoa(t)
+		r.steps[i].Token = r.token(i, t)
+		reason = r.say(name, " holds ", scope, " with token ", r.itoa(t))
 	}
 	for li := range r.lanes {
 		if r.lanes[li].registers {
-			r.set(i, li, Granted, reason+r.lanes[li].register(r, t))
+			r.set(i, li, Granted, r.lanes[li].register(r, t, reason))
 			continue
 		}
 		r.set(i, li, Granted, reason)
@@ -66,11 +64,11 @@ func (r *replayer) renew(i int, e op) {
 		r.all(i, Refused, "")
 		return
 	}
-	why := r.actor(e) + " does not hold " + scope
 	if l := r.leases[e.scope]; l.holder == e.actor {
-		why = r.actor(e) + "'s lease on " + scope + " (token " + itoa(l.token) + ") " + l.ended
+		r.all(i, Refused, r.say("refused: ", r.actor(e), "'s lease on ", scope, " (token ", r.itoa(l.token), ") ", l.ended))
+		return
 	}
-	r.all(i, Refused, "refused: "+why)
+	r.all(i, Refused, r.say("refused: ", r.actor(e), " does not hold ", scope))
 }
 
 func (r *replayer) check(i int, e op) {
@@ -97,18 +95,16 @@ func (r *replayer) leaseState(actor int) (bool, string) {
 	if r.quiet {
 		return l.valid && mine, ""
 	}
-	lease := name + "'s lease on " + r.pr.scopes[w.scope] + " (token " + itoa(w.token) + ")"
+	scope, t := r.pr.scopes[w.scope], r.itoa(w.token)
 	switch {
 	case l.valid && mine:
-		return true, lease + " is valid"
+		return true, r.say(name, "'s lease on ", scope, " (token ", t, ") is valid")
 	case mine:
-		return false, lease + " " + l.ended
+		return false, r.say(name, "'s lease on ", scope, " (token ", t, ") ", l.ended)
 	case l.valid:
-		return false, lease + " ended; " + r.pr.actors[l.holder] + " holds token " + itoa(l.token)
+		return false, r.say(name, "'s lease on ", scope, " (token ", t, ") ended; ", r.pr.actors[l.holder], " holds token ", r.itoa(l.token))
 	}
-	return false, lease + " ended"
+	return false, r.say(name, "'s lease on ", scope, " (token ", t, ") ended")
 }
 
 func ptr[T any](v T) *T { return &v }
-
-func itoa(t int64) string { return strconv.FormatInt(t, 10) }

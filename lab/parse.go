@@ -29,6 +29,7 @@ func Parse(r io.Reader) (*Scenario, error) {
 	if err := p.err(); err != nil {
 		return nil, err
 	}
+	s.compiled = newCompiled(s)
 	return s, nil
 }
 

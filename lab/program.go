@@ -24,6 +24,8 @@ type program struct {
 	// opKeys lists, per resource, the op keys of its writes and sends, in
 	// the order they first appear; an op's opKey indexes it.
 	opKeys [][]string
+	// actorBuf backs actors while there are few.
+	actorBuf [4]string
 }
 
 // op is one event resolved to indices; -1 means "none".
@@ -41,19 +43,101 @@ type op struct {
 }
 
 func compile(s *Scenario) *program {
-	pr := &program{scopes: sortedKeys(s.Scopes), resources: sortedKeys(s.Resources),
-		actors: make([]string, 0, 4), requestIDs: make([]string, 0, len(s.Events))}
-	for _, name := range pr.scopes {
-		pr.firstToken = append(pr.firstToken, s.Scopes[name].FirstToken)
+	pr := &program{}
+	pr.build(s, &text{})
+	return pr
+}
+
+// compiled is the program Parse made of a scenario, with a copy of the
+// events it was made from, so that replaying the scenario again does not
+// compile it again. A Scenario's fields can be changed after Parse, so the
+// program is used only while the scenario still matches it, checked at
+// every use; a program is never changed once made, so replays running at
+// the same time can share it.
+type compiled struct {
+	pr     *program
+	events []Event
+}
+
+func newCompiled(s *Scenario) *compiled {
+	return &compiled{pr: compile(s), events: slices.Clone(s.Events)}
+}
+
+// programOf is s's program: the one Parse made while s still matches it,
+// else one compiled now, with its texts written in t.
+func programOf(s *Scenario, t *text) *program {
+	if c := s.compiled; c != nil && c.matches(s) {
+		return c.pr
 	}
-	for _, name := range pr.resources {
-		pr.fencing = append(pr.fencing, s.Resources[name].Fencing)
-		pr.memory = append(pr.memory, s.Resources[name].Remember == Memory)
+	pr := &program{}
+	pr.build(s, t)
+	return pr
+}
+
+// matches reports whether compiling s now would give c.pr: the same events
+// (with the same pointers, which the program keeps, so a changed token or
+// value behind them shows in both) and the same declarations.
+func (c *compiled) matches(s *Scenario) bool {
+	pr := c.pr
+	if !slices.Equal(s.Events, c.events) || len(s.Scopes) != len(pr.scopes) || len(s.Resources) != len(pr.resources) {
+		return false
 	}
-	ids := map[string]int{}
+	for i, name := range pr.scopes {
+		if sc, ok := s.Scopes[name]; !ok || sc.FirstToken != pr.firstToken[i] {
+			return false
+		}
+	}
+	for i, name := range pr.resources {
+		if rs, ok := s.Resources[name]; !ok || rs.Fencing != pr.fencing[i] || (rs.Remember == Memory) != pr.memory[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// build resolves s into pr, writing the ids of writes into t. Slices of the
+// same type share one allocation.
+func (pr *program) build(s *Scenario, t *text) {
+	ns := len(s.Scopes)
+	names := make([]string, 0, ns+len(s.Resources))
+	names = appendSorted(names, s.Scopes)
+	pr.scopes = names[:ns:ns]
+	pr.resources = appendSorted(names, s.Resources)[ns:]
+	pr.firstToken = make([]int64, ns)
+	for i, name := range pr.scopes {
+		pr.firstToken[i] = s.Scopes[name].FirstToken
+	}
+	nr := len(pr.resources)
+	flags := make([]bool, 2*nr)
+	pr.fencing, pr.memory = flags[:nr:nr], flags[nr:]
+	for i, name := range pr.resources {
+		pr.fencing[i] = s.Resources[name].Fencing
+		pr.memory[i] = s.Resources[name].Remember == Memory
+	}
+	pr.actors = pr.actorBuf[:0]
 	pr.opKeys = make([][]string, len(pr.resources))
 	pr.events = make([]op, len(s.Events))
-	for i, e := range s.Events {
+	commits := pr.resolve(s)
+	pr.requestIDs = make([]string, pr.requests)
+	ids := pr.nameRequests(s, t)
+	pr.resolveCommits(s, ids, commits)
+}
+
+// appendSorted appends the keys of m in order.
+func appendSorted[V any](dst []string, m map[string]V) []string {
+	n := len(dst)
+	for k := range m {
+		dst = append(dst, k)
+	}
+	slices.Sort(dst[n:])
+	return dst
+}
+
+// resolve fills in pr.events but for the requests of delivers and commits,
+// numbers the requests, and returns how many commits there are.
+func (pr *program) resolve(s *Scenario) (commits int) {
+	for i := range s.Events {
+		e := &s.Events[i]
 		o := op{kind: e.Kind, actor: -1, scope: indexOf(pr.scopes, e.Scope), resource: indexOf(pr.resources, e.Resource),
 			request: -1, token: e.Token, tokenNull: e.TokenNull, value: e.Value, key: e.Op, opKey: -1}
 		if e.Op != "" && o.resource >= 0 {
@@ -72,30 +156,67 @@ func compile(s *Scenario) *program {
 		case Write, Send:
 			o.request = pr.requests
 			pr.requests++
-			id := writeID(i + 1)
-			if e.Kind == Send {
-				id = e.ID
-				ids[e.ID] = o.request
-			}
-			pr.requestIDs = append(pr.requestIDs, id)
+		case Commit:
+			commits++
 		}
 		pr.events[i] = o
 	}
-	pr.lastCommit = make([]int, pr.requests)
-	pr.commits = make([][]int, pr.requests)
-	for i := range pr.lastCommit {
-		pr.lastCommit[i] = -1
+	return commits
+}
+
+// nameRequests names every request and returns the sends' requests by id.
+func (pr *program) nameRequests(s *Scenario, t *text) map[string]int {
+	var ids map[string]int
+	for i, o := range pr.events {
+		switch o.kind {
+		case Write:
+			pr.requestIDs[o.request] = t.join("#", t.int(int64(i+1))) // writeID(i+1)
+		case Send:
+			if ids == nil {
+				ids = make(map[string]int)
+			}
+			pr.requestIDs[o.request] = s.Events[i].ID
+			ids[s.Events[i].ID] = o.request
+		}
 	}
+	return ids
+}
+
+// resolveCommits resolves the requests of delivers and commits, and lists
+// each request's commits.
+func (pr *program) resolveCommits(s *Scenario, ids map[string]int, commits int) {
 	for i, e := range s.Events {
 		if e.Kind == Deliver || e.Kind == Commit {
 			pr.events[i].request = ids[e.Request]
-			if e.Kind == Commit {
-				pr.lastCommit[ids[e.Request]] = i
-				pr.commits[ids[e.Request]] = append(pr.commits[ids[e.Request]], i)
-			}
 		}
 	}
-	return pr
+	n := pr.requests
+	ints := make([]int, n+n+1+commits)
+	pr.lastCommit, ints = ints[:n:n], ints[n:]
+	for q := range pr.lastCommit {
+		pr.lastCommit[q] = -1
+	}
+	// Count each request's commits, then give each request its part of
+	// the backing array.
+	at, backing := ints[:n+1], ints[n+1:]
+	for _, o := range pr.events {
+		if o.kind == Commit {
+			at[o.request+1]++
+		}
+	}
+	for q := range n {
+		at[q+1] += at[q]
+	}
+	pr.commits = make([][]int, n)
+	for q := range pr.commits {
+		pr.commits[q] = backing[at[q]:at[q]:at[q+1]]
+	}
+	for i, o := range pr.events {
+		if o.kind == Commit {
+			pr.lastCommit[o.request] = i
+			pr.commits[o.request] = append(pr.commits[o.request], i)
+		}
+	}
 }
 
 // writeID names the request of the write at step n. "#" is not allowed in

@@ -71,8 +71,8 @@ func quietDiff(s *Scenario) string {
 			return fmt.Sprintf("step %d: warning %q, token %v, event %v built while quiet", i+1, qs.Warning, qs.Token, qs.Event)
 		}
 	}
-	if len(quiet.warnings) != 0 || len(quiet.memo) != 0 || len(quiet.texts) != 0 {
-		return fmt.Sprintf("%d warnings, %d snapshots, %d texts built while quiet", len(quiet.warnings), len(quiet.memo), len(quiet.texts))
+	if len(quiet.warnings) != 0 || quiet.snaps != 0 || quiet.ntexts != 0 {
+		return fmt.Sprintf("%d warnings, %d snapshots, %d texts built while quiet", len(quiet.warnings), quiet.snaps, quiet.ntexts)
 	}
 	for li := range full.lanes {
 		f, q := &full.lanes[li], &quiet.lanes[li]

@@ -1,15 +1,11 @@
 package lab
 
-import (
-	"strconv"
-	"strings"
-)
-
 // Replay runs a validated scenario (from Parse) under every policy and
 // returns the trace. It never fails: events that cannot happen are skipped
 // with a warning, and refusals and rejections are outcomes.
 func Replay(s *Scenario) *Trace {
-	r := newReplayer(s)
+	var r replayer // on the stack: only what the trace keeps is allocated
+	r.init(s)
 	for i := range r.pr.events {
 		r.step(i)
 	}
@@ -61,9 +57,19 @@ type replayer struct {
 	steps    []Step
 	warnings []Warning
 	// memo holds the snapshots made at the current step, so that lanes
-	// applying the same request to the same snapshot share the result.
-	memo  []snapMemo
-	texts []textMemo
+	// applying the same request to the same snapshot share the result;
+	// texts the reasons cat built at this step. Each lane adds at most one
+	// of each a step. Arrays, not slices: Replay's replayer holds no
+	// pointer to itself, so it can live on the stack.
+	memo          [numPolicies]snapMemo
+	texts         [numPolicies]textMemo
+	nmemo, ntexts int
+	// text holds the reasons, warnings and request ids of a full replay;
+	// tokens the steps' tokens, one slot a step.
+	text   text
+	tokens []int64
+	// snaps counts the snapshots made, to name each.
+	snaps int
 	// placed is set while exploring orderings (explore.go): a bitset of the
 	// events already run, by their index in the file. Nil in Replay, where
 	// the order is the file's.
@@ -79,7 +85,7 @@ func (r *replayer) say(parts ...string) string {
 	if r.quiet {
 		return ""
 	}
-	return strings.Join(parts, "")
+	return r.text.join(parts...)
 }
 
 // cat joins parts into a reason, reusing the string when another lane
@@ -89,13 +95,16 @@ func (r *replayer) cat(a, b, c, d, e, f, g string) string {
 		return ""
 	}
 	key := [7]string{a, b, c, d, e, f, g}
-	for _, m := range r.texts {
+	for _, m := range r.texts[:r.ntexts] {
 		if m.parts == key {
 			return m.s
 		}
 	}
-	s := a + b + c + d + e + f + g
-	r.texts = append(r.texts, textMemo{key, s})
+	s := r.text.join(a, b, c, d, e, f, g)
+	if r.ntexts < len(r.texts) {
+		r.texts[r.ntexts] = textMemo{key, s}
+		r.ntexts++
+	}
 	return s
 }
 
@@ -105,30 +114,43 @@ type textMemo struct {
 }
 
 type snapMemo struct {
-	from, to *snapshot
-	request  int
+	from    int // the snapshot's id
+	to      snapshot
+	request int
 }
 
 func newReplayer(s *Scenario) *replayer {
-	pr := compile(s)
-	r := &replayer{s: s, pr: pr,
-		leases:   make([]lease, len(pr.scopes)),
-		workers:  make([]worker, len(pr.actors)),
-		requests: make([]request, pr.requests),
-		steps:    make([]Step, len(pr.events)),
-		warnings: []Warning{},
-		memo:     make([]snapMemo, 0, 4),
-		texts:    make([]textMemo, 0, 4),
-	}
+	r := &replayer{}
+	r.init(s)
+	return r
+}
+
+// init sets up r, which must be zero, to replay s.
+func (r *replayer) init(s *Scenario) {
+	r.s, r.warnings = s, []Warning{}
+	r.text.size = textChunk(len(s.Events))
+	pr := programOf(s, &r.text)
+	r.pr = pr
+	r.leases = make([]lease, len(pr.scopes))
+	r.workers = make([]worker, len(pr.actors))
+	r.requests = make([]request, pr.requests)
+	r.steps = make([]Step, len(pr.events))
+	r.tokens = make([]int64, len(pr.events))
 	for i := range r.leases {
 		r.leases[i] = lease{next: pr.firstToken[i], holder: -1}
 	}
 	snap := emptySnapshot(pr.resources)
 	res := newReceivers(pr)
+	flags := laneFlags(pr)
 	for i, p := range policies {
-		r.lanes[i] = newLane(p, pr, res[i], snap)
+		r.lanes[i] = newLane(p, pr, res[i], snap, &flags)
 	}
-	return r
+}
+
+// token gives step i's token a place that outcomes can point to.
+func (r *replayer) token(i int, t int64) *int64 {
+	r.tokens[i] = t
+	return &r.tokens[i]
 }
 
 func (r *replayer) step(i int) {
@@ -140,7 +162,7 @@ func (r *replayer) step(i int) {
 	if !r.quiet {
 		r.describeStep(i, e, &q)
 	}
-	r.memo, r.texts = r.memo[:0], r.texts[:0]
+	r.nmemo, r.ntexts = 0, 0
 	if k := r.skipOf(e); k != canRun {
 		r.skip(i, e, k)
 		return
@@ -197,8 +219,8 @@ func (r *replayer) describeStep(i int, e op, q *request) {
 	case Write, Send:
 		r.fillRequest(i, e, q)
 	case Deliver, Commit:
-		if rq := &r.requests[e.request]; rq.sent {
-			st.Token = tokenOf(rq)
+		if rq := &r.requests[e.request]; rq.sent && rq.hasToken {
+			st.Token = r.token(i, rq.token)
 		}
 	}
 }
@@ -212,7 +234,7 @@ func (r *replayer) skip(i int, e op, k skipKind) {
 	msg := r.skipMessage(e, k)
 	r.steps[i].Warning = msg
 	r.warnings = append(r.warnings, Warning{Step: i + 1, Message: msg})
-	r.all(i, Skipped, "skipped: "+msg)
+	r.all(i, Skipped, r.say("skipped: ", msg))
 }
 
 // skipKind says why an event cannot happen at its place.
@@ -277,29 +299,29 @@ func (r *replayer) skipMessage(e op, k skipKind) string {
 		name = r.actor(e)
 	}
 	if e.request >= 0 {
-		id = "request " + r.pr.requestIDs[e.request]
+		id = r.pr.requestIDs[e.request]
 	}
 	switch k {
 	case crashedAgain:
-		return name + " has already crashed"
+		return r.say(name, " has already crashed")
 	case crashed:
-		return name + " has crashed and does nothing more"
+		return r.say(name, " has crashed and does nothing more")
 	case pausedAgain:
-		return name + " is already paused"
+		return r.say(name, " is already paused")
 	case paused:
-		return name + " is paused and cannot " + string(e.kind) + " until it resumes"
+		return r.say(name, " is paused and cannot ", string(e.kind), " until it resumes")
 	case notPaused:
-		return name + " is not paused"
+		return r.say(name, " is not paused")
 	case notHolder:
-		return name + " does not validly hold " + r.pr.scopes[e.scope] + ", so it cannot " + string(e.kind)
+		return r.say(name, " does not validly hold ", r.pr.scopes[e.scope], ", so it cannot ", string(e.kind))
 	case notSent:
-		return id + " has not been sent yet"
+		return r.say("request ", id, " has not been sent yet")
 	case deliveredAgain:
-		return id + " was already delivered at step " + strconv.Itoa(r.requests[e.request].deliveredAt+1)
+		return r.say("request ", id, " was already delivered at step ", r.itoa(int64(r.requests[e.request].deliveredAt+1)))
 	case notDelivered:
-		return id + " has not been delivered yet"
+		return r.say("request ", id, " has not been delivered yet")
 	case committedAgain:
-		return id + " was already committed at step " + strconv.Itoa(r.requests[e.request].committedAt+1)
+		return r.say("request ", id, " was already committed at step ", r.itoa(int64(r.requests[e.request].committedAt+1)))
 	}
 	return ""
 }
@@ -348,9 +370,16 @@ func (r *replayer) set(i, li int, d Decision, reason string) {
 	r.steps[i].Outcomes[li] = Outcome{Decision: d, Reason: reason, Values: l.snap.values, Tokens: l.snap.tokens}
 }
 
+// traceBlock is a trace with the storage of its policies, allocated at once.
+type traceBlock struct {
+	t        Trace
+	policies [numPolicies]Policy
+}
+
 func (r *replayer) trace() *Trace {
-	t := &Trace{Policies: append([]Policy(nil), policies[:]...), Steps: r.steps, Warnings: r.warnings,
-		Summary: make(map[Policy]Summary, numPolicies)}
+	tb := &traceBlock{policies: policies}
+	t := &tb.t
+	*t = Trace{Policies: tb.policies[:], Steps: r.steps, Warnings: r.warnings, Summary: make(map[Policy]Summary, numPolicies)}
 	for li := range r.lanes {
 		l := &r.lanes[li]
 		t.Summary[l.policy] = Summary{Final: l.snap.values, Violations: l.violations}

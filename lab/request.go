@@ -56,7 +56,7 @@ func (r *replayer) fillRequest(i int, e op, q *request) {
 	}
 	ev.Token, ev.TokenNull = nil, !q.hasToken
 	if q.hasToken {
-		ev.Token = ptr(q.token)
+		ev.Token = r.token(i, q.token)
 		r.steps[i].Token = ev.Token
 	}
 	if e.kind == Write {
@@ -133,26 +133,20 @@ func (r *replayer) read(i int, e op) {
 	}
 	for li := range r.lanes {
 		l := &r.lanes[li]
-		if li > 0 && r.lanes[li-1].snap == l.snap {
+		if li > 0 && r.lanes[li-1].snap.id == l.snap.id {
 			r.set(i, li, OK, r.steps[i].Outcomes[li-1].Reason)
 			continue
 		}
-		s := r.actor(e) + " reads"
+		var arr [2 + 8*MaxResources]string
+		parts := append(arr[:0], r.actor(e), " reads")
 		for ri, name := range r.pr.resources {
 			if ri > 0 {
-				s += ";"
+				parts = append(parts, ";")
 			}
-			s += " " + name + " = " + l.describe(ri)
+			parts = l.describe(r, append(parts, " ", name, " = "), ri)
 		}
-		r.set(i, li, OK, s)
+		r.set(i, li, OK, r.say(parts...))
 	}
-}
-
-func tokenOf(q *request) *int64 {
-	if !q.hasToken {
-		return nil
-	}
-	return ptr(q.token)
 }
 
 func (r *replayer) withToken(q *request) string {
@@ -162,7 +156,7 @@ func (r *replayer) withToken(q *request) string {
 	case !q.hasToken:
 		return " without a token"
 	}
-	return " with token " + itoa(q.token)
+	return r.say(" with token ", r.itoa(q.token))
 }
 
 // itoa is a token in words, or nothing when the replay is quiet.
@@ -170,5 +164,5 @@ func (r *replayer) itoa(t int64) string {
 	if r.quiet {
 		return ""
 	}
-	return itoa(t)
+	return r.text.int(t)
 }

@@ -51,6 +51,9 @@ type Scenario struct {
 	Scopes      map[string]Scope    `json:"scopes,omitempty"`
 	Resources   map[string]Resource `json:"resources,omitempty"`
 	Events      []Event             `json:"events"`
+
+	// compiled is what Parse resolved the scenario to, for Replay.
+	compiled *compiled
 }
 
 // Scope is a lease scope with its own token issuer.
