@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -87,5 +88,29 @@ func TestCompiledReused(t *testing.T) {
 	}
 	if got, want := fmt.Sprint(*pr), fmt.Sprint(*want); got != want {
 		t.Errorf("program after replaying = %s, want %s", got, want)
+	}
+}
+
+// TestReplaySharesProgram replays one parsed scenario from several
+// goroutines at once, as the server does with a built-in: they share its
+// program, which nothing may write (go test -race checks that), and each
+// gets the trace a replay alone gives.
+func TestReplaySharesProgram(t *testing.T) {
+	s := cached(t)
+	want := Replay(s).AppendJSON(nil)
+	got := make([][]byte, 4)
+	var wg sync.WaitGroup
+	for g := range got {
+		wg.Go(func() {
+			for range 20 {
+				got[g] = Replay(s).AppendJSON(nil)
+			}
+		})
+	}
+	wg.Wait()
+	for g := range got {
+		if !bytes.Equal(got[g], want) {
+			t.Errorf("Replay in goroutine %d =\n%s\nwant\n%s", g, got[g], want)
+		}
 	}
 }
