@@ -25,7 +25,7 @@ func TestExploreBound(t *testing.T) {
 	rec := get(t, s, "/explore?from=paused-worker&budget=5")
 	checkResponse(t, "GET /explore budget=5", rec, http.StatusOK, htmlType)
 	body := text(parsePage(t, rec.Body.Bytes()).root)
-	for _, want := range []string{"stopped at the bound after 0 orderings / 5 states", "The budget of 5 distinct states was reached", "Explore further"} {
+	for _, want := range []string{"stopped at the bound after 5 distinct states", "there is nothing to count yet", "The budget of 5 distinct states was reached", "Explore further"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("GET /explore budget=5: page lacks %q", want)
 		}
