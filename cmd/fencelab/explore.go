@@ -161,11 +161,20 @@ func headline(x *lab.Exploration) string {
 	case "":
 		return fmt.Sprintf("%s: all %s orderings explored", states, x.Orderings)
 	case lab.StopBudget:
-		return fmt.Sprintf("%s: stopped at the state budget (--budget); the counts cover the %s orderings explored, not all", states, x.Orderings)
+		return fmt.Sprintf("%s: stopped at the state budget (--budget); %s", states, partial(x))
 	case lab.StopDeadline:
-		return fmt.Sprintf("%s: stopped at the deadline (--deadline); the counts cover the %s orderings explored, not all", states, x.Orderings)
+		return fmt.Sprintf("%s: stopped at the deadline (--deadline); %s", states, partial(x))
 	}
-	return fmt.Sprintf("%s: interrupted; the counts cover the %s orderings explored, not all", states, x.Orderings)
+	return fmt.Sprintf("%s: interrupted; %s", states, partial(x))
+}
+
+// partial says what a stopped exploration counted: the explorer takes all
+// orderings a step at a time, so usually none yet.
+func partial(x *lab.Exploration) string {
+	if x.Orderings.Sign() == 0 {
+		return "no ordering was followed to its end, so none is counted; the counterexamples are the shortest met"
+	}
+	return fmt.Sprintf("the counts cover the %s orderings explored, not all", x.Orderings)
 }
 
 // policyLine is "clean in all N orderings", or the policy's worst class
@@ -177,11 +186,14 @@ func policyLine(x *lab.Exploration, pe lab.PolicyExploration) string {
 	case c == nil && x.Complete:
 		return fmt.Sprintf("clean in all %s orderings", x.Orderings)
 	case c == nil:
-		return fmt.Sprintf("clean in the %s orderings explored", x.Orderings)
+		return "no violation met in the steps taken"
 	}
 	first := fmt.Sprintf("first %s: %s, %s at step %d", c.Class, orderText(c.Order), c.Invariant, c.Step)
 	if !x.Complete {
-		first = "first found " + first[len("first "):]
+		first = "shortest found " + first[len("first "):]
+	}
+	if !x.Complete && x.Orderings.Sign() == 0 {
+		return fmt.Sprintf("reaches %s (no ordering counted yet); %s", c.Class, first)
 	}
 	var others []string
 	for _, class := range lab.Classes() {
