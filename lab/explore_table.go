@@ -20,7 +20,7 @@ type shard struct {
 	full  bool                 // a key did not fit in the slab
 }
 
-const firstSlots = 1 << 10
+const firstSlots = 1 << 4
 
 // newShard makes a shard sized for about expect states, so that a good
 // guess copies nothing as it fills.
@@ -282,7 +282,7 @@ const (
 	chunkBits      = 20
 	chunkSize      = 1 << chunkBits
 	maxChunks      = 1 << (32 - chunkBits)
-	firstChunkBits = 12
+	firstChunkBits = 8
 )
 
 // add stores b and returns its reference; false when the slab is full.
@@ -293,7 +293,7 @@ func (s *slab) add(b []byte) (uint32, bool) {
 		if n == maxChunks {
 			return 0, false
 		}
-		// Chunks double from 4 KiB to 1 MiB, so a small exploration
+		// Chunks double from 256 B to 1 MiB, so a small exploration
 		// allocates little; a chunk holds at least one string.
 		size := chunkSize
 		if n < chunkBits-firstChunkBits {
