@@ -46,7 +46,10 @@ func (z *runDeflater) reset(w io.Writer) {
 func (z *runDeflater) row(p []byte) {
 	for i := 0; i < len(p); {
 		n, d := 0, 0
-		if i >= 1 && p[i] == p[i-1] {
+		switch {
+		case i >= 1 && p[i] == 0 && p[i-1] == 0:
+			n, d = zeros(p[i:]), 1
+		case i >= 1 && p[i] == p[i-1]:
 			n, d = repeats(p, i, 1), 1
 		}
 		if n < maxMatch && i >= 3 && p[i] == p[i-3] {
@@ -55,17 +58,11 @@ func (z *runDeflater) row(p []byte) {
 			}
 		}
 		if n >= minMatch {
-			z.tokens = append(z.tokens, uint32(n)<<16|uint32(d))
-			z.lit[257+int(lengthCode[n])]++
-			z.dist[d-1]++
+			z.match(n, d)
 			i += n
 		} else {
-			z.tokens = append(z.tokens, uint32(p[i]))
-			z.lit[p[i]]++
+			z.literal(p[i])
 			i++
-		}
-		if len(z.tokens) >= blockTokens {
-			z.block(false)
 		}
 	}
 }
@@ -84,6 +81,54 @@ func repeats(p []byte, i, d int) int {
 		n++
 	}
 	return n
+}
+
+// zeros is how many bytes p starts with are zero, up to maxMatch.
+func zeros(p []byte) int {
+	n, end := 0, min(len(p), maxMatch)
+	for n+8 <= end {
+		if x := binary.LittleEndian.Uint64(p[n:]); x != 0 {
+			return n + bits.TrailingZeros64(x)/8
+		}
+		n += 8
+	}
+	for n < end && p[n] == 0 {
+		n++
+	}
+	return n
+}
+
+// zeroRow adds a row of the filter byte f and n zeros: what the row
+// function would find in it, without looking.
+func (z *runDeflater) zeroRow(f byte, n int) {
+	z.literal(f)
+	if n > 0 {
+		z.literal(0)
+		n--
+	}
+	for ; n >= minMatch; n -= min(n, maxMatch) {
+		z.match(min(n, maxMatch), 1)
+	}
+	for ; n > 0; n-- {
+		z.literal(0)
+	}
+}
+
+func (z *runDeflater) literal(b byte) {
+	z.tokens = append(z.tokens, uint32(b))
+	z.lit[b]++
+	if len(z.tokens) >= blockTokens {
+		z.block(false)
+	}
+}
+
+func (z *runDeflater) match(n, d int) {
+	z.tokens = append(z.tokens, uint32(n)<<16|uint32(d))
+	z.lit[257+int(lengthCode[n])]++
+	z.dist[d-1]++
+	if len(z.tokens) >= blockTokens {
+		z.block(false)
+	}
 }
 
 // close ends the stream with a last block and writes out what is left.

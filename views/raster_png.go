@@ -38,23 +38,22 @@ func encodePNG(w io.Writer, img *image.RGBA) error {
 	defer deflaters.Put(zw)
 	zw.reset(idat)
 	sum := adler{s1: 1}
-	row, zeros := make([]byte, 1+3*width+1), make([]byte, 1+3*width)
-	row[0], zeros[0] = 2, 2        // up
-	above := make([]byte, 4*width) // the row above the first is zeros
+	row := make([]byte, 1+3*width+1) // one byte to spare for up
+	row[0] = 2                       // up
+	above := make([]byte, 4*width)   // the row above the first is zeros
 	for y := range height {
 		off := img.PixOffset(img.Rect.Min.X, img.Rect.Min.Y+y)
 		cur := img.Pix[off : off+4*width]
-		out := row[:len(zeros)]
 		if bytes.Equal(cur, above) {
-			out = zeros
-			sum.write(out[:1])
-			sum.zeros(len(out) - 1)
+			sum.write(row[:1])
+			sum.zeros(3 * width)
+			zw.zeroRow(row[0], 3*width)
 		} else {
 			up(row[1:], cur, above)
-			sum.write(out)
+			sum.write(row[:1+3*width])
+			zw.row(row[:1+3*width])
 		}
 		above = cur
-		zw.row(out)
 	}
 	if err := zw.close(); err != nil {
 		return err

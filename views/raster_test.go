@@ -135,12 +135,19 @@ func TestRunDeflater(t *testing.T) {
 	for n := 1; n <= 2*maxMatch+2; n++ {
 		cases["every run"] = append(cases["every run"], append([]byte{9}, make([]byte, n)...), bytes.Repeat([]byte{1, 2, 3}, n))
 	}
+	for n := range 2*maxMatch + 4 {
+		cases["zero rows"] = append(cases["zero rows"], append([]byte{2}, make([]byte, n)...), runs(n))
+	}
 	for name, rows := range cases {
 		var buf bytes.Buffer
 		var z runDeflater
 		z.reset(&buf)
 		for _, row := range rows {
-			z.row(row)
+			if name == "zero rows" && len(row) > 0 && row[0] == 2 && bytes.Count(row, []byte{0}) == len(row)-1 {
+				z.zeroRow(row[0], len(row)-1)
+			} else {
+				z.row(row)
+			}
 		}
 		if err := z.close(); err != nil {
 			t.Fatalf("%s: close: %v", name, err)
