@@ -24,6 +24,7 @@ type canvas struct {
 	faint  float64 // 0, or the opacity of a faint band's shapes
 	z      vector.Rasterizer
 	polys  [][]point // the outline being built, in device pixels
+	cut    []point   // reused: a polygon cut to a band of rows
 	fonts  faces
 	mask   *image.Alpha // reused by text
 	halo   *image.Alpha // reused by text: the mask grown
@@ -242,17 +243,116 @@ func (c *canvas) fill(col string) {
 	if r.Empty() {
 		return
 	}
-	c.z.Reset(r.Dx(), r.Dy())
+	src := image.NewUniform(rgba)
+	if bands := c.bands(r); bands != nil {
+		for _, b := range bands {
+			c.rasterize(b, src, true)
+		}
+		return
+	}
+	c.rasterize(r, src, false)
+}
+
+// rasterize fills the outline in c.polys within r; with cut, only the
+// part of it within r's rows, cut off at their edges (the rasterizer
+// measures slopes from where a line starts, which it wants at or below
+// its top row), and in floating-point math as the whole would be.
+func (c *canvas) rasterize(r image.Rectangle, src *image.Uniform, cut bool) {
+	if cut { // the rasterizer does floating-point math when it is this wide
+		c.z.Reset(max(r.Dx(), floatWidth), r.Dy())
+	} else {
+		c.z.Reset(r.Dx(), r.Dy())
+	}
 	c.z.DrawOp = draw.Over
 	ox, oy := float64(r.Min.X), float64(r.Min.Y)
 	for _, poly := range c.polys {
+		if cut {
+			c.cut = clipRows(c.cut[:0], poly, oy, float64(r.Max.Y))
+			poly = c.cut
+		}
+		if len(poly) == 0 {
+			continue
+		}
 		c.z.MoveTo(float32(poly[0].x-ox), float32(poly[0].y-oy))
 		for _, p := range poly[1:] {
 			c.z.LineTo(float32(p.x-ox), float32(p.y-oy))
 		}
 		c.z.ClosePath()
 	}
-	c.z.Draw(c.img, r, image.NewUniform(rgba), image.Point{})
+	c.z.Draw(c.img, r, src, image.Point{})
+}
+
+// bandRows is the height of the bands a long slanted shape is drawn in.
+const bandRows = 16
+
+// floatWidth is the least width or height at which the rasterizer
+// switches from fixed-point math to floating-point: the two round
+// differently, by a few levels at an edge.
+const floatWidth = 513
+
+// bands cuts r, the box of the outline in c.polys, into bands of rows,
+// each as wide as the outline is within it, when that leaves out most of
+// the box: the rasterizer blends every pixel of the box it is given, and
+// a long diagonal stroke's box is nearly all empty. Nil: draw r whole.
+// Only a shape the rasterizer draws in floating-point math is cut, so
+// that its bands are drawn the same way.
+func (c *canvas) bands(r image.Rectangle) []image.Rectangle {
+	if r.Dx() < 4*bandRows || r.Dy() < 4*bandRows || max(r.Dx(), r.Dy()) < floatWidth {
+		return nil
+	}
+	var out []image.Rectangle
+	area := 0
+	for y := r.Min.Y; y < r.Max.Y; y += bandRows {
+		y1 := min(y+bandRows, r.Max.Y)
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, poly := range c.polys {
+			c.cut = clipRows(c.cut[:0], poly, float64(y), float64(y1))
+			for _, p := range c.cut {
+				lo, hi = min(lo, p.x), max(hi, p.x)
+			}
+		}
+		if lo > hi {
+			continue
+		}
+		b := image.Rect(int(math.Floor(lo))-1, y, int(math.Ceil(hi))+1, y1).Intersect(r)
+		if !b.Empty() {
+			out = append(out, b)
+			area += b.Dx() * b.Dy()
+		}
+	}
+	if 2*area > r.Dx()*r.Dy() {
+		return nil
+	}
+	return out
+}
+
+// clipRows appends to dst the part of polygon poly between rows y0 and
+// y1 (Sutherland and Hodgman's clipping, against each row in turn).
+func clipRows(dst, poly []point, y0, y1 float64) []point {
+	if len(poly) == 0 {
+		return dst
+	}
+	n := len(dst)
+	dst = clipHalf(dst, poly, y0, 1)
+	below := append([]point(nil), dst[n:]...)
+	return clipHalf(dst[:n], below, y1, -1)
+}
+
+// clipHalf appends the part of poly on one side of row y: below it for
+// side 1, above it for side -1.
+func clipHalf(dst, poly []point, y, side float64) []point {
+	in := func(p point) bool { return (p.y-y)*side >= 0 }
+	for i, cur := range poly {
+		prev := poly[(i+len(poly)-1)%len(poly)]
+		if in(cur) != in(prev) {
+			t := (y - prev.y) / (cur.y - prev.y)
+			dst = append(dst, point{prev.x + (cur.x-prev.x)*t, y})
+		}
+		if in(cur) {
+			dst = append(dst, cur)
+		}
+	}
+	return dst
 }
 
 // colour parses "#rrggbb", faded towards white in a faint band; "" and

@@ -5,7 +5,9 @@ import (
 	"compress/flate"
 	"hash/adler32"
 	"image"
+	"image/color"
 	"io"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -182,3 +184,44 @@ func TestCodeLengths(t *testing.T) {
 		}
 	}
 }
+
+// TestBands checks that a long diagonal stroke drawn band by band looks
+// as it does drawn in one piece: a few levels apart at most, at edges.
+// (Drawn whole, the rasterizer walks down each line from its start in
+// float32, rounding at every row; a band starts from a point of the line
+// worked out in float64.)
+func TestBands(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		a, b point
+		hw   float64
+	}{
+		{"steep", point{30.3, 20.7}, point{700.1, 1200.9}, 1.5},
+		{"shallow", point{10, 40.25}, point{1500.5, 300.75}, 2},
+		{"up", point{40, 900}, point{900, 30}, 0.75},
+	} {
+		whole, banded := newCanvas(1600, 1300), newCanvas(1600, 1300)
+		for _, c := range []*canvas{whole, banded} {
+			c.polys = append(c.polys[:0], quad(tt.a, tt.b, tt.hw), disc(tt.b, tt.hw))
+		}
+		r := image.Rect(int(math.Floor(min(tt.a.x, tt.b.x)-tt.hw)), int(math.Floor(min(tt.a.y, tt.b.y)-tt.hw)), int(math.Ceil(max(tt.a.x, tt.b.x)+tt.hw)), int(math.Ceil(max(tt.a.y, tt.b.y)+tt.hw)))
+		if banded.bands(r) == nil {
+			t.Fatalf("%s: bands(%v) = nil, want the stroke cut in bands", tt.name, r)
+		}
+		whole.rasterize(r, image.NewUniform(color.RGBA{200, 60, 10, 255}), false)
+		banded.fill("#c83c0a")
+		ink, worst := 0, 0
+		for i, v := range whole.img.Pix {
+			worst = max(worst, abs(int(v)-int(banded.img.Pix[i])))
+			if v != 0xff {
+				ink++
+			}
+		}
+		if worst > 3 || ink == 0 {
+			t.Errorf("%s: drawn in bands, %d bytes have ink and they are up to %d levels from drawn whole, want some and at most 3", tt.name, ink, worst)
+		}
+		t.Logf("%s: up to %d levels apart", tt.name, worst)
+	}
+}
+
+func abs(v int) int { return max(v, -v) }
