@@ -1,9 +1,6 @@
 package lab
 
-import (
-	"encoding/binary"
-	"slices"
-)
+import "encoding/binary"
 
 // load sets r to the state of key, as written by encode, and returns where
 // each lane's part of the key starts. What encode leaves out is reset
@@ -157,7 +154,7 @@ func (c *codec) restore(dst, src *replayer, changed *[numPolicies]bool) {
 	}
 	for li := range dst.lanes {
 		d := &dst.lanes[li]
-		d.violations = d.violations[:0]
+		d.violations, d.touched = d.violations[:0], false
 		if !changed[li] {
 			continue
 		}
@@ -172,19 +169,4 @@ func (c *codec) restore(dst, src *replayer, changed *[numPolicies]bool) {
 		}
 	}
 	dst.warnings = dst.warnings[:0]
-}
-
-// sameLane reports whether two lanes have the same state as far as a key
-// tells (it may say no to lanes with the same key, never yes to others).
-func sameLane(a, b *lane) bool {
-	if !slices.Equal(a.aborted, b.aborted) || !slices.Equal(a.pending, b.pending) {
-		return false
-	}
-	for ri := range a.res {
-		x, y := &a.res[ri], &b.res[ri]
-		if x.hasRem != y.hasRem || x.rem != y.rem || !slices.Equal(x.applied, y.applied) || !slices.Equal(x.ops, y.ops) {
-			return false
-		}
-	}
-	return true
 }

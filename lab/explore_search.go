@@ -271,7 +271,7 @@ func (s *stepper) stepAll(l *layer, a, b, shards int) {
 			x.codec.restore(s.r, s.from, &s.changed)
 			s.r.step(e)
 			for li := range s.changed {
-				s.changed[li] = !sameLane(&s.r.lanes[li], &s.from.lanes[li])
+				s.changed[li] = s.r.lanes[li].touched
 			}
 			cv := v
 			for p := range s.r.lanes {

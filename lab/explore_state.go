@@ -24,8 +24,8 @@ type codec struct {
 	// remInApplied: with fewer than eight scopes, whether a receiver
 	// remembers a token is the top bit of its applied scopes' byte.
 	remInApplied bool
-	sends     []int // requests of sends: writes are decided at once and never named again
-	sendEvent []int // per request, the index of the event that sent it
+	sends        []int // requests of sends: writes are decided at once and never named again
+	sendEvent    []int // per request, the index of the event that sent it
 }
 
 func newCodec(pr *program) *codec {

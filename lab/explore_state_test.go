@@ -100,7 +100,7 @@ func checkSiblings(t *testing.T, s *Scenario, c *codec, key []byte, ready []int,
 		c.restore(r, from, &changed)
 		r.step(e)
 		for li := range changed {
-			changed[li] = !sameLane(&r.lanes[li], &from.lanes[li])
+			changed[li] = r.lanes[li].touched
 		}
 		got := c.encodeFrom(nil, r, key, e, v, &at, &changed)
 		c.load(fresh, key)

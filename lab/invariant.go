@@ -7,6 +7,7 @@ import "maps"
 func (l *lane) apply(r *replayer, q, i int) {
 	rq := &r.requests[q]
 	res := &l.res[rq.resource]
+	l.touched = true
 	if rq.hasToken && rq.scope >= 0 {
 		if m := res.applied[rq.scope]; m.set && m.hi > rq.token {
 			l.violate(StaleOverwrite, i)

@@ -10,6 +10,10 @@ type lane struct {
 	pending    []bool // fenced-racy: requests checked at deliver, applied at a commit
 	snap       snapshot
 	violations []Violation
+	// touched is set by every change to the state an exploration's key
+	// holds of the lane (receivers, aborted, pending); the explorer clears
+	// it before a step, and re-encodes only the lanes a step touched.
+	touched bool
 }
 
 // receiver is a protected resource as one policy sees it. The applied
@@ -158,7 +162,7 @@ func (l *lane) fenced(r *replayer, q, i int) (Decision, string) {
 		}
 	}
 	if l.commitsLater && r.commitFollows(q, i) {
-		l.pending[q] = true
+		l.pending[q], l.touched = true, true
 		return Checked, r.cat("checked: ", why[0], why[1], why[2], why[3], why[4], "; written only at its commit")
 	}
 	l.apply(r, q, i)
@@ -195,6 +199,7 @@ func (l *lane) authoritative(r *replayer, q, i int) (Decision, string) {
 func (l *lane) remember(resource int, t int64, how string) {
 	res := &l.res[resource]
 	res.hasRem, res.rem, res.remHow = true, t, how
+	l.touched = true
 }
 
 // register is fenced-register's grant: the new token is registered at each
@@ -211,6 +216,7 @@ func (l *lane) register(r *replayer, t int64, reason string) string {
 		}
 		if !res.hasRem || t > res.rem {
 			res.hasRem, res.rem, res.remHow = true, t, "registered at a grant"
+			l.touched = true
 		}
 		if len(parts) > 2 {
 			parts = append(parts, ", ")

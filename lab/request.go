@@ -10,7 +10,7 @@ func (r *replayer) send(i int, e op, built request) {
 		l := &r.lanes[li]
 		switch {
 		case l.workerChecks && !passed:
-			l.aborted[e.request] = true
+			l.aborted[e.request], l.touched = true, true
 			l.checkRejected(r, e.request, i)
 			r.set(i, li, Aborted, r.say("aborted: ", why))
 		case e.kind == Send:
@@ -99,7 +99,7 @@ func (r *replayer) commit(i int, e op) {
 		case !l.commitsLater:
 			r.set(i, li, OK, r.say("nothing to do: ", string(l.policy), " decided request ", id, " at its deliver"))
 		case l.pending[e.request]:
-			l.pending[e.request] = false
+			l.pending[e.request], l.touched = false, true
 			l.apply(r, e.request, i)
 			l.remember(q.resource, q.token, "applied at a commit")
 			r.set(i, li, Applied, r.say("applied without checking again; ", r.pr.resources[q.resource], " now remembers ", r.itoa(q.token)))
@@ -118,7 +118,7 @@ func (r *replayer) restart(i int, e op) {
 		case !l.usesTokens() || !r.pr.fencing[e.resource] || !res.hasRem:
 			r.set(i, li, OK, r.say(name, " restarts"))
 		case r.pr.memory[e.resource]:
-			res.hasRem = false
+			res.hasRem, l.touched = false, true
 			r.set(i, li, OK, r.say(name, " restarts and forgets token ", r.itoa(res.rem), ": it kept it in memory only"))
 		default:
 			r.set(i, li, OK, r.say(name, " restarts and still remembers token ", r.itoa(res.rem), " (durable)"))
