@@ -24,7 +24,6 @@ type canvas struct {
 	faint  float64 // 0, or the opacity of a faint band's shapes
 	z      vector.Rasterizer
 	polys  [][]point // the outline being built, in device pixels
-	cut    []point   // reused: a polygon cut to a band of rows
 	fonts  faces
 	mask   *image.Alpha // reused by text
 	halo   *image.Alpha // reused by text: the mask grown
@@ -253,12 +252,10 @@ func (c *canvas) fill(col string) {
 	c.rasterize(r, src, false)
 }
 
-// rasterize fills the outline in c.polys within r; with cut, only the
-// part of it within r's rows, cut off at their edges (the rasterizer
-// measures slopes from where a line starts, which it wants at or below
-// its top row), and in floating-point math as the whole would be.
-func (c *canvas) rasterize(r image.Rectangle, src *image.Uniform, cut bool) {
-	if cut { // the rasterizer does floating-point math when it is this wide
+// rasterize fills the outline in c.polys within r. A band of a larger
+// shape (float) is drawn in floating-point math as the whole would be.
+func (c *canvas) rasterize(r image.Rectangle, src *image.Uniform, float bool) {
+	if float { // the rasterizer does floating-point math when it is this wide
 		c.z.Reset(max(r.Dx(), floatWidth), r.Dy())
 	} else {
 		c.z.Reset(r.Dx(), r.Dy())
@@ -266,10 +263,6 @@ func (c *canvas) rasterize(r image.Rectangle, src *image.Uniform, cut bool) {
 	c.z.DrawOp = draw.Over
 	ox, oy := float64(r.Min.X), float64(r.Min.Y)
 	for _, poly := range c.polys {
-		if cut {
-			c.cut = clipRows(c.cut[:0], poly, oy, float64(r.Max.Y))
-			poly = c.cut
-		}
 		if len(poly) == 0 {
 			continue
 		}
@@ -304,13 +297,7 @@ func (c *canvas) bands(r image.Rectangle) []image.Rectangle {
 	area := 0
 	for y := r.Min.Y; y < r.Max.Y; y += bandRows {
 		y1 := min(y+bandRows, r.Max.Y)
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, poly := range c.polys {
-			c.cut = clipRows(c.cut[:0], poly, float64(y), float64(y1))
-			for _, p := range c.cut {
-				lo, hi = min(lo, p.x), max(hi, p.x)
-			}
-		}
+		lo, hi := c.spanX(float64(y), float64(y1))
 		if lo > hi {
 			continue
 		}
@@ -326,33 +313,30 @@ func (c *canvas) bands(r image.Rectangle) []image.Rectangle {
 	return out
 }
 
-// clipRows appends to dst the part of polygon poly between rows y0 and
-// y1 (Sutherland and Hodgman's clipping, against each row in turn).
-func clipRows(dst, poly []point, y0, y1 float64) []point {
-	if len(poly) == 0 {
-		return dst
-	}
-	n := len(dst)
-	dst = clipHalf(dst, poly, y0, 1)
-	below := append([]point(nil), dst[n:]...)
-	return clipHalf(dst[:n], below, y1, -1)
-}
-
-// clipHalf appends the part of poly on one side of row y: below it for
-// side 1, above it for side -1.
-func clipHalf(dst, poly []point, y, side float64) []point {
-	in := func(p point) bool { return (p.y-y)*side >= 0 }
-	for i, cur := range poly {
-		prev := poly[(i+len(poly)-1)%len(poly)]
-		if in(cur) != in(prev) {
-			t := (y - prev.y) / (cur.y - prev.y)
-			dst = append(dst, point{prev.x + (cur.x-prev.x)*t, y})
-		}
-		if in(cur) {
-			dst = append(dst, cur)
+// spanX is how far left and right the outline in c.polys reaches
+// between rows y0 and y1; lo > hi where it does not.
+func (c *canvas) spanX(y0, y1 float64) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, poly := range c.polys {
+		for i, a := range poly {
+			b := poly[(i+1)%len(poly)]
+			if a.y > b.y {
+				a, b = b, a
+			}
+			if b.y < y0 || a.y > y1 {
+				continue
+			}
+			if b.y-a.y < 1e-9 {
+				lo, hi = min(lo, a.x, b.x), max(hi, a.x, b.x)
+				continue
+			}
+			for _, y := range [2]float64{max(a.y, y0), min(b.y, y1)} {
+				x := a.x + (b.x-a.x)*(y-a.y)/(b.y-a.y)
+				lo, hi = min(lo, x), max(hi, x)
+			}
 		}
 	}
-	return dst
+	return lo, hi
 }
 
 // colour parses "#rrggbb", faded towards white in a faint band; "" and

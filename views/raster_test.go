@@ -186,10 +186,9 @@ func TestCodeLengths(t *testing.T) {
 }
 
 // TestBands checks that a long diagonal stroke drawn band by band looks
-// as it does drawn in one piece: a few levels apart at most, at edges.
-// (Drawn whole, the rasterizer walks down each line from its start in
-// float32, rounding at every row; a band starts from a point of the line
-// worked out in float64.)
+// as it does drawn in one piece: a few levels apart at most, at edges
+// (each band places the outline in float32 from its own corner, which
+// rounds differently).
 func TestBands(t *testing.T) {
 	for _, tt := range []struct {
 		name string
