@@ -79,6 +79,9 @@ func (l *lane) violateAs(kind Invariant, c Class, i int) {
 			return
 		}
 	}
+	if cap(l.violations) == 0 {
+		l.violations = make([]Violation, 0, 4) // room for a step's usual few at once
+	}
 	l.violations = append(l.violations, Violation{Kind: kind, Step: i + 1, Class: c})
 }
 

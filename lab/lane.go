@@ -77,15 +77,6 @@ func laneFlags(pr *program) []bool {
 	return make([]bool, n*pr.requests)
 }
 
-func emptySnapshot(resources []string) snapshot {
-	s := snapshot{values: make(map[string]*string, len(resources)), tokens: make(map[string]*int64, len(resources))}
-	for _, name := range resources {
-		s.values[name] = nil
-		s.tokens[name] = nil
-	}
-	return s
-}
-
 // newReceivers allocates every lane's receivers, and their marks, at once.
 func newReceivers(pr *program) (lanes [numPolicies][]receiver) {
 	n, k := len(pr.resources), len(pr.scopes)

@@ -24,6 +24,10 @@ type program struct {
 	// opKeys lists, per resource, the op keys of its writes and sends, in
 	// the order they first appear; an op's opKey indexes it.
 	opKeys [][]string
+	// noValues and noTokens are every resource with nothing written yet,
+	// the outcomes' maps until a write.
+	noValues map[string]*string
+	noTokens map[string]*int64
 	// actorBuf backs actors while there are few.
 	actorBuf [4]string
 }
@@ -113,6 +117,10 @@ func (pr *program) build(s *Scenario, t *text) {
 	for i, name := range pr.resources {
 		pr.fencing[i] = s.Resources[name].Fencing
 		pr.memory[i] = s.Resources[name].Remember == Memory
+	}
+	pr.noValues, pr.noTokens = make(map[string]*string, nr), make(map[string]*int64, nr)
+	for _, name := range pr.resources {
+		pr.noValues[name], pr.noTokens[name] = nil, nil
 	}
 	pr.actors = pr.actorBuf[:0]
 	pr.opKeys = make([][]string, len(pr.resources))

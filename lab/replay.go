@@ -139,7 +139,7 @@ func (r *replayer) init(s *Scenario) {
 	for i := range r.leases {
 		r.leases[i] = lease{next: pr.firstToken[i], holder: -1}
 	}
-	snap := emptySnapshot(pr.resources)
+	snap := snapshot{values: pr.noValues, tokens: pr.noTokens}
 	res := newReceivers(pr)
 	flags := laneFlags(pr)
 	for i, p := range policies {
@@ -366,8 +366,10 @@ func (r *replayer) set(i, li int, d Decision, reason string) {
 		r.steps[i].Outcomes[li].Decision = d
 		return
 	}
-	l := &r.lanes[li]
-	r.steps[i].Outcomes[li] = Outcome{Decision: d, Reason: reason, Values: l.snap.values, Tokens: l.snap.tokens}
+	// Field by field: assigning a whole Outcome copies it with a bulk
+	// write barrier, which costs more while the collector runs.
+	l, o := &r.lanes[li], &r.steps[i].Outcomes[li]
+	o.Decision, o.Reason, o.Values, o.Tokens = d, reason, l.snap.values, l.snap.tokens
 }
 
 // traceBlock is a trace with the storage of its policies, allocated at once.

@@ -20,7 +20,7 @@ const minTextChunk = 256
 
 // textChunk is the size of the first buffer of a replay of n events: about
 // what the reasons of a typical step take.
-func textChunk(n int) int { return max(minTextChunk, 128*n) }
+func textChunk(n int) int { return max(minTextChunk, 96*n) }
 
 // grow starts a new buffer with room for at least n bytes when the
 // current one has less. The new one is as large as the last, so that what

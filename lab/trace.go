@@ -76,8 +76,9 @@ type Step struct {
 }
 
 // Outcome is what one policy decided at one step, and the resources after it.
-// Values and Tokens are shared between steps while they do not change: treat
-// them as read-only.
+// Values and Tokens are shared between steps while they do not change, and
+// the maps before any write with other traces of the same parsed scenario:
+// treat them as read-only.
 type Outcome struct {
 	Decision Decision           `json:"decision"`
 	Reason   string             `json:"reason"`
