@@ -44,10 +44,10 @@ type snapshot struct {
 	id     int
 }
 
-// newLane is policy p's lane. Its sets of sends come off the front of
-// flags, which has room for every lane's.
-func newLane(p Policy, pr *program, res []receiver, snap snapshot, flags *[]bool) lane {
-	l := lane{policy: p, rules: rulesOf(p), res: res, snap: snap, violations: []Violation{}}
+// init sets up l, which must be zero, as the lane of policyRules[p]. Its
+// sets of sends come off the front of flags, which has room for every lane's.
+func (l *lane) init(p int, pr *program, res []receiver, snap snapshot, flags *[]bool) {
+	l.policy, l.rules, l.res, l.snap, l.violations = policyRules[p].policy, policyRules[p].rules, res, snap, []Violation{}
 	n := pr.requests
 	take := func() []bool {
 		s := (*flags)[:n:n]
@@ -60,7 +60,6 @@ func newLane(p Policy, pr *program, res []receiver, snap snapshot, flags *[]bool
 	if l.commitsLater {
 		l.pending = take()
 	}
-	return l
 }
 
 // laneFlags allocates the sets of sends of every lane at once.

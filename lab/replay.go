@@ -142,8 +142,8 @@ func (r *replayer) init(s *Scenario) {
 	snap := snapshot{values: pr.noValues, tokens: pr.noTokens}
 	res := newReceivers(pr)
 	flags := laneFlags(pr)
-	for i, p := range policies {
-		r.lanes[i] = newLane(p, pr, res[i], snap, &flags)
+	for i := range r.lanes {
+		r.lanes[i].init(i, pr, res[i], snap, &flags)
 	}
 }
 
