@@ -14,6 +14,8 @@ import (
 // Parse reads a scenario strictly, fills in its defaults and validates it.
 // The error is a *SyntaxError when the input is not JSON, or a
 // *ValidationError listing every problem, each naming event index and field.
+// The scenario comes compiled for Replay, which compiles it again only if
+// it was changed since.
 func Parse(r io.Reader) (*Scenario, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {

@@ -62,14 +62,3 @@ var policies = func() (ps [numPolicies]Policy) {
 // Policies returns every policy in the order traces and pages show them.
 // The slice is the caller's own.
 func Policies() []Policy { return slices.Clone(policies[:]) }
-
-// rulesOf is the rules of policy p; the zero rules (unfenced) for an
-// unknown one.
-func rulesOf(p Policy) rules {
-	for _, row := range policyRules {
-		if row.policy == p {
-			return row.rules
-		}
-	}
-	return rules{}
-}
