@@ -6,7 +6,8 @@ import (
 )
 
 // program is a validated scenario resolved to indices, so that the replay
-// loop touches slices, not maps.
+// loop touches slices, not maps. Nothing writes to a program once built:
+// the replays of a parsed scenario, running at the same time, share one.
 type program struct {
 	actors     []string
 	scopes     []string
