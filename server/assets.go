@@ -23,11 +23,11 @@ const (
 	revalidateCache = "no-cache"
 )
 
-// asset is one embedded static file, ready to send: its bytes, gzipped
-// once at start-up, and the validator a browser sends back.
+// asset is one embedded static file, ready to send under either of its
+// addresses: its bytes, gzipped once at start-up, and the validator a
+// browser sends back.
 type asset struct {
-	body, gz    []byte
-	etag, ctype string
+	hashed, plain *cachedPage // the same bytes under two Cache-Controls
 }
 
 // loadAssets reads and compresses every static file once.
@@ -46,7 +46,11 @@ func loadAssets() (map[string]*asset, error) {
 		if ctype == "" {
 			ctype = "text/plain; charset=utf-8"
 		}
-		out[name] = &asset{body: body, gz: gzipBytes(body), etag: `"` + h + `"`, ctype: ctype}
+		gz, etag := gzipBytes(body), `"`+h+`"`
+		out[name] = &asset{
+			hashed: newFixedPage(ctype, immutableCache, etag, body, gz),
+			plain:  newFixedPage(ctype, revalidateCache, etag, body, gz),
+		}
 		return nil
 	})
 	return out, err
@@ -77,34 +81,57 @@ func (s *Server) handleStatic(c echo.Context) error {
 	if !ok || a == nil {
 		return echo.ErrNotFound
 	}
-	cache := revalidateCache
 	if hashed {
-		cache = immutableCache
+		return a.hashed.send(c)
 	}
-	return sendBytes(c, a.ctype, cache, a.etag, a.body, a.gz)
+	return a.plain.send(c)
 }
 
-// sendBytes writes a body that is the same for every request of its
-// address: a 304 when the client already has it, the gzipped form when the
-// client takes it.
-func sendBytes(c echo.Context, ctype, cacheControl, etag string, body, gz []byte) error {
-	h := c.Response().Header()
-	h.Set("Cache-Control", cacheControl)
-	h.Set("ETag", etag)
-	h.Add("Vary", "Accept-Encoding")
-	if etagMatches(c.Request().Header.Get("If-None-Match"), etag) {
-		return c.NoContent(http.StatusNotModified)
+// Header values that are the same on every answer of a kept page. They are
+// shared by all answers, so nothing may change them in place (Header.Set
+// and Add replace or copy them).
+var (
+	varyAcceptEncoding = []string{"Accept-Encoding"}
+	gzipEncoding       = []string{"gzip"}
+)
+
+// send writes a body that is the same for every request of its address: a
+// 304 when the client already has it, the gzipped form when the client
+// takes it. The header values were made when the page was kept, and the
+// body goes out with its length in one write, so it is not chunked.
+func (p *cachedPage) send(c echo.Context) error {
+	req, res := c.Request(), c.Response()
+	h := res.Header()
+	h["Cache-Control"] = p.header.control
+	h["Etag"] = p.header.etag
+	if v := h["Vary"]; len(v) == 0 {
+		h["Vary"] = varyAcceptEncoding
+	} else {
+		h["Vary"] = append(v, "Accept-Encoding")
 	}
-	if gz != nil && len(gz) < len(body) && acceptsGzip(c.Request()) {
-		h.Set("Content-Encoding", "gzip")
-		body = gz
+	if inm := req.Header["If-None-Match"]; len(inm) > 0 && etagMatches(inm[0], p.etag) {
+		res.WriteHeader(http.StatusNotModified)
+		return nil
 	}
-	return c.Blob(http.StatusOK, ctype, body)
+	body, length := p.body, p.header.length
+	if (p.lazy || p.gz != nil) && acceptsGzip(req) { // a lazy page's gz is read only through gzipped
+		if gz, gzLength := p.gzipped(); gz != nil && len(gz) < len(body) {
+			h["Content-Encoding"] = gzipEncoding
+			body, length = gz, gzLength
+		}
+	}
+	h["Content-Type"] = p.header.ctype
+	h["Content-Length"] = length
+	res.WriteHeader(http.StatusOK)
+	_, err := res.Write(body)
+	return err
 }
 
 // etagMatches reports whether an If-None-Match header names etag (or is *).
 func etagMatches(header, etag string) bool {
-	for _, tag := range strings.Split(header, ",") {
+	for header != "" {
+		var tag string
+		tag, header, _ = strings.Cut(header, ",")
 		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
 		if tag == etag || tag == "*" {
 			return true
@@ -116,7 +143,10 @@ func etagMatches(header, etag string) bool {
 // acceptsGzip reports whether the request takes a gzipped body: gzip is
 // listed without q=0.
 func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+	rest := r.Header.Get("Accept-Encoding")
+	for rest != "" {
+		var part string
+		part, rest, _ = strings.Cut(rest, ",")
 		coding, params, _ := strings.Cut(part, ";")
 		if !strings.EqualFold(strings.TrimSpace(coding), "gzip") {
 			continue

@@ -3,10 +3,13 @@ package server_test
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"fencelab/static"
@@ -109,6 +112,9 @@ func TestCachedPages(t *testing.T) {
 		if !bytes.Equal(first.Body.Bytes(), second.Body.Bytes()) {
 			t.Errorf("GET %s twice: different bodies", target)
 		}
+		if got, want := first.Header().Get("Content-Length"), strconv.Itoa(first.Body.Len()); got != want {
+			t.Errorf("GET %s: Content-Length %q, want %s", target, got, want)
+		}
 		etag := first.Header().Get("ETag")
 		if !strings.HasPrefix(etag, `"`) || etag != second.Header().Get("ETag") {
 			t.Errorf("GET %s: ETags %q then %q, want one strong ETag", target, etag, second.Header().Get("ETag"))
@@ -126,6 +132,9 @@ func TestCachedPages(t *testing.T) {
 		}
 		if got := gunzip(t, target, gz.Body.Bytes()); !bytes.Equal(got, first.Body.Bytes()) {
 			t.Errorf("GET %s gzipped: decodes to other bytes than the plain answer", target)
+		}
+		if got, want := gz.Header().Get("Content-Length"), strconv.Itoa(gz.Body.Len()); got != want {
+			t.Errorf("GET %s gzipped: Content-Length %q, want %s", target, got, want)
 		}
 	}
 }
@@ -200,10 +209,74 @@ func TestAPIReplayRepeated(t *testing.T) {
 	if gz.Header().Get("Content-Encoding") != "gzip" || !bytes.Equal(gunzip(t, "POST /api/replay", gz.Body.Bytes()), first.Body.Bytes()) {
 		t.Errorf("POST /api/replay with Accept-Encoding gzip: not the same trace gzipped once")
 	}
+	if got, want := gz.Header().Get("Content-Length"), strconv.Itoa(gz.Body.Len()); got != want {
+		t.Errorf("POST /api/replay gzipped: Content-Length %q, want %s", got, want)
+	}
 	bad := `{"version":1,"title":"t","events":[{"actor":"A","kind":"nope"}]}`
 	for range 2 {
 		if rec := postJSON(t, s, "/api/replay", bad); rec.Code != http.StatusUnprocessableEntity {
 			t.Errorf("POST /api/replay of an invalid scenario: %d, want 422", rec.Code)
 		}
+	}
+}
+
+// TestAPIReplayConcurrent: clients posting the same new scenario at once,
+// some taking gzip, over real connections, all get the one trace, with its
+// length (not chunked) and every security header: the answer kept, its
+// gzipped form made on first demand and its shared header values are
+// read by many requests at a time.
+func TestAPIReplayConcurrent(t *testing.T) {
+	s, _ := newTestServer(t)
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	src := strings.Replace(builtinSource(t, "paused-worker"), `"title": "`, `"title": "concurrent `, 1)
+	want := postJSON(t, s, "/api/replay", strings.Replace(src, "concurrent", "warm-up", 1)).Body.Bytes()
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for i := range 8 {
+		wg.Go(func() {
+			for j := range 10 {
+				req, _ := http.NewRequest(http.MethodPost, ts.URL+"/api/replay", strings.NewReader(src))
+				req.Header.Set("Content-Type", "application/json")
+				gzipped := (i+j)%2 == 0
+				if gzipped {
+					req.Header.Set("Accept-Encoding", "gzip")
+				}
+				res, err := client.Do(req)
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				body, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				if res.ContentLength != int64(len(body)) || len(res.TransferEncoding) > 0 {
+					errs <- fmt.Sprintf("Content-Length %d, Transfer-Encoding %q for %d bytes", res.ContentLength, res.TransferEncoding, len(body))
+				}
+				if res.Header.Get("X-Frame-Options") != "DENY" || res.Header.Get("Content-Security-Policy") == "" {
+					errs <- fmt.Sprintf("security headers missing: %v", res.Header)
+				}
+				if gzipped != (res.Header.Get("Content-Encoding") == "gzip") {
+					errs <- fmt.Sprintf("asked gzip %v, Content-Encoding %q", gzipped, res.Header.Get("Content-Encoding"))
+					continue
+				}
+				if gzipped {
+					zr, err := gzip.NewReader(bytes.NewReader(body))
+					if err != nil {
+						errs <- err.Error()
+						continue
+					}
+					body, _ = io.ReadAll(zr)
+				}
+				if !bytes.Equal(bytes.Replace(body, []byte("concurrent"), []byte("warm-up"), 1), want) {
+					errs <- fmt.Sprintf("another trace (%d bytes, want %d)", len(body), len(want))
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error("POST /api/replay: " + e)
 	}
 }

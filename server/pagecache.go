@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -36,21 +37,49 @@ type pageCache struct {
 
 // cachedPage is one rendered answer.
 type cachedPage struct {
-	key            string
-	ctype, control string
-	etag           string
-	body, gz       []byte
+	key      string
+	etag     string
+	body, gz []byte
 	// lazy pages are gzipped when a client first takes gzip, not when kept.
 	lazy   bool
 	gzOnce sync.Once
+	// header holds the answer's header values, made once (see send).
+	header struct{ ctype, control, etag, length, gzLength []string }
+	cost   int // the bytes counted against the cache's bound when kept
 }
 
-// gzipped returns the gzipped body, making it now for a lazy page.
-func (p *cachedPage) gzipped() []byte {
-	if p.lazy {
-		p.gzOnce.Do(func() { p.gz = gzipBytes(p.body) })
+// newFixedPage makes a page to send from memory; gz is body gzipped, or
+// nil when it is not worth compressing.
+func newFixedPage(ctype, control, etag string, body, gz []byte) *cachedPage {
+	p := &cachedPage{etag: etag, body: body, gz: gz}
+	p.header.ctype = []string{ctype}
+	p.header.control = []string{control}
+	p.header.etag = []string{etag}
+	p.header.length = []string{strconv.Itoa(len(body))}
+	if gz != nil {
+		p.header.gzLength = []string{strconv.Itoa(len(gz))}
 	}
-	return p.gz
+	return p
+}
+
+// newLazyPage is newFixedPage for an answer gzipped only when a client
+// first takes gzip.
+func newLazyPage(key, ctype, control, etag string, body []byte) *cachedPage {
+	p := newFixedPage(ctype, control, etag, body, nil)
+	p.key, p.lazy = key, true
+	return p
+}
+
+// gzipped returns the gzipped body and its Content-Length, making them
+// now for a lazy page.
+func (p *cachedPage) gzipped() ([]byte, []string) {
+	if p.lazy {
+		p.gzOnce.Do(func() {
+			p.gz = gzipBytes(p.body)
+			p.header.gzLength = []string{strconv.Itoa(len(p.gz))}
+		})
+	}
+	return p.gz, p.header.gzLength
 }
 
 func newPageCache(maxBytes int) *pageCache {
@@ -63,8 +92,19 @@ func newPageCache(maxBytes int) *pageCache {
 func (pc *pageCache) get(key string) *cachedPage {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
-	el, ok := pc.entries[key]
-	if !ok {
+	return pc.use(pc.entries[key])
+}
+
+// getBytes is get of a key held in bytes, which it does not copy.
+func (pc *pageCache) getBytes(key []byte) *cachedPage {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	return pc.use(pc.entries[string(key)])
+}
+
+// use marks el, if any, as the most recently used and returns its page.
+func (pc *pageCache) use(el *list.Element) *cachedPage {
+	if el == nil {
 		return nil
 	}
 	pc.order.MoveToFront(el)
@@ -72,8 +112,10 @@ func (pc *pageCache) get(key string) *cachedPage {
 }
 
 func (pc *pageCache) put(p *cachedPage) {
-	cost := len(p.body) + len(p.gz) + len(p.key)
-	if cost > pc.max/8 {
+	// A lazy page's gzipped form, made later, is not counted: it is a
+	// fraction of the body.
+	p.cost = len(p.body) + len(p.gz) + len(p.key)
+	if p.cost > pc.max/8 {
 		return // one page must not push out everything else
 	}
 	pc.mu.Lock()
@@ -82,13 +124,13 @@ func (pc *pageCache) put(p *cachedPage) {
 		return
 	}
 	pc.entries[p.key] = pc.order.PushFront(p)
-	pc.size += cost
+	pc.size += p.cost
 	for pc.size > pc.max {
 		last := pc.order.Back()
 		old := last.Value.(*cachedPage)
 		pc.order.Remove(last)
 		delete(pc.entries, old.key)
-		pc.size -= len(old.body) + len(old.gz) + len(old.key)
+		pc.size -= old.cost
 	}
 }
 
@@ -125,7 +167,7 @@ func (s *Server) cached(control string, h echo.HandlerFunc) echo.HandlerFunc {
 		req := c.Request()
 		key := pageKey(req)
 		if p := s.pages.get(key); p != nil {
-			return sendBytes(c, p.ctype, p.control, p.etag, p.body, p.gz)
+			return p.send(c)
 		}
 		if req.Method != http.MethodGet {
 			return h(c)
@@ -142,20 +184,18 @@ func (s *Server) cached(control string, h echo.HandlerFunc) echo.HandlerFunc {
 		}
 		p := newCachedPage(key, res.Header().Get("Content-Type"), control, rec.body.Bytes())
 		s.pages.put(p)
-		return sendBytes(c, p.ctype, p.control, p.etag, p.body, p.gz)
+		return p.send(c)
 	}
 }
 
 func newCachedPage(key, ctype, control string, body []byte) *cachedPage {
 	sum := sha256.Sum256(body)
-	p := &cachedPage{
-		key: key, ctype: ctype, control: control,
-		etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`,
-		body: bytes.Clone(body),
-	}
+	var gz []byte
 	if ctype != pngType { // a PNG is compressed already
-		p.gz = gzipBytes(body)
+		gz = gzipBytes(body)
 	}
+	p := newFixedPage(ctype, control, `"`+base64.RawURLEncoding.EncodeToString(sum[:18])+`"`, bytes.Clone(body), gz)
+	p.key = key
 	return p
 }
 

@@ -5,10 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -31,52 +31,51 @@ func (s *Server) handleReplayPage(c echo.Context) error {
 // handleAPIReplay answers the trace, as the CLI's --json prints it; nothing
 // is saved. A replay depends on nothing but the scenario, so the answer to
 // a body seen before (a class posting the same built-in) is sent again
-// from memory, gzipped once.
+// from memory, gzipped once. The body itself is the key: looking it up
+// costs less than hashing it, and no two scenarios can share an answer.
 func (s *Server) handleAPIReplay(c echo.Context) error {
-	body, err := readBody(c)
+	buf, err := readBody(c)
 	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256(body)
-	key := string(sum[:])
-	if p := s.replays.get(key); p != nil {
-		return s.sendReplay(c, p)
+	defer releaseBody(buf)
+	body := buf.Bytes()
+	if p := s.replays.getBytes(body); p != nil {
+		return p.send(c)
 	}
 	sc, err := lab.Parse(bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
 	trace := append(lab.Replay(sc).AppendJSON(nil), '\n')
-	sum = sha256.Sum256(trace)
-	p := &cachedPage{key: key, ctype: jsonType, control: "no-store", lazy: true, body: trace,
-		etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`}
+	sum := sha256.Sum256(trace)
+	p := newLazyPage(string(body), jsonType, "no-store", `"`+base64.RawURLEncoding.EncodeToString(sum[:18])+`"`, trace)
 	s.replays.put(p)
-	return s.sendReplay(c, p)
-}
-
-// sendReplay sends a kept replay, gzipped for a client that takes gzip.
-func (s *Server) sendReplay(c echo.Context, p *cachedPage) error {
-	var gz []byte
-	if acceptsGzip(c.Request()) {
-		gz = p.gzipped()
-	}
-	return sendBytes(c, p.ctype, p.control, p.etag, p.body, gz)
+	return p.send(c)
 }
 
 // parseBody parses the request body as a scenario.
 func parseBody(c echo.Context) (*lab.Scenario, error) {
-	body, err := readBody(c)
+	buf, err := readBody(c)
 	if err != nil {
 		return nil, err
 	}
-	return lab.Parse(bytes.NewReader(body))
+	defer releaseBody(buf)
+	return lab.Parse(bytes.NewReader(buf.Bytes()))
 }
 
+// bodyBuffers are reused to read request bodies into: a scenario is a few
+// KB, and io.ReadAll grew a new buffer from 512 bytes for each one.
+var bodyBuffers = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte, 0, 8<<10)) }}
+
 // readBody reads the request body whole, so an over-long one is a 413
-// rather than a JSON error.
-func readBody(c echo.Context) ([]byte, error) {
-	body, err := io.ReadAll(c.Request().Body)
-	if err != nil {
+// rather than a JSON error. The buffer is the caller's until it hands it
+// to releaseBody.
+func readBody(c echo.Context) (*bytes.Buffer, error) {
+	buf := bodyBuffers.Get().(*bytes.Buffer)
+	buf.Reset()
+	if _, err := buf.ReadFrom(c.Request().Body); err != nil {
+		releaseBody(buf)
 		var big *http.MaxBytesError
 		if errors.As(err, &big) {
 			return nil, err
@@ -84,7 +83,13 @@ func readBody(c echo.Context) ([]byte, error) {
 		// Truncated, badly chunked or too slow: the client's fault.
 		return nil, unreadable(err)
 	}
-	return body, nil
+	return buf, nil
+}
+
+// releaseBody gives a body's buffer back for another request; bodies are
+// bounded (maxBody), so every buffer can be kept.
+func releaseBody(buf *bytes.Buffer) {
+	bodyBuffers.Put(buf)
 }
 
 // parseForm parses the form field "scenario". Its errors carry the text,

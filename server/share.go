@@ -189,8 +189,7 @@ func picturePath(path string, d lab.Policy) string {
 func (s *Server) handleIcon(ctype string, draw func() []byte) echo.HandlerFunc {
 	page := sync.OnceValue(func() *cachedPage { return newCachedPage("", ctype, exportCache, draw()) })
 	return func(c echo.Context) error {
-		p := page()
-		return sendBytes(c, p.ctype, p.control, p.etag, p.body, p.gz)
+		return page().send(c)
 	}
 }
 
