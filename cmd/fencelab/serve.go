@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -78,7 +79,7 @@ func serve(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	access, closeAccess, err := openAccessLog(*accessPath, log)
+	access, closeAccess, err := openAccessLog(*accessPath, stderr)
 	if err != nil {
 		return err
 	}
@@ -89,12 +90,15 @@ func serve(args []string, stdout, stderr io.Writer) error {
 	return listenAndServe(ctx, log, opts)
 }
 
-// openAccessLog returns the logger of the access log: the program's own
-// log for stderr, none for off, else a file appended to.
-func openAccessLog(where string, log *slog.Logger) (*slog.Logger, func(), error) {
+// openAccessLog returns the logger of the access log: lines to stderr
+// beside the program's own log, none for off, else lines appended to a
+// file. Its lines are written in batches (see batchWriter); the returned
+// func writes what is held and closes the file.
+func openAccessLog(where string, stderr io.Writer) (*slog.Logger, func(), error) {
 	switch where {
 	case "stderr", "":
-		return log, func() {}, nil
+		b := newBatchWriter(stderr, batchDelay)
+		return slog.New(slog.NewTextHandler(b, nil)), b.Close, nil
 	case "off":
 		return nil, func() {}, nil
 	}
@@ -102,7 +106,80 @@ func openAccessLog(where string, log *slog.Logger) (*slog.Logger, func(), error)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open access log: %w", err)
 	}
-	return slog.New(slog.NewTextHandler(f, nil)), func() { f.Close() }, nil
+	b := newBatchWriter(f, batchDelay)
+	return slog.New(slog.NewTextHandler(b, nil)), func() { b.Close(); f.Close() }, nil
+}
+
+// An access log's lines are gathered and written together: a write per
+// request was a system call per request, a fifth of the CPU a small
+// answer costs. A line waits at most batchDelay.
+const (
+	batchBytes = 32 << 10
+	batchDelay = 100 * time.Millisecond
+)
+
+// batchWriter gathers whole lines (each Write is one line of a slog
+// handler) and writes them in one Write when it holds batchBytes, and a
+// delay (batchDelay) after the first line it holds at the latest. A line is never
+// split between two Writes, so another writer of the same file, such as
+// the program's log on stderr, cannot land inside it.
+type batchWriter struct {
+	mu     sync.Mutex
+	w      io.Writer
+	buf    []byte
+	delay  time.Duration
+	timer  *time.Timer // armed while buf holds lines
+	closed bool
+}
+
+func newBatchWriter(w io.Writer, delay time.Duration) *batchWriter {
+	b := &batchWriter{w: w, buf: make([]byte, 0, batchBytes), delay: delay}
+	b.timer = time.AfterFunc(time.Hour, b.Flush)
+	b.timer.Stop()
+	return b
+}
+
+func (b *batchWriter) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.buf)+len(p) > batchBytes {
+		if err := b.flushLocked(); err != nil {
+			return 0, err
+		}
+	}
+	if b.closed || len(p) > batchBytes {
+		return b.w.Write(p)
+	}
+	if len(b.buf) == 0 {
+		b.timer.Reset(b.delay)
+	}
+	b.buf = append(b.buf, p...)
+	return len(p), nil
+}
+
+// Flush writes the lines held.
+func (b *batchWriter) Flush() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.flushLocked()
+}
+
+func (b *batchWriter) flushLocked() error {
+	if len(b.buf) == 0 {
+		return nil
+	}
+	b.timer.Stop()
+	_, err := b.w.Write(b.buf)
+	b.buf = b.buf[:0]
+	return err
+}
+
+// Close writes the lines held; later lines are written at once.
+func (b *batchWriter) Close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.flushLocked()
+	b.closed = true
 }
 
 func listenAndServe(ctx context.Context, log *slog.Logger, opts serveOptions) error {

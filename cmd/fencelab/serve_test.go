@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"io"
-	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -108,32 +107,77 @@ func TestServeBadFlags(t *testing.T) {
 	}
 }
 
-// TestAccessLog: stderr shares the program's log, off writes none, and a
-// path is a file appended to, created if absent.
+// TestAccessLog: stderr gets the lines beside the program's log, off
+// writes none, and a path is a file appended to, created if absent. Lines
+// are held for a moment and written in one go, and all of them by the
+// close.
 func TestAccessLog(t *testing.T) {
-	var buf bytes.Buffer
-	log := slog.New(slog.NewTextHandler(&buf, nil))
-	if got, _, err := openAccessLog("stderr", log); err != nil || got != log {
-		t.Errorf("openAccessLog(stderr) = %v, %v; want the program's log", got, err)
+	var stderr bytes.Buffer
+	access, closeAccess, err := openAccessLog("stderr", &stderr)
+	if err != nil || access == nil {
+		t.Fatalf("openAccessLog(stderr) = %v, %v", access, err)
 	}
-	if got, _, err := openAccessLog("off", log); err != nil || got != nil {
+	access.Info("request", "path", "/a")
+	access.Info("request", "path", "/b")
+	closeAccess()
+	if got := stderr.String(); strings.Count(got, "\n") != 2 || !strings.Contains(got, "path=/a") || !strings.Contains(got, "path=/b") {
+		t.Errorf("access log on stderr = %q, want both lines", got)
+	}
+	if got, _, err := openAccessLog("off", &stderr); err != nil || got != nil {
 		t.Errorf("openAccessLog(off) = %v, %v; want none", got, err)
 	}
+	stderr.Reset()
 	path := filepath.Join(t.TempDir(), "access.log")
 	if err := os.WriteFile(path, []byte("kept\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	access, closeAccess, err := openAccessLog(path, log)
+	access, closeAccess, err = openAccessLog(path, &stderr)
 	if err != nil {
 		t.Fatalf("openAccessLog(%s): %v", path, err)
 	}
 	access.Info("request", "path", "/r/x")
+	deadline := time.Now().Add(10 * batchDelay)
+	for b, _ := os.ReadFile(path); !strings.Contains(string(b), "path=/r/x"); b, _ = os.ReadFile(path) {
+		if time.Now().After(deadline) {
+			t.Fatalf("access log file %q: the line is not written %v later", b, 10*batchDelay)
+		}
+		time.Sleep(batchDelay / 10)
+	}
+	access.Info("request", "path", "/r/y")
 	closeAccess()
 	b, _ := os.ReadFile(path)
-	if !strings.HasPrefix(string(b), "kept\n") || !strings.Contains(string(b), "path=/r/x") || buf.Len() != 0 {
-		t.Errorf("access log file = %q, program log = %q; want the line appended to the file only", b, buf.String())
+	if !strings.HasPrefix(string(b), "kept\n") || !strings.Contains(string(b), "path=/r/y") || stderr.Len() != 0 {
+		t.Errorf("access log file = %q, stderr = %q; want the lines appended to the file only", b, stderr.String())
 	}
-	if _, _, err := openAccessLog(filepath.Join(t.TempDir(), "no", "such", "dir.log"), log); err == nil {
+	if _, _, err := openAccessLog(filepath.Join(t.TempDir(), "no", "such", "dir.log"), &stderr); err == nil {
 		t.Errorf("openAccessLog(a path in a missing directory) = nil error")
+	}
+}
+
+// TestBatchWriter: lines are held until the batch is full, never split,
+// and one longer than a batch is written alone, after those held.
+func TestBatchWriter(t *testing.T) {
+	var out bytes.Buffer
+	b := newBatchWriter(&out, time.Hour) // no flush by time during the test
+	defer b.Close()
+	line := []byte(strings.Repeat("x", 99) + "\n")
+	var want bytes.Buffer
+	for range batchBytes / len(line) {
+		b.Write(line)
+		want.Write(line)
+	}
+	if out.Len() != 0 {
+		t.Fatalf("%d bytes written before the batch is full", out.Len())
+	}
+	b.Write(line) // does not fit: the batch goes first
+	if !bytes.Equal(out.Bytes(), want.Bytes()) {
+		t.Fatalf("after a full batch: %d bytes written, want %d", out.Len(), want.Len())
+	}
+	want.Write(line)
+	long := append(bytes.Repeat([]byte("y"), batchBytes), '\n')
+	b.Write(long)
+	want.Write(long)
+	if !bytes.Equal(out.Bytes(), want.Bytes()) {
+		t.Errorf("a line longer than a batch: %d bytes written, want %d in order", out.Len(), want.Len())
 	}
 }
