@@ -12,16 +12,43 @@ import (
 )
 
 // serve sends one request through the whole handler (routing, middleware,
-// error handler, SQLite) and fails the benchmark on an unexpected status.
-func serve(b *testing.B, h http.Handler, req func() *http.Request, status int) {
+// error handler, SQLite) and fails the benchmark on an unexpected status
+// or an empty body. The answer goes to a sink that counts its bytes, as a
+// connection would take them: a recorder growing a buffer for each
+// answer would be measured along with the server.
+func serve(b *testing.B, h http.Handler, req func() *http.Request, status int) *sink {
 	b.ReportAllocs()
+	w := &sink{}
 	for b.Loop() {
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req())
-		if rec.Code != status {
-			b.Fatalf("status %d, want %d: %s", rec.Code, status, rec.Body.String())
+		w.header, w.status, w.n = make(http.Header), 0, 0
+		h.ServeHTTP(w, req())
+		if w.status != status || w.n == 0 {
+			b.Fatalf("status %d with %d bytes, want %d and a body", w.status, w.n, status)
 		}
 	}
+	return w
+}
+
+// sink is the response writer of the benchmarks: it keeps the status and
+// the header and counts the body.
+type sink struct {
+	header http.Header
+	status int
+	n      int
+}
+
+func (w *sink) Header() http.Header { return w.header }
+
+func (w *sink) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+}
+
+func (w *sink) Write(p []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	w.n += len(p)
+	return len(p), nil
 }
 
 // BenchmarkScenarioPage renders /scenarios/paused-worker: replay, table
@@ -47,15 +74,25 @@ func BenchmarkRunPage(b *testing.B) {
 }
 
 // BenchmarkAPIReplay is POST /api/replay of paused-worker, the same body
-// each time: after the first, the answer comes from memory.
+// each time: after the first, the answer comes from memory, as it is
+// (identity) or gzipped (gzip: browsers, curl --compressed and Go's HTTP
+// client ask for it).
 func BenchmarkAPIReplay(b *testing.B) {
-	h, _ := newTestServer(b)
-	src := builtinSource(b, "paused-worker")
-	serve(b, h, func() *http.Request {
-		req := httptest.NewRequest(http.MethodPost, "/api/replay", strings.NewReader(src))
-		req.Header.Set("Content-Type", "application/json")
-		return req
-	}, http.StatusOK)
+	for _, enc := range []string{"identity", "gzip"} {
+		b.Run(enc, func(b *testing.B) {
+			h, _ := newTestServer(b)
+			src := builtinSource(b, "paused-worker")
+			w := serve(b, h, func() *http.Request {
+				req := httptest.NewRequest(http.MethodPost, "/api/replay", strings.NewReader(src))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept-Encoding", enc)
+				return req
+			}, http.StatusOK)
+			if got, want := w.header.Get("Content-Encoding"), strings.TrimPrefix(enc, "identity"); got != want {
+				b.Errorf("Content-Encoding %q, want %q", got, want)
+			}
+		})
+	}
 }
 
 // BenchmarkEditorPreview is the editor's live re-run after a drop: the
