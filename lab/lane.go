@@ -208,6 +208,9 @@ func (l *lane) register(r *replayer, t int64, reason string) string {
 			res.hasRem, res.rem, res.remHow = true, t, "registered at a grant"
 			l.touched = true
 		}
+		if r.quiet {
+			continue
+		}
 		if len(parts) > 2 {
 			parts = append(parts, ", ")
 		}
