@@ -2,43 +2,16 @@ package views
 
 import (
 	"bytes"
-	"compress/flate"
-	"hash/adler32"
 	"image"
 	"image/color"
-	"io"
+	"image/draw"
+	"image/png"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"golang.org/x/image/math/fixed"
 )
-
-// TestAdler checks the PNG writer's checksum against hash/adler32 on
-// runs of zeros (which it skips eight at a time) mixed with other bytes,
-// across the lengths at which it reduces its sums.
-func TestAdler(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{0, 1, 7, 8, 9, 5551, 5552, 5553, 20000, 100003} {
-		for _, zeroShare := range []float64{0, 0.9, 1} {
-			p := make([]byte, n)
-			for i := range p {
-				if r.Float64() >= zeroShare {
-					p[i] = byte(r.UintN(256))
-				}
-			}
-			var a adler
-			a.s1 = 1
-			a.write(p[:n/2])
-			a.zeros(n / 3)
-			a.write(p[n/2:])
-			want := adler32.Checksum(append(append(append([]byte{}, p[:n/2]...), make([]byte, n/3)...), p[n/2:]...))
-			if got := a.s2<<16 | a.s1; got != want {
-				t.Errorf("adler of %d bytes (%.1f zeros) = %#x, want %#x", n+n/3, zeroShare, got, want)
-			}
-		}
-	}
-}
 
 // TestGlyphCache checks that a glyph from the cache is the mask the face
 // draws at any whole-pixel position with the same fraction.
@@ -99,88 +72,60 @@ func TestUpFilter(t *testing.T) {
 	}
 }
 
-// TestRunDeflater round-trips rows through the deflater and
-// compress/flate's reader: runs at distance one and three of every length
-// around the limits of a match, noise, rows long enough for many blocks.
-func TestRunDeflater(t *testing.T) {
+// TestEncodePNG checks that image/png decodes what encodePNG writes to
+// the same pixels: runs of equal rows (sent as zeros), flat colours,
+// noise that fills several IDAT chunks, odd widths, one pixel, and a
+// sub-image that does not start at the origin.
+func TestEncodePNG(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	noise := func(n int) []byte {
-		p := make([]byte, n)
-		for i := range p {
-			p[i] = byte(r.UintN(256))
+	shapes := func(w, h int) *image.RGBA {
+		img := image.NewRGBA(image.Rect(0, 0, w, h))
+		draw.Draw(img, img.Bounds(), image.White, image.Point{}, draw.Src)
+		for range 20 {
+			x, y := int(r.UintN(uint(w))), int(r.UintN(uint(h)))
+			c := color.RGBA{byte(r.UintN(256)), byte(r.UintN(256)), byte(r.UintN(256)), 0xff}
+			draw.Draw(img, image.Rect(x, y, x+int(r.UintN(200)), y+int(r.UintN(60))), image.NewUniform(c), image.Point{}, draw.Src)
 		}
-		return p
+		return img
 	}
-	runs := func(n int) []byte {
-		var p []byte
-		for len(p) < n {
-			switch r.UintN(3) {
-			case 0:
-				p = append(p, bytes.Repeat([]byte{byte(r.UintN(3))}, int(r.UintN(600)))...)
-			case 1:
-				p = append(p, bytes.Repeat([]byte{byte(r.UintN(256)), 7, 200}, int(r.UintN(200)))...)
-			default:
-				p = append(p, noise(int(r.UintN(10)))...)
+	noise := func(w, h int) *image.RGBA {
+		img := image.NewRGBA(image.Rect(0, 0, w, h))
+		for i := range img.Pix {
+			img.Pix[i] = byte(r.UintN(256))
+			if i%4 == 3 {
+				img.Pix[i] = 0xff // opaque
 			}
 		}
-		return p[:n]
+		return img
 	}
-	cases := map[string][][]byte{
-		"empty":       nil,
-		"one byte":    {{2}},
-		"zeros":       {make([]byte, 5653), make([]byte, 5653)},
-		"every run":   {},
-		"noise":       {noise(100000)},
-		"runs":        {runs(70000), runs(3), runs(200000)},
-		"many blocks": {runs(1 << 20), noise(1 << 16), runs(1 << 20)},
+	big := shapes(900, 700)
+	cases := map[string]*image.RGBA{
+		"one pixel":  shapes(1, 1),
+		"one column": shapes(1, 300),
+		"shapes":     big,
+		"odd width":  shapes(333, 101),
+		"sub-image":  big.SubImage(image.Rect(101, 57, 800, 650)).(*image.RGBA),
+		"noise":      noise(301, 257),
 	}
-	for n := 1; n <= 2*maxMatch+2; n++ {
-		cases["every run"] = append(cases["every run"], append([]byte{9}, make([]byte, n)...), bytes.Repeat([]byte{1, 2, 3}, n))
-	}
-	for n := range 2*maxMatch + 4 {
-		cases["zero rows"] = append(cases["zero rows"], append([]byte{2}, make([]byte, n)...), runs(n))
-	}
-	for name, rows := range cases {
+	for name, img := range cases {
 		var buf bytes.Buffer
-		var z runDeflater
-		z.reset(&buf)
-		for _, row := range rows {
-			if name == "zero rows" && len(row) > 0 && row[0] == 2 && bytes.Count(row, []byte{0}) == len(row)-1 {
-				z.zeroRow(row[0], len(row)-1)
-			} else {
-				z.row(row)
+		if err := encodePNG(&buf, img); err != nil {
+			t.Fatalf("encodePNG(%s): %v", name, err)
+		}
+		got, err := png.Decode(&buf)
+		if err != nil {
+			t.Fatalf("encodePNG(%s) wrote no PNG image/png reads: %v", name, err)
+		}
+		b := img.Bounds()
+		if got.Bounds().Size() != b.Size() {
+			t.Fatalf("encodePNG(%s) is %v, want %v", name, got.Bounds().Size(), b.Size())
+		}
+		for y := range b.Dy() {
+			for x := range b.Dx() {
+				if g, w := color.RGBAModel.Convert(got.At(x, y)), img.RGBAAt(b.Min.X+x, b.Min.Y+y); g != w {
+					t.Fatalf("encodePNG(%s) decodes pixel (%d, %d) as %v, want %v", name, x, y, g, w)
+				}
 			}
-		}
-		if err := z.close(); err != nil {
-			t.Fatalf("%s: close: %v", name, err)
-		}
-		got, err := io.ReadAll(flate.NewReader(&buf))
-		if want := bytes.Join(rows, nil); err != nil || !bytes.Equal(got, want) {
-			t.Errorf("%s: inflated %d bytes (err %v), want the %d written back", name, len(got), err, len(want))
-		}
-	}
-}
-
-// TestCodeLengths checks that a code is complete and within its limit
-// when the plain Huffman code would be far deeper (Fibonacci counts).
-func TestCodeLengths(t *testing.T) {
-	for _, limit := range []uint8{7, 15} {
-		freq := make([]int32, 30)
-		a, b := int32(1), int32(1)
-		for i := range freq {
-			freq[i], a, b = a, b, min(a+b, 1<<30)
-		}
-		lens := make([]uint8, len(freq))
-		codeLengths(freq, limit, lens)
-		kraft := 0.0
-		for s, l := range lens {
-			if l == 0 || l > limit {
-				t.Fatalf("codeLengths(limit %d) gives symbol %d length %d", limit, s, l)
-			}
-			kraft += 1 / float64(uint(1)<<l)
-		}
-		if kraft != 1 {
-			t.Errorf("codeLengths(limit %d): Kraft sum %v, want 1 (a complete code)", limit, kraft)
 		}
 	}
 }
