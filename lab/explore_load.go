@@ -102,8 +102,8 @@ func (c *codec) loadReceiver(rd *reader, ri int, res *receiver) {
 	}
 }
 
-// reader reads what encode and appendTally wrote. Keys come from this
-// package alone, so a short or malformed key is a bug: it panics.
+// reader reads what encode wrote. Keys come from this package alone, so a
+// short or malformed key is a bug: it panics.
 type reader struct {
 	b []byte
 	i int
@@ -114,23 +114,9 @@ func (rd *reader) byte() byte {
 	return rd.b[rd.i-1]
 }
 
-func (rd *reader) flags2() (bool, bool) {
-	b := rd.byte()
-	return b&1 != 0, b&2 != 0
-}
-
 func (rd *reader) bytes(n int) []byte {
 	rd.i += n
 	return rd.b[rd.i-n : rd.i]
-}
-
-func (rd *reader) uvarint() uint64 {
-	v, n := binary.Uvarint(rd.b[rd.i:])
-	if n <= 0 {
-		panic("lab: malformed state key")
-	}
-	rd.i += n
-	return v
 }
 
 func (rd *reader) varint() int64 {
