@@ -111,18 +111,18 @@ func openAccessLog(where string, stderr io.Writer) (*slog.Logger, func(), error)
 }
 
 // An access log's lines are gathered and written together: a write per
-// request was a system call per request, a fifth of the CPU a small
-// answer costs. A line waits at most batchDelay.
+// line was a system call per request, about a fifth of the server's CPU
+// for a small answer from memory. A line waits at most batchDelay.
 const (
 	batchBytes = 32 << 10
 	batchDelay = 100 * time.Millisecond
 )
 
 // batchWriter gathers whole lines (each Write is one line of a slog
-// handler) and writes them in one Write when it holds batchBytes, and a
-// delay (batchDelay) after the first line it holds at the latest. A line is never
-// split between two Writes, so another writer of the same file, such as
-// the program's log on stderr, cannot land inside it.
+// handler) and writes them in one Write when it holds batchBytes, or its
+// delay after the first line it holds, whichever comes first. A line is
+// never split between two Writes, so another writer of the same file,
+// such as the program's log on stderr, cannot land inside it.
 type batchWriter struct {
 	mu     sync.Mutex
 	w      io.Writer
