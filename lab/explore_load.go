@@ -133,8 +133,18 @@ func (rd *reader) varint() int64 {
 // Both replay the same program.
 func (c *codec) restore(dst, src *replayer, changed *[numPolicies]bool) {
 	dst.placed = src.placed
-	copy(dst.leases, src.leases)
-	copy(dst.workers, src.workers)
+	// Field by field, the fields load sets: none is a pointer, so the
+	// copies need no write barrier while the collector runs.
+	for i := range dst.leases {
+		d, s := &dst.leases[i], &src.leases[i]
+		d.valid, d.granted, d.holder = s.valid, s.granted, s.holder
+		d.token, d.next, d.maxGranted = s.token, s.next, s.maxGranted
+	}
+	for i := range dst.workers {
+		d, s := &dst.workers[i], &src.workers[i]
+		d.paused, d.crashed, d.hasGrant, d.answer = s.paused, s.crashed, s.hasGrant, s.answer
+		d.scope, d.token = s.scope, s.token
+	}
 	for _, q := range c.sends {
 		dst.requests[q] = src.requests[q]
 	}

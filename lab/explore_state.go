@@ -59,23 +59,38 @@ func (c *codec) encodeFrom(buf []byte, r *replayer, placed []byte, e int, v viol
 	var vb [8]byte
 	binary.LittleEndian.PutUint64(vb[:], uint64(v))
 	buf = append(buf, vb[:violatedLen]...)
-	for _, l := range r.leases {
+	for i := range r.leases {
+		l := &r.leases[i]
 		buf = append(buf, bit(l.valid, 0)|bit(l.granted, 1)|byte(l.holder+1)<<2)
 		buf = binary.AppendVarint(binary.AppendVarint(binary.AppendVarint(buf, l.token), l.next), l.maxGranted)
 	}
-	for _, w := range r.workers {
+	for i := range r.workers {
+		w := &r.workers[i]
 		buf = append(buf, bit(w.paused, 0)|bit(w.crashed, 1)|bit(w.hasGrant, 2)|byte(w.answer+1)<<3|byte(w.scope)<<5)
 		buf = binary.AppendVarint(buf, w.token)
 	}
 	for _, q := range c.sends {
 		buf = c.appendRequest(buf, &r.requests[q])
 	}
-	for li := range r.lanes {
-		if changed != nil && !changed[li] {
-			buf = append(buf, placed[at[li]:at[li+1]]...)
+	if changed == nil {
+		for li := range r.lanes {
+			buf = c.appendLane(buf, &r.lanes[li])
+		}
+		return buf
+	}
+	for li := 0; li < numPolicies; {
+		if changed[li] {
+			buf = c.appendLane(buf, &r.lanes[li])
+			li++
 			continue
 		}
-		buf = c.appendLane(buf, &r.lanes[li])
+		// Copy the run of lanes the step left alone in one go.
+		end := li + 1
+		for end < numPolicies && !changed[end] {
+			end++
+		}
+		buf = append(buf, placed[at[li]:at[end]]...)
+		li = end
 	}
 	return buf
 }

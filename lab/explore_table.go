@@ -108,7 +108,8 @@ func (t *shard) insert(key []byte, h uint32, link uint64, n *number) {
 }
 
 func (t *shard) add(i int, n *number) {
-	c := number{lo: t.count[i], big: t.big[i]}
+	var c number
+	t.countOf(i, &c)
 	c.add(n)
 	t.count[i] = c.lo
 	if c.big != nil {
@@ -126,8 +127,8 @@ func (t *shard) setBig(i int, b *mathbig.Int) {
 // countOf sets n to the count of state i.
 func (t *shard) countOf(i int, n *number) {
 	*n = number{lo: t.count[i]}
-	if b, ok := t.big[i]; ok {
-		n.big = b
+	if t.big != nil {
+		n.big = t.big[i]
 	}
 }
 
