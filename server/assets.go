@@ -96,8 +96,8 @@ var (
 )
 
 // send writes a body that is the same for every request of its address: a
-// 304 when the client already has it, the gzipped form when the client
-// takes it. The header values were made when the page was kept, and the
+// 304 when the client already has it (GET and HEAD), the gzipped form when
+// the client takes it. The header values were made when the page was kept, and the
 // body goes out with its length in one write, so it is not chunked.
 func (p *cachedPage) send(c echo.Context) error {
 	req, res := c.Request(), c.Response()
@@ -109,7 +109,10 @@ func (p *cachedPage) send(c echo.Context) error {
 	} else {
 		h["Vary"] = append(v, "Accept-Encoding")
 	}
-	if inm := req.Header["If-None-Match"]; len(inm) > 0 && etagMatches(inm[0], p.etag) {
+	// A 304 answers a GET or HEAD only: a POST (a replay answered from
+	// memory) always gets its answer.
+	safe := req.Method == http.MethodGet || req.Method == http.MethodHead
+	if inm := req.Header["If-None-Match"]; safe && len(inm) > 0 && etagMatches(inm[0], p.etag) {
 		res.WriteHeader(http.StatusNotModified)
 		return nil
 	}

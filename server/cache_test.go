@@ -212,6 +212,15 @@ func TestAPIReplayRepeated(t *testing.T) {
 	if got, want := gz.Header().Get("Content-Length"), strconv.Itoa(gz.Body.Len()); got != want {
 		t.Errorf("POST /api/replay gzipped: Content-Length %q, want %s", got, want)
 	}
+	// A POST naming the answer's ETag still gets the answer: 304 is for GET and HEAD.
+	req = httptest.NewRequest(http.MethodPost, "/api/replay", strings.NewReader(src))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("If-None-Match", second.Header().Get("ETag"))
+	cond := httptest.NewRecorder()
+	s.ServeHTTP(cond, req)
+	if second.Header().Get("ETag") == "" || cond.Code != http.StatusOK || !bytes.Equal(cond.Body.Bytes(), first.Body.Bytes()) {
+		t.Errorf("POST /api/replay with If-None-Match %q: %d and %d bytes, want 200 and the trace", second.Header().Get("ETag"), cond.Code, cond.Body.Len())
+	}
 	bad := `{"version":1,"title":"t","events":[{"actor":"A","kind":"nope"}]}`
 	for range 2 {
 		if rec := postJSON(t, s, "/api/replay", bad); rec.Code != http.StatusUnprocessableEntity {
