@@ -146,7 +146,15 @@ func (c *codec) restore(dst, src *replayer, changed *[numPolicies]bool) {
 		d.scope, d.token = s.scope, s.token
 	}
 	for _, q := range c.sends {
-		dst.requests[q] = src.requests[q]
+		d, s := &dst.requests[q], &src.requests[q]
+		if d.sent != s.sent {
+			*d = *s
+			continue
+		}
+		// Sent or not, both carry the same event's actor, resource, value
+		// and op (load and send take them from it): copy the rest.
+		d.delivered, d.committed, d.deliveredAt, d.committedAt = s.delivered, s.committed, s.deliveredAt, s.committedAt
+		d.scope, d.hasToken, d.token = s.scope, s.hasToken, s.token
 	}
 	for li := range dst.lanes {
 		d := &dst.lanes[li]

@@ -18,6 +18,7 @@ type shard struct {
 	big   map[int]*mathbig.Int // the counts that outgrew a uint64
 	slots []uint64             // 0: empty; else hash<<32 | state+1
 	full  bool                 // a key did not fit in the slab
+	ahead uint64               // the sum of the slots read ahead, kept so the reads stay
 }
 
 const firstSlots = 1 << 4
@@ -58,7 +59,14 @@ func (t *shard) key(i int) []byte { return t.keys.get(t.ref[i]) }
 // the order of their links, so each is stored by its least link.
 func (t *shard) merge(c *candidates, parents *layer) {
 	start := uint32(0)
+	var ahead uint64
 	for j, end := range c.ends {
+		// Read the slot a later child will probe, so that the memory
+		// fetches overlap: in a large layer nearly every probe misses the
+		// cache.
+		if k := j + lookAhead; k < len(c.hashes) {
+			ahead += t.slots[c.hashes[k]&uint32(len(t.slots)-1)]
+		}
 		key := c.keys[start:end]
 		start = end
 		h, link := c.hashes[j], c.links[j]
@@ -70,7 +78,11 @@ func (t *shard) merge(c *candidates, parents *layer) {
 		}
 		t.insert(key, h, link, &n)
 	}
+	t.ahead += ahead
 }
+
+// lookAhead is how many children ahead merge reads the slot of.
+const lookAhead = 8
 
 // find returns the state whose key is key.
 func (t *shard) find(key []byte, h uint32) (int, bool) {
