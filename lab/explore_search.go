@@ -55,6 +55,7 @@ type explorer struct {
 	steppers []*stepper
 	links    []links // per layer, per rank: the state's link
 	cur      *layer
+	spare    []*shard // the shards of the layer before cur, to reuse
 	states   int
 	held     int     // the most bytes held at once
 	growth   float64 // how many times larger the last layer was than the one before
@@ -148,7 +149,7 @@ func newExplorer(ctx context.Context, s *Scenario, opt ExploreOptions) *explorer
 func (x *explorer) run() {
 	r := x.steppers[0].r
 	root := x.codec.encode(nil, r, make([]byte, x.codec.placedLen), -1, 0)
-	first := newShard(1)
+	first := newShard(1, nil)
 	first.insert(root, hashKey(root), 0, &number{lo: 1})
 	x.cur = newLayer([]*shard{first}, x.n)
 	x.links = []links{x.cur.links}
@@ -159,6 +160,7 @@ func (x *explorer) run() {
 		if !ok {
 			return
 		}
+		x.spare = x.cur.shards // layer d is no longer needed: its arrays fill layer d+2
 		x.cur = next
 	}
 	x.final = x.tallyLast(x.cur)
@@ -175,8 +177,13 @@ func (x *explorer) step(d int) (*layer, bool) {
 	expect := int(min(float64(cur.len())*x.growth, float64(x.opt.Budget-x.states))) / w
 	shards := make([]*shard, w)
 	for s := range shards {
-		shards[s] = newShard(expect)
+		var spare *shard
+		if s < len(x.spare) {
+			spare = x.spare[s]
+		}
+		shards[s] = newShard(expect, spare)
 	}
+	x.spare = nil
 	for _, st := range x.steppers {
 		st.clearNotices()
 	}

@@ -24,14 +24,25 @@ type shard struct {
 const firstSlots = 1 << 4
 
 // newShard makes a shard sized for about expect states, so that a good
-// guess copies nothing as it fills.
-func newShard(expect int) *shard {
+// guess copies nothing as it fills. It reuses the key chunks and arrays of
+// spare, a shard of a layer no longer needed, when there is one.
+func newShard(expect int, spare *shard) *shard {
 	slots := firstSlots
 	for 3*slots < 4*expect {
 		slots *= 2
 	}
-	return &shard{slots: make([]uint64, slots), ref: make([]uint32, 0, expect),
-		link: make([]uint64, 0, expect), count: make([]uint64, 0, expect)}
+	t := &shard{slots: make([]uint64, slots), link: make([]uint64, 0, expect)}
+	if spare != nil {
+		t.keys, t.ref, t.count = spare.keys, spare.ref[:0], spare.count[:0]
+		t.keys.reset()
+	}
+	if cap(t.ref) < expect {
+		t.ref = make([]uint32, 0, expect)
+	}
+	if cap(t.count) < expect {
+		t.count = make([]uint64, 0, expect)
+	}
+	return t
 }
 
 // hashKey mixes a key eight bytes at a time (a multiply-xorshift hash; no
@@ -287,9 +298,13 @@ func (l *layer) bytes() int {
 // the chunk (12 bits) and the offset in it (20 bits), so a slab holds up
 // to 4 GiB.
 type slab struct {
-	chunks [][]byte
-	size   int
+	chunks [][]byte // chunks[:used] hold strings; those after, kept from before a reset, are empty
+	used   int
+	size   int // the bytes of all chunks
 }
+
+// reset empties the slab, keeping its chunks to fill again.
+func (s *slab) reset() { s.used = 0 }
 
 const (
 	chunkBits      = 20
@@ -301,7 +316,7 @@ const (
 // add stores b and returns its reference; false when the slab is full.
 func (s *slab) add(b []byte) (uint32, bool) {
 	need := binary.MaxVarintLen64 + len(b)
-	n := len(s.chunks)
+	n := s.used
 	if n == 0 || len(s.chunks[n-1])+need > cap(s.chunks[n-1]) {
 		if n == maxChunks {
 			return 0, false
@@ -313,8 +328,17 @@ func (s *slab) add(b []byte) (uint32, bool) {
 			size = 1 << (firstChunkBits + n)
 		}
 		size = max(size, need)
-		s.chunks = append(s.chunks, make([]byte, 0, size))
-		s.size += size
+		switch {
+		case n < len(s.chunks) && cap(s.chunks[n]) >= size:
+			s.chunks[n] = s.chunks[n][:0]
+		case n < len(s.chunks):
+			s.size += size - cap(s.chunks[n])
+			s.chunks[n] = make([]byte, 0, size)
+		default:
+			s.chunks = append(s.chunks, make([]byte, 0, size))
+			s.size += size
+		}
+		s.used++
 		n++
 	}
 	c := s.chunks[n-1]
