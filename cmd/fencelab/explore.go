@@ -54,12 +54,21 @@ func explore(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		ctx, cancel = context.WithTimeout(ctx, f.deadline)
 		defer cancel()
 	}
-	// The explorer's memory is a few large arrays without pointers, cheap
-	// for the collector to look at: collecting at a tenth more than what
-	// is live, not twice, bounds the process near what it holds.
-	defer debug.SetGCPercent(debug.SetGCPercent(10))
+	// A large exploration's memory is a few large arrays without pointers,
+	// cheap for the collector to look at: past a million states, collecting
+	// at a tenth more than what is live, not twice, keeps the process near
+	// what it holds. (Below that, 10% of a small heap would mean a
+	// collection every few hundred kilobytes.)
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	lowered := false
+	progress := func(states int) { // called by one goroutine at a time
+		if !lowered && states > 1_000_000 {
+			lowered = true
+			debug.SetGCPercent(10)
+		}
+	}
 	x := lab.Explore(ctx, s, lab.ExploreOptions{Budget: f.budget, Writes: f.writes, Expiry: f.expiry,
-		Workers: f.workers, RunAll: runAll})
+		Workers: f.workers, RunAll: runAll, Progress: progress})
 	if f.json {
 		return writeJSON(stdout, x)
 	}
