@@ -1,14 +1,17 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
 
+	"fencelab/server"
 	"fencelab/static"
 )
 
@@ -147,4 +150,33 @@ func BenchmarkAPIReplayNew(b *testing.B) {
 		body := strings.Replace(src, `"title": "`, `"title": "`+strconv.Itoa(n)+" ", 1)
 		return req(body)
 	}, http.StatusOK)
+}
+
+// BenchmarkAccessLog is the scenario page from memory, the cheapest page
+// and so the one where the access log weighs most, without the log and
+// with it (a text line per request, as `fencelab serve` writes, here to a
+// discarding writer: the batching of the real one is not measured). The
+// difference is the log's cost per request.
+func BenchmarkAccessLog(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		name := map[bool]string{false: "off", true: "on"}[on]
+		b.Run(name, func(b *testing.B) {
+			db := openDB(b, b.TempDir())
+			secret, err := db.Secret(context.Background())
+			if err != nil {
+				b.Fatal(err)
+			}
+			cfg := server.Config{Store: db, Library: testLibrary(b), Secret: secret,
+				Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+			if on {
+				cfg.AccessLog = slog.New(slog.NewTextHandler(io.Discard, nil))
+			}
+			h, err := server.New(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			req := requests(http.MethodGet, "/scenarios/paused-worker")
+			serve(b, h, func() *http.Request { return req("") }, http.StatusOK)
+		})
+	}
 }
