@@ -523,3 +523,27 @@ func TestExploreWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestExploreManyEvents explores more than 256 events, past the one-byte
+// events of the links behind the layers: one worker reads 280 times, then
+// writes without a lease, an overrun at the last step of the one ordering.
+func TestExploreManyEvents(t *testing.T) {
+	var lines []string
+	for range 280 {
+		lines = append(lines, "A read")
+	}
+	lines = append(lines, "A write v")
+	x := Explore(context.Background(), ev(t, "", lines...), ExploreOptions{Writes: WritesAtomic})
+	pe := x.Of(Unfenced)
+	if !x.Complete || x.Orderings.Int64() != 1 || x.States != 282 || pe.Worst == nil || *pe.Worst != Overrun {
+		t.Fatalf("Explore(280 reads, a write) = complete %v, %v orderings, %d states, worst %v; want complete, 1, 282, overrun",
+			x.Complete, x.Orderings, x.States, pe.Worst)
+	}
+	want := make([]int, 281)
+	for i := range want {
+		want[i] = i + 1
+	}
+	if got, w := describeCE(pe.Counterexample), describeCE(&Counterexample{Order: want, Step: 281, Invariant: UnownedWrite, Class: Overrun}); got != w {
+		t.Errorf("Explore(280 reads, a write) counterexample = %s, want %s", got, w)
+	}
+}
