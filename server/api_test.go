@@ -180,8 +180,8 @@ func manyEvents(n int) string {
 // TestBadRunIDs answers ids outside the id alphabet or length with a 404
 // before any query.
 func TestBadRunIDs(t *testing.T) {
-	store := &countingStore{Store: openDB(t, t.TempDir())}
-	s := newServer(t, store, testSecret, nil)
+	counted := &countingStore{Runs: openDB(t, t.TempDir())}
+	s := newServer(t, counted, testSecret, nil)
 	ids := []string{"short", "AAAAAAAAAAAAAAAAA", "AAAAAAAAAAAAAAA!", "AAAAAAAAAAAAAAA%2E", "%3Cscript%3E12345678", "AAAAAAAA.AAAAAAA", "%C3%84AAAAAAAAAAAAAA"}
 	for _, id := range ids {
 		for _, prefix := range []string{"/r/", "/api/runs/"} {
@@ -191,11 +191,11 @@ func TestBadRunIDs(t *testing.T) {
 			}
 		}
 	}
-	if store.queries != 0 {
-		t.Errorf("bad ids reached the store %d times, want 0", store.queries)
+	if counted.queries != 0 {
+		t.Errorf("bad ids reached the store %d times, want 0", counted.queries)
 	}
 	get(t, s, "/r/AAAAAAAAAAAAAAAA")
-	if store.queries != 1 {
-		t.Errorf("a well-formed id reached the store %d times, want 1", store.queries)
+	if counted.queries != 1 {
+		t.Errorf("a well-formed id reached the store %d times, want 1", counted.queries)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"fencelab/lab"
+	"fencelab/server/store"
 )
 
 // maxDrifts bounds the remembered answers; past it they are forgotten all
@@ -22,7 +23,7 @@ type driftMemo struct {
 func newDriftMemo() *driftMemo { return &driftMemo{seen: map[string]string{}} }
 
 // of is drift(run), remembered by run id.
-func (m *driftMemo) of(run Run) string {
+func (m *driftMemo) of(run store.Run) string {
 	m.mu.Lock()
 	d, ok := m.seen[run.ID]
 	m.mu.Unlock()
@@ -41,7 +42,7 @@ func (m *driftMemo) of(run Run) string {
 
 // drift says how today's engine differs on a saved run: empty when a fresh
 // replay gives the stored trace byte for byte.
-func drift(run Run) string {
+func drift(run store.Run) string {
 	sc, err := lab.Parse(bytes.NewReader(run.Scenario))
 	if err != nil {
 		return "Today’s engine no longer accepts this scenario (" + err.Error() + ")."

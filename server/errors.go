@@ -9,12 +9,12 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"fencelab/lab"
+	"fencelab/server/store"
 	"fencelab/views"
 )
 
 var (
 	errTooLarge   = echo.NewHTTPError(http.StatusRequestEntityTooLarge, "The request body is over the limit of 64 KiB.")
-	errNoRun      = echo.NewHTTPError(http.StatusNotFound, "There is no saved run at this address.")
 	errNoScenario = echo.NewHTTPError(http.StatusNotFound, "There is no built-in scenario of this name.")
 )
 
@@ -44,8 +44,8 @@ type problem struct {
 }
 
 // handleError is the one error handler: validation 422, malformed JSON 400,
-// an over-long body 413, *echo.HTTPError its own code, a store that cannot
-// be reached 503 and a full one 507, the rest 500, logged and shown
+// an over-long body 413, *echo.HTTPError its own code, a store error the
+// status storeProblems gives its code, the rest 500, logged and shown
 // generically. JSON under /api, a page elsewhere; when the page itself
 // fails, plain text with the same status.
 func (s *Server) handleError(err error, c echo.Context) {
@@ -93,15 +93,8 @@ func (s *Server) classify(err error, c echo.Context) problem {
 			"Nothing was run. Fix these problems and replay it:", inv.Errors}
 	case errors.As(err, &herr) && (herr.Code < 500 || herr.Code == http.StatusServiceUnavailable):
 		return problem{herr.Code, statusTitle(herr.Code), message(herr), nil}
-	case errors.Is(err, ErrUnavailable):
-		s.log.Warn("database unavailable", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
-		c.Response().Header().Set("Retry-After", retryAfter)
-		return problem{http.StatusServiceUnavailable, "Database unavailable",
-			"The database cannot be reached right now, so nothing was saved or read. Please try again in a moment.", nil}
-	case errors.Is(err, ErrFull):
-		s.log.Error("database full", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
-		return problem{http.StatusInsufficientStorage, "Storage full",
-			"The server cannot store runs now: the database has no room left, so nothing was saved. Saved runs can still be opened.", nil}
+	case store.CodeOf(err) != 0:
+		return s.storeProblem(store.CodeOf(err), err, c)
 	case c.Request().Context().Err() != nil && errors.Is(err, c.Request().Context().Err()):
 		// The client went away: nobody reads the answer, and it is no failure of ours.
 		return problem{statusClientClosed, "Client closed request", "The request was abandoned.", nil}
@@ -109,6 +102,45 @@ func (s *Server) classify(err error, c echo.Context) problem {
 	s.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 	return problem{http.StatusInternalServerError, "Something went wrong",
 		"The server could not answer this request. It has been logged; please try again in a moment.", nil}
+}
+
+// storeProblems is the answer to each code of the store's one error type:
+// the only place a store error becomes a status and words.
+var storeProblems = map[store.Code]problem{
+	store.NotFound: {status: http.StatusNotFound, title: "Not found",
+		message: "There is no saved run at this address."},
+	store.NoRoom: {status: http.StatusNotFound, title: "Not found",
+		message: "There is no live room with this code. Check the code on the presenter’s screen."},
+	store.NoQuestion: {status: http.StatusConflict, title: "Conflict",
+		message: "No question was asked at this step."},
+	store.Answered: {status: http.StatusConflict, title: "Conflict",
+		message: "This question was answered from this browser already."},
+	store.CodeTaken: {status: http.StatusServiceUnavailable, title: "Busy",
+		message: "No free room code was found. Please try again in a moment."},
+	store.Unavailable: {status: http.StatusServiceUnavailable, title: "Database unavailable",
+		message: "The database cannot be reached right now, so nothing was saved or read. Please try again in a moment."},
+	store.Full: {status: http.StatusInsufficientStorage, title: "Storage full",
+		message: "The server cannot store runs now: the database has no room left, so nothing was saved. Saved runs can still be opened."},
+}
+
+// storeProblem answers a store error from storeProblems. A database that
+// cannot be reached is worth a warning and a Retry-After, a full one an
+// error in the log; a missing run or room is the client's doing.
+func (s *Server) storeProblem(code store.Code, err error, c echo.Context) problem {
+	p, ok := storeProblems[code]
+	if !ok {
+		s.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+		return problem{http.StatusInternalServerError, "Something went wrong",
+			"The server could not answer this request. It has been logged; please try again in a moment.", nil}
+	}
+	switch code {
+	case store.Unavailable:
+		s.log.Warn("database unavailable", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+		c.Response().Header().Set("Retry-After", retryAfter)
+	case store.Full:
+		s.log.Error("database full", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+	}
+	return p
 }
 
 // retryAfter is the Retry-After of a 503, in seconds: long enough for a

@@ -15,6 +15,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"fencelab/server/store"
 	"fencelab/views"
 )
 
@@ -30,7 +31,7 @@ func TestErrorPageFailing(t *testing.T) {
 	e := echo.New()
 	rec := httptest.NewRecorder()
 	c := e.NewContext(httptest.NewRequest(http.MethodGet, "/r/nothing", nil), rec)
-	s.handleError(fmt.Errorf("load: %w", errNoRun), c)
+	s.handleError(fmt.Errorf("load: %w", store.ErrNotFound), c)
 	if rec.Code != http.StatusNotFound {
 		t.Errorf("status = %d, want 404", rec.Code)
 	}
@@ -52,5 +53,38 @@ func TestBusyWrapped(t *testing.T) {
 	}
 	if rec.Header().Get("Retry-After") == "" {
 		t.Errorf("no Retry-After on a wrapped errBusy")
+	}
+}
+
+// TestStoreProblems: every code of the store's error is answered from the
+// one table, with its status, also when wrapped; a room error is no
+// different from a run's.
+func TestStoreProblems(t *testing.T) {
+	tests := []struct {
+		err    error
+		status int
+		words  string
+	}{
+		{store.ErrNotFound, http.StatusNotFound, "no saved run"},
+		{store.ErrNoRoom, http.StatusNotFound, "no live room"},
+		{store.ErrNoQuestion, http.StatusConflict, "No question was asked"},
+		{store.ErrAnswered, http.StatusConflict, "answered"},
+		{store.ErrCodeTaken, http.StatusServiceUnavailable, "room code"},
+		{store.ErrUnavailable, http.StatusServiceUnavailable, "cannot be reached"},
+		{store.ErrFull, http.StatusInsufficientStorage, "no room left"},
+	}
+	if len(tests) != len(storeProblems) {
+		t.Errorf("the test covers %d codes, storeProblems answers %d", len(tests), len(storeProblems))
+	}
+	for _, tt := range tests {
+		t.Run(tt.err.Error(), func(t *testing.T) {
+			s := &Server{log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+			rec := httptest.NewRecorder()
+			c := echo.New().NewContext(httptest.NewRequest(http.MethodGet, "/api/runs/x", nil), rec)
+			s.handleError(fmt.Errorf("some operation: %w", tt.err), c)
+			if rec.Code != tt.status || !strings.Contains(rec.Body.String(), tt.words) {
+				t.Errorf("handleError(wrapped %v) = %d %s, want %d saying %q", tt.err, rec.Code, rec.Body, tt.status, tt.words)
+			}
+		})
 	}
 }

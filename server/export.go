@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"fencelab/lab"
+	"fencelab/server/store"
 	"fencelab/views"
 )
 
@@ -39,7 +40,7 @@ func (s *Server) handleRunPath(c echo.Context) error {
 	id, suffix := splitSuffix(c.Param("id"))
 	h, ok := s.formats[suffix]
 	if !ok {
-		return errNoRun
+		return store.ErrNotFound
 	}
 	c.SetParamValues(id)
 	return h(c)
@@ -100,10 +101,10 @@ func diagramPolicy(c echo.Context) lab.Policy {
 }
 
 // loadReplayedRun loads the run named by :id with its stored scenario and trace.
-func (s *Server) loadReplayedRun(c echo.Context) (Run, *lab.Scenario, *lab.Trace, error) {
+func (s *Server) loadReplayedRun(c echo.Context) (store.Run, *lab.Scenario, *lab.Trace, error) {
 	run, err := s.loadRun(c)
 	if err != nil {
-		return Run{}, nil, nil, err
+		return store.Run{}, nil, nil, err
 	}
 	sc, tr, err := decodeRun(run)
 	return run, sc, tr, err
@@ -111,7 +112,7 @@ func (s *Server) loadReplayedRun(c echo.Context) (Run, *lab.Scenario, *lab.Trace
 
 // decodeRun decodes the scenario and trace of a run as they were stored;
 // the trace is not replayed again.
-func decodeRun(run Run) (*lab.Scenario, *lab.Trace, error) {
+func decodeRun(run store.Run) (*lab.Scenario, *lab.Trace, error) {
 	var sc lab.Scenario
 	var tr lab.Trace
 	if err := json.Unmarshal(run.Scenario, &sc); err != nil {

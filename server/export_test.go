@@ -180,10 +180,10 @@ func TestRunSVG(t *testing.T) {
 // TestRunSuffixes answers 404 for an unknown run under every suffix, and
 // for an unknown suffix of a known run; malformed ids never reach the store.
 func TestRunSuffixes(t *testing.T) {
-	store := &countingStore{Store: openDB(t, t.TempDir())}
-	s := newServer(t, store, testSecret, nil)
+	counted := &countingStore{Runs: openDB(t, t.TempDir())}
+	s := newServer(t, counted, testSecret, nil)
 	id := saveRun(t, s, "paused-worker")
-	store.queries = 0
+	counted.queries = 0
 	for _, target := range []string{
 		"/r/AAAAAAAAAAAAAAAA.md", "/r/AAAAAAAAAAAAAAAA.json", "/r/AAAAAAAAAAAAAAAA.svg", "/r/AAAAAAAAAAAAAAAA/present",
 	} {
@@ -193,10 +193,10 @@ func TestRunSuffixes(t *testing.T) {
 			t.Errorf("GET %s: 404 page does not say there is no saved run", target)
 		}
 	}
-	if store.queries != 4 {
-		t.Errorf("four well-formed unknown ids reached the store %d times, want 4", store.queries)
+	if counted.queries != 4 {
+		t.Errorf("four well-formed unknown ids reached the store %d times, want 4", counted.queries)
 	}
-	store.queries = 0
+	counted.queries = 0
 	for _, target := range []string{
 		"/r/" + id + ".txt", "/r/" + id + ".", "/r/" + id + ".md.md", "/r/" + id + ".MD", "/r/" + id + "..svg",
 		"/r/short.md", "/r/short.json", "/r/.svg", "/r/AAAAAAAAAAAAAAA!.md", "/r/short/present",
@@ -205,8 +205,8 @@ func TestRunSuffixes(t *testing.T) {
 			t.Errorf("GET %s: status %d, want 404", target, rec.Code)
 		}
 	}
-	if store.queries != 0 {
-		t.Errorf("unknown suffixes and malformed ids reached the store %d times, want 0", store.queries)
+	if counted.queries != 0 {
+		t.Errorf("unknown suffixes and malformed ids reached the store %d times, want 0", counted.queries)
 	}
 	if rec := do(t, s, http.MethodHead, "/r/"+id+".md", "", nil); rec.Code != http.StatusOK {
 		t.Errorf("HEAD /r/{id}.md: status %d, want 200", rec.Code)

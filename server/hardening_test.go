@@ -17,7 +17,8 @@ import (
 	"testing"
 
 	"fencelab/server"
-	"fencelab/server/sqlite"
+	"fencelab/server/store"
+	"fencelab/server/store/sqlite"
 )
 
 // brokenBody yields part of a body, then fails as a cut connection does.
@@ -163,10 +164,10 @@ func TestCrossSitePostsRefused(t *testing.T) {
 }
 
 // fullStore fails saves as a full disk does; reads go to the real store.
-type fullStore struct{ server.Store }
+type fullStore struct{ store.Runs }
 
-func (fullStore) SaveRun(context.Context, server.Run) (server.Run, error) {
-	return server.Run{}, fmt.Errorf("save: %w: %w", server.ErrFull, errors.New("database or disk is full"))
+func (fullStore) SaveRun(context.Context, store.Run) (store.Run, error) {
+	return store.Run{}, fmt.Errorf("save: %w: %w", store.ErrFull, errors.New("database or disk is full"))
 }
 
 func TestDiskFullIs507(t *testing.T) {

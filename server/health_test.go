@@ -10,22 +10,22 @@ import (
 	"strings"
 	"testing"
 
-	"fencelab/server"
+	"fencelab/server/store"
 )
 
 // brokenStore fails every call with err, as a store adapter does when its
-// database is down (server.ErrUnavailable) or full (server.ErrFull).
+// database is down (store.ErrUnavailable) or full (store.ErrFull).
 type brokenStore struct{ err error }
 
-func (s brokenStore) SaveRun(context.Context, server.Run) (server.Run, error) {
-	return server.Run{}, s.err
+func (s brokenStore) SaveRun(context.Context, store.Run) (store.Run, error) {
+	return store.Run{}, s.err
 }
-func (s brokenStore) Run(context.Context, string) (server.Run, error) { return server.Run{}, s.err }
-func (s brokenStore) Secret(context.Context) ([]byte, error)          { return nil, s.err }
-func (s brokenStore) Ping(context.Context) error                      { return s.err }
+func (s brokenStore) Run(context.Context, string) (store.Run, error) { return store.Run{}, s.err }
+func (s brokenStore) Secret(context.Context) ([]byte, error)         { return nil, s.err }
+func (s brokenStore) Ping(context.Context) error                     { return s.err }
 
 func TestHealthz(t *testing.T) {
-	for _, store := range []server.Store{failingStore{}, brokenStore{server.ErrUnavailable}} {
+	for _, store := range []store.Runs{failingStore{}, brokenStore{store.ErrUnavailable}} {
 		s := newServer(t, store, testSecret, nil)
 		for _, method := range []string{http.MethodGet, http.MethodHead} {
 			rec := do(t, s, method, "/healthz", "", nil)
@@ -40,7 +40,7 @@ func TestReadyz(t *testing.T) {
 	checkResponse(t, "GET /readyz (SQLite)", rec, http.StatusOK, "text/plain; charset=utf-8")
 
 	var log bytes.Buffer
-	down := brokenStore{fmt.Errorf("ping: %w: connection refused (test)", server.ErrUnavailable)}
+	down := brokenStore{fmt.Errorf("ping: %w: connection refused (test)", store.ErrUnavailable)}
 	rec = get(t, newServer(t, down, testSecret, &log), "/readyz")
 	checkResponse(t, "GET /readyz (database down)", rec, http.StatusServiceUnavailable, "text/plain; charset=utf-8")
 	if strings.Contains(rec.Body.String(), "refused") {
@@ -61,9 +61,9 @@ func TestStoreUnavailableOrFull(t *testing.T) {
 		status int
 		say    string
 	}{
-		{"unavailable", fmt.Errorf("save: %w: dial tcp: refused (test)", server.ErrUnavailable),
+		{"unavailable", fmt.Errorf("save: %w: dial tcp: refused (test)", store.ErrUnavailable),
 			http.StatusServiceUnavailable, "cannot be reached"},
-		{"full", fmt.Errorf("save: %w: disk full (test)", server.ErrFull),
+		{"full", fmt.Errorf("save: %w: disk full (test)", store.ErrFull),
 			http.StatusInsufficientStorage, "no room left"},
 	}
 	for _, tt := range tests {

@@ -20,21 +20,22 @@ import (
 	"fencelab/lab"
 	"fencelab/scenarios"
 	"fencelab/server"
-	"fencelab/server/sqlite"
+	"fencelab/server/store"
+	"fencelab/server/store/sqlite"
 )
 
 // countingStore counts the queries that reach the store.
 type countingStore struct {
-	server.Store
+	store.Runs
 	mu      sync.Mutex
 	queries int
 }
 
-func (s *countingStore) Run(ctx context.Context, id string) (server.Run, error) {
+func (s *countingStore) Run(ctx context.Context, id string) (store.Run, error) {
 	s.mu.Lock()
 	s.queries++
 	s.mu.Unlock()
-	return s.Store.Run(ctx, id)
+	return s.Runs.Run(ctx, id)
 }
 
 // failingStore fails every call, as a broken disk would.
@@ -42,17 +43,17 @@ type failingStore struct{}
 
 var errDisk = errors.New("disk I/O error (test)")
 
-func (failingStore) SaveRun(context.Context, server.Run) (server.Run, error) {
-	return server.Run{}, errDisk
+func (failingStore) SaveRun(context.Context, store.Run) (store.Run, error) {
+	return store.Run{}, errDisk
 }
-func (failingStore) Run(context.Context, string) (server.Run, error) { return server.Run{}, errDisk }
-func (failingStore) Secret(context.Context) ([]byte, error)          { return nil, errDisk }
-func (failingStore) Ping(context.Context) error                      { return errDisk }
+func (failingStore) Run(context.Context, string) (store.Run, error) { return store.Run{}, errDisk }
+func (failingStore) Secret(context.Context) ([]byte, error)         { return nil, errDisk }
+func (failingStore) Ping(context.Context) error                     { return errDisk }
 
 // panickingStore panics on every read, as a bug would.
 type panickingStore struct{ failingStore }
 
-func (panickingStore) Run(context.Context, string) (server.Run, error) { panic("boom (test)") }
+func (panickingStore) Run(context.Context, string) (store.Run, error) { panic("boom (test)") }
 
 var (
 	libraryOnce sync.Once
@@ -90,7 +91,7 @@ func openDB(t testing.TB, dir string) *sqlite.DB {
 }
 
 // newServer builds the whole handler around store; log collects its log.
-func newServer(t testing.TB, store server.Store, secret []byte, log io.Writer) *server.Server {
+func newServer(t testing.TB, store store.Runs, secret []byte, log io.Writer) *server.Server {
 	t.Helper()
 	if log == nil {
 		log = io.Discard

@@ -1,12 +1,12 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
 
 	"fencelab/lab"
+	"fencelab/server/store"
 	"fencelab/views"
 )
 
@@ -52,8 +52,8 @@ func (s *Server) present(c echo.Context, path string, sc *lab.Scenario, tr *lab.
 // policies, predict mode, and the code and QR code students join with.
 func (s *Server) presentRoom(c echo.Context, page *views.PresentPage, sc *lab.Scenario, tr *lab.Trace, id string) error {
 	r, err := s.rooms.Room(c.Request().Context(), id)
-	if errors.Is(err, ErrNoRoom) || err == nil && r.Page != page.Page {
-		return errNoRoom
+	if err == nil && r.Page != page.Page {
+		return store.ErrNoRoom
 	}
 	if err != nil {
 		return err

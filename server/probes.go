@@ -11,7 +11,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"fencelab/lab"
-	"fencelab/server/probe"
+	"fencelab/lab/probe"
+	"fencelab/server/store"
 	"fencelab/views"
 )
 
@@ -69,24 +70,24 @@ func parseProbeBody(r io.Reader) (*lab.Scenario, *probe.Result, error) {
 
 // saveProbe stores the scenario, its trace and the observation; the id
 // covers the observation too, so two probes of one scenario get two links.
-func (s *Server) saveProbe(ctx context.Context, sc *lab.Scenario, res *probe.Result) (Run, error) {
+func (s *Server) saveProbe(ctx context.Context, sc *lab.Scenario, res *probe.Result) (store.Run, error) {
 	canonical, err := json.Marshal(sc)
 	if err != nil {
-		return Run{}, fmt.Errorf("encode scenario: %w", err)
+		return store.Run{}, fmt.Errorf("encode scenario: %w", err)
 	}
 	trace, err := json.Marshal(lab.Replay(sc))
 	if err != nil {
-		return Run{}, fmt.Errorf("encode trace: %w", err)
+		return store.Run{}, fmt.Errorf("encode trace: %w", err)
 	}
 	observed, err := json.Marshal(res)
 	if err != nil {
-		return Run{}, fmt.Errorf("encode observation: %w", err)
+		return store.Run{}, fmt.Errorf("encode observation: %w", err)
 	}
 	id := s.runID(append(append(canonical, '\n'), observed...))
-	run := Run{ID: id, Title: sc.Title, Scenario: canonical, Trace: trace, Observed: observed, EngineVersion: lab.Version}
+	run := store.Run{ID: id, Title: sc.Title, Scenario: canonical, Trace: trace, Observed: observed, EngineVersion: lab.Version}
 	stored, err := s.store.SaveRun(ctx, run)
 	if err != nil {
-		return Run{}, fmt.Errorf("save run %s: %w", run.ID, err)
+		return store.Run{}, fmt.Errorf("save run %s: %w", run.ID, err)
 	}
 	return stored, nil
 }
@@ -94,7 +95,7 @@ func (s *Server) saveProbe(ctx context.Context, sc *lab.Scenario, res *probe.Res
 // observedView turns a stored observation into the page's rows: every
 // step of the trace, with expected and observed where the receiver took
 // part. Nil for a run of the model alone.
-func observedView(run Run, tr *lab.Trace) (*views.Observed, error) {
+func observedView(run store.Run, tr *lab.Trace) (*views.Observed, error) {
 	if run.Observed == nil {
 		return nil, nil
 	}
@@ -127,7 +128,7 @@ func observedView(run Run, tr *lab.Trace) (*views.Observed, error) {
 
 // observedMarkdown adds, for a run a probe saved, what the receiver did:
 // the probe's own Markdown, every step with its event.
-func observedMarkdown(w io.Writer, run Run, tr *lab.Trace) error {
+func observedMarkdown(w io.Writer, run store.Run, tr *lab.Trace) error {
 	if run.Observed == nil {
 		return nil
 	}

@@ -15,8 +15,8 @@ import (
 	"golang.org/x/net/html"
 
 	"fencelab/lab"
-	"fencelab/server/probe"
-	"fencelab/server/receiver"
+	"fencelab/lab/probe"
+	"fencelab/lab/receiver"
 )
 
 // probeForgetful probes the forgetful reference receiver on loopback with

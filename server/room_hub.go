@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"fencelab/server/store"
 	"fencelab/views"
 )
 
@@ -38,7 +39,7 @@ type questionEvent struct {
 // no time for, never falls behind.
 type hub struct {
 	s      *Server
-	fanout Fanout
+	fanout store.Fanout
 	limits RoomConfig
 
 	mu    sync.Mutex
@@ -73,7 +74,7 @@ func (sub *subscriber) put(b []byte) {
 	sub.mail <- b
 }
 
-func newHub(s *Server, f Fanout, limits RoomConfig) *hub {
+func newHub(s *Server, f store.Fanout, limits RoomConfig) *hub {
 	return &hub{s: s, fanout: f, limits: limits, rooms: map[string]*liveRoom{}}
 }
 
@@ -84,7 +85,7 @@ var (
 )
 
 // join adds a connection to room r, or says why not.
-func (h *hub) join(r Room, presenter bool) (*subscriber, func(), string) {
+func (h *hub) join(r store.Room, presenter bool) (*subscriber, func(), string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	lr := h.rooms[r.ID]
@@ -176,7 +177,7 @@ func (h *hub) broadcast(lr *liveRoom) {
 }
 
 // roomView is what a phone, or the presenter, sees of the room now.
-func roomView(r Room, deck views.PresentPage, qs []Question, presenter bool, phones int) roomEvent {
+func roomView(r store.Room, deck views.PresentPage, qs []store.Question, presenter bool, phones int) roomEvent {
 	ev := roomEvent{Step: r.Step, Steps: deck.Steps(), Revealed: []int{}}
 	if presenter {
 		ev.Phones = phones

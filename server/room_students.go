@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"fencelab/server/store"
 	"fencelab/views"
 )
 
@@ -33,19 +34,15 @@ func normalCode(s string) string {
 }
 
 // liveRoom is the room with the code in :code, not yet expired.
-func (s *Server) liveRoomByCode(c echo.Context) (Room, error) {
+func (s *Server) liveRoomByCode(c echo.Context) (store.Room, error) {
 	if s.rooms == nil {
-		return Room{}, errRoomsOff
+		return store.Room{}, errRoomsOff
 	}
 	code := normalCode(c.Param("code"))
 	if code == "" || len(code) > 12 {
-		return Room{}, errNoRoom
+		return store.Room{}, store.ErrNoRoom
 	}
-	r, err := s.rooms.RoomByCode(c.Request().Context(), code, time.Now())
-	if errors.Is(err, ErrNoRoom) {
-		return Room{}, errNoRoom
-	}
-	return r, err
+	return s.rooms.RoomByCode(c.Request().Context(), code, time.Now())
 }
 
 // handleJoin asks for a code, or follows it to the room.
@@ -72,7 +69,7 @@ func student(c echo.Context) string {
 // handleStudentPage is the room on a phone.
 func (s *Server) handleStudentPage(c echo.Context) error {
 	r, err := s.liveRoomByCode(c)
-	if errors.Is(err, errNoRoom) {
+	if errors.Is(err, store.ErrNoRoom) {
 		p := views.JoinPage{Code: normalCode(c.Param("code")), Error: "There is no live room with this code (or it has ended). Check the code on the presenter’s screen."}
 		return render(c, http.StatusNotFound, views.Join(p))
 	}
@@ -82,7 +79,7 @@ func (s *Server) handleStudentPage(c echo.Context) error {
 	return s.renderStudent(c, r, c.QueryParam("error"))
 }
 
-func (s *Server) renderStudent(c echo.Context, r Room, problem string) error {
+func (s *Server) renderStudent(c echo.Context, r store.Room, problem string) error {
 	ctx := c.Request().Context()
 	me := student(c)
 	_, deck, qs, err := s.roomState(ctx, r.ID)
@@ -131,14 +128,14 @@ func (s *Server) handleStudentAnswer(c echo.Context) error {
 	if utf8.RuneCountInString(name) > maxName {
 		name = string([]rune(name)[:maxName])
 	}
-	a := Answer{Step: step, Student: student(c), Name: name, Guess: guess, AnsweredAt: time.Now()}
+	a := store.Answer{Step: step, Student: student(c), Name: name, Guess: guess, AnsweredAt: time.Now()}
 	err = s.rooms.Answer(c.Request().Context(), r.ID, a)
 	script := c.Request().Header.Get("X-Requested-With") != ""
 	problem := ""
 	switch {
-	case errors.Is(err, ErrAnswered):
+	case errors.Is(err, store.ErrAnswered):
 		problem = "answered"
-	case errors.Is(err, ErrNoQuestion):
+	case errors.Is(err, store.ErrNoQuestion):
 		problem = "closed"
 	case err != nil:
 		return err
@@ -165,7 +162,7 @@ func (s *Server) handleStudentAnswer(c echo.Context) error {
 func (s *Server) handleStudentEvents(c echo.Context) error {
 	r, err := s.liveRoomByCode(c)
 	if err != nil {
-		if errors.Is(err, errNoRoom) {
+		if errors.Is(err, store.ErrNoRoom) {
 			sse := &eventStream{c: c}
 			sse.send("gone", map[string]string{"message": "This live room has ended."})
 			return sse.err
@@ -179,7 +176,7 @@ func (s *Server) handleStudentEvents(c echo.Context) error {
 // catches up), then each new one, until the client leaves, the room
 // ends or the server shuts down. A full room or server says so in a
 // "full" event and closes.
-func (s *Server) streamRoom(c echo.Context, r Room, presenter bool) error {
+func (s *Server) streamRoom(c echo.Context, r store.Room, presenter bool) error {
 	sse := &eventStream{c: c}
 	sub, leave, full := s.hub.join(r, presenter)
 	if full != "" {

@@ -19,6 +19,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"fencelab/lab"
+	"fencelab/server/store"
 	"fencelab/views"
 )
 
@@ -54,7 +55,6 @@ const (
 func presenterCookie(id string) string { return "fencelab_room_" + id }
 
 var (
-	errNoRoom      = echo.NewHTTPError(http.StatusNotFound, "There is no live room with this code. Check the code on the presenter’s screen.")
 	errRoomEnded   = echo.NewHTTPError(http.StatusGone, "This live room has ended.")
 	errNotPresent  = echo.NewHTTPError(http.StatusForbidden, "Only the presenter’s browser can move this room.")
 	errRoomsOff    = echo.NewHTTPError(http.StatusNotFound, "This server keeps no live rooms.")
@@ -100,11 +100,11 @@ func (s *Server) handleCreateRoom(c echo.Context) error {
 	}
 	secret := randomString(32)
 	now := time.Now()
-	r := Room{ID: randomString(12), SecretHash: hashSecret(secret), Page: page, Title: deck.Report.Scenario.Title,
+	r := store.Room{ID: randomString(12), SecretHash: hashSecret(secret), Page: page, Title: deck.Report.Scenario.Title,
 		Policies: policyNames(policies), Diagram: string(deck.Diagram), Step: 1, CreatedAt: now, ExpiresAt: now.Add(s.roomLimits.TTL)}
 	for range 5 {
 		r.Code = randomCode()
-		if err = s.rooms.CreateRoom(ctx, r); !errors.Is(err, ErrCodeTaken) {
+		if err = s.rooms.CreateRoom(ctx, r); !errors.Is(err, store.ErrCodeTaken) {
 			break
 		}
 	}
@@ -159,7 +159,7 @@ type decks struct {
 	m  map[string]views.PresentPage
 }
 
-func (s *Server) roomDeck(ctx context.Context, r Room) (views.PresentPage, error) {
+func (s *Server) roomDeck(ctx context.Context, r store.Room) (views.PresentPage, error) {
 	s.decks.mu.Lock()
 	d, ok := s.decks.m[r.ID]
 	s.decks.mu.Unlock()
@@ -180,44 +180,40 @@ func (s *Server) roomDeck(ctx context.Context, r Room) (views.PresentPage, error
 }
 
 // roomState reads a room, its presentation and its questions.
-func (s *Server) roomState(ctx context.Context, id string) (Room, views.PresentPage, []Question, error) {
+func (s *Server) roomState(ctx context.Context, id string) (store.Room, views.PresentPage, []store.Question, error) {
 	r, err := s.rooms.Room(ctx, id)
 	if err != nil {
-		return Room{}, views.PresentPage{}, nil, err
+		return store.Room{}, views.PresentPage{}, nil, err
 	}
 	deck, err := s.roomDeck(ctx, r)
 	if err != nil {
-		return Room{}, views.PresentPage{}, nil, err
+		return store.Room{}, views.PresentPage{}, nil, err
 	}
 	qs, err := s.rooms.Questions(ctx, id)
 	return r, deck, qs, err
 }
 
 // roomByID is the room named by :id, expired or not.
-func (s *Server) roomByID(c echo.Context) (Room, error) {
+func (s *Server) roomByID(c echo.Context) (store.Room, error) {
 	if s.rooms == nil {
-		return Room{}, errRoomsOff
+		return store.Room{}, errRoomsOff
 	}
-	r, err := s.rooms.Room(c.Request().Context(), c.Param("id"))
-	if errors.Is(err, ErrNoRoom) {
-		return Room{}, errNoRoom
-	}
-	return r, err
+	return s.rooms.Room(c.Request().Context(), c.Param("id"))
 }
 
 // presenterRoom is the room named by :id when the request carries its
 // secret and the room has not ended.
-func (s *Server) presenterRoom(c echo.Context) (Room, error) {
+func (s *Server) presenterRoom(c echo.Context) (store.Room, error) {
 	r, err := s.roomByID(c)
 	if err != nil {
-		return Room{}, err
+		return store.Room{}, err
 	}
 	if !time.Now().Before(r.ExpiresAt) {
-		return Room{}, errRoomEnded
+		return store.Room{}, errRoomEnded
 	}
 	ck, err := c.Cookie(presenterCookie(r.ID))
 	if err != nil || subtle.ConstantTimeCompare([]byte(hashSecret(ck.Value)), []byte(r.SecretHash)) != 1 {
-		return Room{}, errNotPresent
+		return store.Room{}, errNotPresent
 	}
 	return r, nil
 }
@@ -238,9 +234,9 @@ func (s *Server) handleRoomStep(c echo.Context) error {
 	if err != nil || step < 1 || step > deck.Steps() {
 		return echo.NewHTTPError(http.StatusBadRequest, "The step must be a number from 1 to "+strconv.Itoa(deck.Steps())+".")
 	}
-	var q *Question
+	var q *store.Question
 	if ask, answer, _ := deck.Question(step); ask != "" {
-		q = &Question{Step: step, Ask: ask, Answer: string(answer), OpenedAt: time.Now()}
+		q = &store.Question{Step: step, Ask: ask, Answer: string(answer), OpenedAt: time.Now()}
 	}
 	if err := s.rooms.MoveRoom(ctx, r.ID, step, q); err != nil {
 		return err
@@ -255,11 +251,7 @@ func (s *Server) handleRoomReveal(c echo.Context) error {
 		return err
 	}
 	step, _ := strconv.Atoi(c.FormValue("step"))
-	err = s.rooms.Reveal(c.Request().Context(), r.ID, step, time.Now())
-	if errors.Is(err, ErrNoQuestion) {
-		return echo.NewHTTPError(http.StatusConflict, "No question was asked at this step.")
-	}
-	if err != nil {
+	if err := s.rooms.Reveal(c.Request().Context(), r.ID, step, time.Now()); err != nil {
 		return err
 	}
 	return s.ringRoom(c, r.ID)

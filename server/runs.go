@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"fencelab/lab"
+	"fencelab/server/store"
 	"fencelab/views"
 )
 
@@ -54,16 +54,16 @@ func (s *Server) handleAPISaveRun(c echo.Context) error {
 }
 
 // save replays a valid scenario and stores it with its trace under its id.
-func (s *Server) save(ctx context.Context, sc *lab.Scenario) (Run, error) {
+func (s *Server) save(ctx context.Context, sc *lab.Scenario) (store.Run, error) {
 	canonical, err := json.Marshal(sc)
 	if err != nil {
-		return Run{}, fmt.Errorf("encode scenario: %w", err)
+		return store.Run{}, fmt.Errorf("encode scenario: %w", err)
 	}
 	trace := lab.Replay(sc).AppendJSON(nil)
-	run := Run{ID: s.runID(canonical), Title: sc.Title, Scenario: canonical, Trace: trace, EngineVersion: lab.Version}
+	run := store.Run{ID: s.runID(canonical), Title: sc.Title, Scenario: canonical, Trace: trace, EngineVersion: lab.Version}
 	stored, err := s.store.SaveRun(ctx, run)
 	if err != nil {
-		return Run{}, fmt.Errorf("save run %s: %w", run.ID, err)
+		return store.Run{}, fmt.Errorf("save run %s: %w", run.ID, err)
 	}
 	return stored, nil
 }
@@ -93,21 +93,18 @@ func validID(id string) bool {
 	return true
 }
 
-func (s *Server) loadRun(c echo.Context) (Run, error) {
+func (s *Server) loadRun(c echo.Context) (store.Run, error) {
 	return s.runByID(c.Request().Context(), c.Param("id"))
 }
 
-// runByID loads the saved run id; anything but a stored run is errNoRun.
-func (s *Server) runByID(ctx context.Context, id string) (Run, error) {
+// runByID loads the saved run id; an id that cannot be one is not looked up.
+func (s *Server) runByID(ctx context.Context, id string) (store.Run, error) {
 	if !validID(id) {
-		return Run{}, errNoRun
+		return store.Run{}, store.ErrNotFound
 	}
 	run, err := s.store.Run(ctx, id)
-	if errors.Is(err, ErrNotFound) {
-		return Run{}, errNoRun
-	}
 	if err != nil {
-		return Run{}, fmt.Errorf("load run %s: %w", id, err)
+		return store.Run{}, fmt.Errorf("load run %s: %w", id, err)
 	}
 	return run, nil
 }

@@ -15,12 +15,13 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"fencelab/lab"
+	"fencelab/server/store"
 	"fencelab/views"
 )
 
 // Config is what the server needs from the program that wires it.
 type Config struct {
-	Store   Store
+	Store   store.Runs
 	Library *lab.Library
 	Secret  []byte       // keys the run ids; keep it stable across restarts
 	Logger  *slog.Logger // nil: slog.Default()
@@ -36,10 +37,10 @@ type Config struct {
 	// Empty: the scheme and Host of each request, which a client chooses.
 	BaseURL string
 	// Rooms keeps live rooms; nil turns them off.
-	Rooms RoomStore
+	Rooms store.Rooms
 	// Fanout carries a room's changes to every server; nil: this server's
 	// memory, right when it is the only server on its database.
-	Fanout Fanout
+	Fanout store.Fanout
 	Room   RoomConfig // bounds of the live rooms
 	// TrustedProxies are the addresses (IPs or CIDR ranges) of reverse
 	// proxies in front of the server: a request from one of them is taken
@@ -51,7 +52,7 @@ type Config struct {
 // Server is the lab's HTTP handler.
 type Server struct {
 	echo    *echo.Echo
-	store   Store
+	store   store.Runs
 	library *lab.Library
 	secret  []byte
 	log     *slog.Logger
@@ -65,8 +66,8 @@ type Server struct {
 	assets       map[string]*asset           // the static files, by name
 	formats      map[string]echo.HandlerFunc // a saved run's page and exports, by suffix
 
-	rooms      RoomStore
-	fanout     Fanout
+	rooms      store.Rooms
+	fanout     store.Fanout
 	roomLimits RoomConfig
 	hub        *hub
 	decks      decks
@@ -103,7 +104,7 @@ func New(cfg Config) (*Server, error) {
 	s.assets = assets
 	s.rooms, s.fanout, s.roomLimits = cfg.Rooms, cfg.Fanout, cfg.Room.withDefaults()
 	if s.fanout == nil {
-		s.fanout = NewMemoryFanout()
+		s.fanout = store.NewMemoryFanout()
 	}
 	s.hub = newHub(s, s.fanout, s.roomLimits)
 	s.decks.m = map[string]views.PresentPage{}

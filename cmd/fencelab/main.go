@@ -14,7 +14,7 @@ import (
 	"io"
 	"os"
 
-	"fencelab/server/probe"
+	"fencelab/lab/probe"
 )
 
 func main() {

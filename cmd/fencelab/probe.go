@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"fencelab/lab"
+	"fencelab/lab/probe"
 	"fencelab/scenarios"
-	"fencelab/server/probe"
 )
 
 // probeFlags are the options of `fencelab probe`.

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"fencelab/server/receiver"
+	"fencelab/lab/receiver"
 )
 
 // startReceiverCmd runs `fencelab receiver` on a free loopback port, as a

@@ -13,7 +13,9 @@ import (
 	"os/signal"
 	"syscall"
 
-	"fencelab/server/receiver"
+	"fencelab/lab/receiver"
+
+	_ "github.com/mattn/go-sqlite3" // the "sqlite3" driver of the SQLite receiver
 )
 
 // receiverFlags are the options of `fencelab receiver`.

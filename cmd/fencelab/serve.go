@@ -21,6 +21,7 @@ import (
 	"fencelab/lab"
 	"fencelab/scenarios"
 	"fencelab/server"
+	"fencelab/server/store"
 )
 
 // Timeouts of the HTTP server: a slow or stalled client cannot hold a
@@ -216,7 +217,7 @@ func listenAndServe(ctx context.Context, log *slog.Logger, opts serveOptions) er
 // them (SQLite and PostgreSQL do): without one the lab offers none. fanout
 // carries the rooms' changes to the other servers on the database; nil:
 // this server alone.
-func newServer(ctx context.Context, db server.Store, fanout server.Fanout, log *slog.Logger, opts serveOptions) (*server.Server, error) {
+func newServer(ctx context.Context, db store.Runs, fanout store.Fanout, log *slog.Logger, opts serveOptions) (*server.Server, error) {
 	secret, err := db.Secret(ctx)
 	if err != nil {
 		return nil, err
@@ -225,7 +226,7 @@ func newServer(ctx context.Context, db server.Store, fanout server.Fanout, log *
 	if err != nil {
 		return nil, fmt.Errorf("load built-in scenarios: %w", err)
 	}
-	roomStore, _ := db.(server.RoomStore)
+	roomStore, _ := db.(store.Rooms)
 	return server.New(server.Config{Store: db, Library: library, Secret: secret, Logger: log, AccessLog: opts.access,
 		BaseURL: opts.baseURL, TrustedProxies: opts.trustedProxies, Rooms: roomStore, Fanout: fanout, Room: opts.rooms})
 }

@@ -6,14 +6,14 @@ import (
 	"net/url"
 	"strings"
 
-	"fencelab/server"
-	"fencelab/server/postgres"
-	"fencelab/server/sqlite"
+	"fencelab/server/store"
+	"fencelab/server/store/postgres"
+	"fencelab/server/store/sqlite"
 )
 
 // database is a store the program opened and must close.
 type database interface {
-	server.Store
+	store.Runs
 	Close() error
 }
 
@@ -28,7 +28,7 @@ func openStore(ctx context.Context, db string) (database, error) {
 
 // fanoutFor is how a live room's changes reach the other servers on db:
 // PostgreSQL's notifications, or nil for one server alone (SQLite).
-func fanoutFor(db database, log *slog.Logger) (server.Fanout, func()) {
+func fanoutFor(db database, log *slog.Logger) (store.Fanout, func()) {
 	pg, ok := db.(*postgres.DB)
 	if !ok {
 		return nil, func() {}

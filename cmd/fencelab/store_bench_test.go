@@ -13,10 +13,10 @@ import (
 
 	"fencelab/lab"
 	"fencelab/scenarios"
-	"fencelab/server"
-	"fencelab/server/postgres"
-	"fencelab/server/sqlite"
-	"fencelab/server/storetest"
+	"fencelab/server/store"
+	"fencelab/server/store/postgres"
+	"fencelab/server/store/sqlite"
+	"fencelab/server/store/storetest"
 )
 
 // BenchmarkDurableSaves saves distinct runs from 1, 8 and 64 goroutines
@@ -29,9 +29,9 @@ import (
 func BenchmarkDurableSaves(b *testing.B) {
 	stores := []struct {
 		name string
-		open func(b *testing.B) server.Store
+		open func(b *testing.B) store.Runs
 	}{
-		{"sqlite", func(b *testing.B) server.Store {
+		{"sqlite", func(b *testing.B) store.Runs {
 			db, err := sqlite.Open(filepath.Join(b.TempDir(), "bench.db"))
 			if err != nil {
 				b.Fatal(err)
@@ -39,7 +39,7 @@ func BenchmarkDurableSaves(b *testing.B) {
 			b.Cleanup(func() { db.Close() })
 			return db
 		}},
-		{"postgres", func(b *testing.B) server.Store {
+		{"postgres", func(b *testing.B) store.Runs {
 			dsn, _ := storetest.FreshSchema(b, storetest.PostgresURL(b))
 			db, err := postgres.Open(context.Background(), dsn)
 			if err != nil {
@@ -59,7 +59,7 @@ func BenchmarkDurableSaves(b *testing.B) {
 	}
 }
 
-func benchSaves(b *testing.B, s server.Store, template server.Run, savers int) {
+func benchSaves(b *testing.B, s store.Runs, template store.Run, savers int) {
 	var next atomic.Int64
 	latencies := make([][]time.Duration, savers)
 	var wg sync.WaitGroup
@@ -97,7 +97,7 @@ func benchSaves(b *testing.B, s server.Store, template server.Run, savers int) {
 }
 
 // sampleRun is paused-worker as the server saves it.
-func sampleRun(b *testing.B) server.Run {
+func sampleRun(b *testing.B) store.Run {
 	library, err := lab.LoadLibrary(scenarios.FS, scenarios.Order())
 	if err != nil {
 		b.Fatal(err)
@@ -111,5 +111,5 @@ func sampleRun(b *testing.B) server.Run {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return server.Run{Title: builtin.Scenario.Title, Scenario: canonical, Trace: trace, EngineVersion: lab.Version}
+	return store.Run{Title: builtin.Scenario.Title, Scenario: canonical, Trace: trace, EngineVersion: lab.Version}
 }

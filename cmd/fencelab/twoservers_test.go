@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"fencelab/server/storetest"
+	"fencelab/server/store/storetest"
 )
 
 // TestTwoServersOnePostgres runs two real `fencelab serve` processes on

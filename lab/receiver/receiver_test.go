@@ -1,0 +1,162 @@
+package receiver
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // the "sqlite3" driver the SQLite receiver opens
+)
+
+func tok(n int64) *int64 { return &n }
+
+// TestSQLiteDurable: the remembered token survives closing the database
+// and opening it again, as a process restart would.
+func TestSQLiteDurable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	opt := Options{Policy: Fenced}
+	db, err := OpenSQLite(path, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	if d, err := db.Write(ctx, Write{Resource: "result", Value: "new", Token: tok(42)}); err != nil || d.Outcome != Applied {
+		t.Fatalf("Write(42) = %v, %v; want applied", d, err)
+	}
+	db.Close()
+	if db, err = OpenSQLite(path, opt); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	d, err := db.Write(ctx, Write{Resource: "result", Value: "old", Token: tok(41)})
+	if err != nil || d.Outcome != Rejected || d.Reason != "41 < 42, already remembered" {
+		t.Errorf("Write(41) after reopening = %+v, %v; want rejected: 41 < 42", d, err)
+	}
+}
+
+// TestStores runs the same writes through every store and flaw that must
+// agree on them when nothing runs concurrently.
+func TestStores(t *testing.T) {
+	type step struct {
+		token   *int64
+		op      string
+		restart bool
+		grant   int64
+		want    Outcome
+	}
+	tests := []struct {
+		policy Policy
+		flaw   Flaw
+		steps  []step
+	}{
+		{Fenced, Correct, []step{{token: tok(41), want: Applied}, {token: tok(41), want: Applied}, {token: tok(40), want: Rejected}, {token: nil, want: Rejected}}},
+		{FencedStrict, Correct, []step{{token: tok(41), want: Applied}, {token: tok(41), want: Rejected}, {token: tok(42), want: Applied}}},
+		{FencedIdempotent, Correct, []step{{token: tok(41), op: "k", want: Applied}, {token: tok(41), op: "k", want: Suppressed}, {token: tok(1), op: "k", want: Suppressed}, {token: tok(40), op: "j", want: Rejected}, {token: tok(41), op: "j", want: Applied}}},
+		{FencedRegister, Correct, []step{{grant: 42}, {token: tok(41), want: Rejected}, {token: tok(42), want: Applied}}},
+		{Fenced, Forgetful, []step{{token: tok(42), want: Applied}, {restart: true}, {token: tok(41), want: Applied}}},
+		{Fenced, Correct, []step{{token: tok(42), want: Applied}, {restart: true}, {token: tok(41), want: Rejected}}},
+		{Fenced, Racy, []step{{token: tok(42), want: Applied}, {token: tok(41), want: Rejected}}},
+	}
+	for _, tt := range tests {
+		for _, kind := range []string{"memory", "sqlite"} {
+			t.Run(kind+"/"+string(tt.policy)+"/"+string(tt.flaw), func(t *testing.T) {
+				opt := Options{Policy: tt.policy, Flaw: tt.flaw}
+				var st Store = NewMemory(opt)
+				if kind == "sqlite" {
+					db, err := OpenSQLite(filepath.Join(t.TempDir(), "r.db"), opt)
+					if err != nil {
+						t.Fatal(err)
+					}
+					st = db
+				}
+				defer st.Close()
+				ctx := t.Context()
+				for i, s := range tt.steps {
+					switch {
+					case s.restart:
+						if err := st.Restart(ctx, "result"); err != nil {
+							t.Fatal(err)
+						}
+					case s.grant != 0:
+						if err := st.Register(ctx, s.grant); err != nil {
+							t.Fatal(err)
+						}
+					default:
+						w := Write{Resource: "result", Value: "v", Token: s.token}
+						if s.op != "" {
+							w.Op = &s.op
+						}
+						d, err := st.Write(ctx, w)
+						if err != nil || d.Outcome != s.want {
+							t.Errorf("step %d: Write(token %v, op %q) = %+v, %v; want %s", i+1, s.token, s.op, d, err, s.want)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestRacyWindow shows the race of the racy flaw step by step: a write
+// with token 9 passes its check and waits in the window; a write with 5
+// passes its check too (nothing remembered yet); 9 lands and is
+// acknowledged, then 5 lands over it and the remembered token drops to 5,
+// so 6 passes after 9 was acknowledged. The correct store, given the same
+// writes in the same order, rejects 5 and 6 and ends with 9.
+func TestRacyWindow(t *testing.T) {
+	for _, tt := range []struct {
+		flaw      Flaw
+		wantToken int64
+		want6     Outcome
+	}{{Racy, 6, Applied}, {Correct, 9, Rejected}} {
+		t.Run(string(cmpOr(tt.flaw, "correct")), func(t *testing.T) {
+			opt := Options{Policy: Fenced, Flaw: tt.flaw}
+			if tt.flaw == Racy {
+				opt.Window = 300 * time.Millisecond
+			}
+			db, err := OpenSQLite(filepath.Join(t.TempDir(), "r.db"), opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			ctx := t.Context()
+			write := func(token int64, value string) chan Decision {
+				done := make(chan Decision, 1)
+				go func() {
+					d, _ := db.Write(ctx, Write{Resource: "result", Value: value, Token: tok(token)})
+					done <- d
+				}()
+				return done
+			}
+			nine := write(9, "nine")
+			time.Sleep(100 * time.Millisecond) // 9 has passed its check
+			five := write(5, "five")
+			if d := <-nine; d.Outcome != Applied {
+				t.Fatalf("Write(9) = %+v; want applied", d)
+			}
+			<-five
+			d, err := db.Write(ctx, Write{Resource: "result", Value: "six", Token: tok(6)})
+			if err != nil || d.Outcome != tt.want6 {
+				t.Errorf("Write(6) after 9 was acknowledged = %+v, %v; want %s", d, err, tt.want6)
+			}
+			h, _ := db.Resource(ctx, "result")
+			if h.Token == nil || *h.Token != tt.wantToken {
+				t.Errorf("result holds token %v, want %d", deref(h.Token), tt.wantToken)
+			}
+		})
+	}
+}
+
+func deref(p *int64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+func cmpOr(f, fallback Flaw) Flaw {
+	if f == "" {
+		return fallback
+	}
+	return f
+}
