@@ -1,13 +1,11 @@
 package server
 
 import (
-	"container/list"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"sync"
 
 	"fencelab/lab"
 )
@@ -19,19 +17,11 @@ import (
 // One stopped by the deadline or a cancel is not kept. The explorations
 // are shared between requests and never modified.
 type exploreCache struct {
-	mu    sync.Mutex
-	size  int
-	order *list.List // of *cacheEntry, most recently used first
-	byKey map[string]*list.Element
-}
-
-type cacheEntry struct {
-	key string
-	x   *lab.Exploration
+	kept *lru[*lab.Exploration] // one unit of cost an exploration
 }
 
 func newExploreCache(size int) *exploreCache {
-	return &exploreCache{size: size, order: list.New(), byKey: map[string]*list.Element{}}
+	return &exploreCache{kept: newLRU[*lab.Exploration](size)}
 }
 
 // exploreKey is the SHA-256 of the scenario's canonical JSON and the
@@ -54,21 +44,10 @@ func budgetKey(key string, budget int) string { return key + "@" + strconv.Itoa(
 // give: a complete one that needed no more states, or one stopped at this
 // very budget.
 func (c *exploreCache) get(key string, budget int) (*lab.Exploration, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if x, ok := c.lookup(key); ok && x.States <= budget {
+	if x, ok := c.kept.get(key); ok && x.States <= budget {
 		return x, true
 	}
-	return c.lookup(budgetKey(key, budget))
-}
-
-func (c *exploreCache) lookup(key string) (*lab.Exploration, bool) {
-	el, ok := c.byKey[key]
-	if !ok {
-		return nil, false
-	}
-	c.order.MoveToFront(el)
-	return el.Value.(*cacheEntry).x, true
+	return c.kept.get(budgetKey(key, budget))
 }
 
 // put keeps x when a second run would give it again.
@@ -80,17 +59,5 @@ func (c *exploreCache) put(key string, budget int, x *lab.Exploration) {
 	default:
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.byKey[key]; ok {
-		el.Value.(*cacheEntry).x = x
-		c.order.MoveToFront(el)
-		return
-	}
-	c.byKey[key] = c.order.PushFront(&cacheEntry{key: key, x: x})
-	for c.order.Len() > c.size {
-		last := c.order.Back()
-		c.order.Remove(last)
-		delete(c.byKey, last.Value.(*cacheEntry).key)
-	}
+	c.kept.put(key, x, 1)
 }

@@ -118,40 +118,30 @@ func limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 var errCrossSite = echo.NewHTTPError(http.StatusForbidden,
 	"This request comes from another site, and only pages of this lab may post here.")
 
-// sameOrigin refuses state-changing requests from another site. Browsers
-// say where a request comes from in Sec-Fetch-Site (recent ones) or Origin;
-// curl and scripts send neither and are let through, as they carry no
-// visitor's cookies or trust.
+// sameOrigin refuses state-changing requests from another site, through
+// net/http's CrossOriginProtection: browsers say where a request comes
+// from in Sec-Fetch-Site or Origin, and an Origin must name the host the
+// request was sent to; curl and scripts send neither and are let through,
+// as they carry no visitor's cookies or trust.
 func (s *Server) sameOrigin(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		req := c.Request()
-		switch req.Method {
-		case http.MethodGet, http.MethodHead:
-			return next(c)
-		}
-		switch req.Header.Get("Sec-Fetch-Site") {
-		case "same-origin", "none":
-			return next(c)
-		case "":
-		default: // cross-site, same-site (a sibling host), or anything new
-			return errCrossSite
-		}
-		if origin := req.Header.Get("Origin"); origin != "" && !s.isOwnOrigin(c, origin) {
+		if s.origins.Check(c.Request()) != nil {
 			return errCrossSite
 		}
 		return next(c)
 	}
 }
 
-// isOwnOrigin reports whether origin is this server's: the base URL's when
-// one is configured, else any scheme on the host the request was sent to
-// (a proxy in front may end TLS).
-func (s *Server) isOwnOrigin(c echo.Context, origin string) bool {
-	if s.baseURL != nil {
-		return origin == s.baseURL.Scheme+"://"+s.baseURL.Host
+// newOrigins is the check sameOrigin makes. The base URL's origin is
+// trusted as well, since a proxy in front may pass on another Host.
+func newOrigins(base *url.URL) (*http.CrossOriginProtection, error) {
+	p := http.NewCrossOriginProtection()
+	if base != nil {
+		if err := p.AddTrustedOrigin(base.Scheme + "://" + base.Host); err != nil {
+			return nil, fmt.Errorf("server: base URL %s as a trusted origin: %w", base, err)
+		}
 	}
-	u, err := url.Parse(origin)
-	return err == nil && u.Host != "" && strings.EqualFold(u.Host, c.Request().Host)
+	return p, nil
 }
 
 // methods answers OPTIONS like any other method a route does not take:

@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"container/list"
 	"crypto/sha256"
 	"encoding/base64"
 	"net/http"
@@ -28,11 +27,8 @@ const (
 // served as bytes, with a strong ETag. Least recently used entries go
 // first when the bytes kept pass the bound.
 type pageCache struct {
-	mu      sync.Mutex
-	max     int
-	size    int
-	order   *list.List               // front: most recently used
-	entries map[string]*list.Element // of *cachedPage
+	max   int
+	pages *lru[*cachedPage]
 }
 
 // cachedPage is one rendered answer.
@@ -86,29 +82,19 @@ func newPageCache(maxBytes int) *pageCache {
 	if maxBytes <= 0 {
 		maxBytes = defaultPageCacheBytes
 	}
-	return &pageCache{max: maxBytes, order: list.New(), entries: map[string]*list.Element{}}
+	return &pageCache{max: maxBytes, pages: newLRU[*cachedPage](maxBytes)}
 }
 
+// get is the page kept under key, or nil.
 func (pc *pageCache) get(key string) *cachedPage {
-	pc.mu.Lock()
-	defer pc.mu.Unlock()
-	return pc.use(pc.entries[key])
+	p, _ := pc.pages.get(key)
+	return p
 }
 
 // getBytes is get of a key held in bytes, which it does not copy.
 func (pc *pageCache) getBytes(key []byte) *cachedPage {
-	pc.mu.Lock()
-	defer pc.mu.Unlock()
-	return pc.use(pc.entries[string(key)])
-}
-
-// use marks el, if any, as the most recently used and returns its page.
-func (pc *pageCache) use(el *list.Element) *cachedPage {
-	if el == nil {
-		return nil
-	}
-	pc.order.MoveToFront(el)
-	return el.Value.(*cachedPage)
+	p, _ := pc.pages.getBytes(key)
+	return p
 }
 
 func (pc *pageCache) put(p *cachedPage) {
@@ -118,20 +104,7 @@ func (pc *pageCache) put(p *cachedPage) {
 	if p.cost > pc.max/8 {
 		return // one page must not push out everything else
 	}
-	pc.mu.Lock()
-	defer pc.mu.Unlock()
-	if _, ok := pc.entries[p.key]; ok {
-		return
-	}
-	pc.entries[p.key] = pc.order.PushFront(p)
-	pc.size += p.cost
-	for pc.size > pc.max {
-		last := pc.order.Back()
-		old := last.Value.(*cachedPage)
-		pc.order.Remove(last)
-		delete(pc.entries, old.key)
-		pc.size -= old.cost
-	}
+	pc.pages.put(p.key, p, p.cost)
 }
 
 // cacheKeyParams are the query parameters the cached pages read; any

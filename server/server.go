@@ -58,6 +58,7 @@ type Server struct {
 	log     *slog.Logger
 	access  *slog.Logger // nil: no access log
 	baseURL *url.URL     // nil: each request's own host
+	origins *http.CrossOriginProtection
 
 	explorations *explorations
 	drifts       *driftMemo
@@ -92,6 +93,9 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{echo: echo.New(), store: cfg.Store, library: cfg.Library, secret: cfg.Secret, log: log, baseURL: base}
+	if s.origins, err = newOrigins(base); err != nil {
+		return nil, err
+	}
 	s.access = cfg.AccessLog
 	s.explorations = newExplorations(cfg.Explore)
 	s.drifts = newDriftMemo()
