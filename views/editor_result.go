@@ -113,17 +113,6 @@ func cardID(n int) string {
 	return draft.CardID(n, "")
 }
 
-// errorAnchor is where an error's link in the list leads.
-func errorAnchor(e draft.Mark) string {
-	switch {
-	case e.Control != "":
-		return draft.ID(e.Control)
-	case e.Card > 0:
-		return draft.CardID(e.Card, "")
-	}
-	return "editor"
-}
-
 // resultSummary is one line for screen readers after each replay: how
 // each compared policy ends.
 func resultSummary(r EditorResult) string {

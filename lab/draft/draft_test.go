@@ -302,3 +302,21 @@ func TestNames(t *testing.T) {
 		t.Errorf("FieldNames returns a slice its callers can change")
 	}
 }
+
+// TestMarkAnchor: an error's link leads to its control, else its card,
+// else the editor as a whole.
+func TestMarkAnchor(t *testing.T) {
+	tests := []struct {
+		m    Mark
+		want string
+	}{
+		{Mark{Control: EventName(3, "request"), Card: 3}, ID(EventName(3, "request"))},
+		{Mark{Card: 2}, CardID(2, "")},
+		{Mark{}, "editor"},
+	}
+	for _, tt := range tests {
+		if got := tt.m.Anchor(); got != tt.want {
+			t.Errorf("%+v.Anchor() = %q, want %q", tt.m, got, tt.want)
+		}
+	}
+}

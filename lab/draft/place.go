@@ -16,6 +16,18 @@ type Mark struct {
 	Card    int
 }
 
+// Anchor is the element id an error's link in the list leads to: its
+// control, else its card, else the editor.
+func (m Mark) Anchor() string {
+	switch {
+	case m.Control != "":
+		return ID(m.Control)
+	case m.Card > 0:
+		return CardID(m.Card, "")
+	}
+	return "editor"
+}
+
 // Place puts each of the engine's errors where the mistake was. An actor's
 // name that is not a name is one mistake, however many events it acts in:
 // it is marked once, on the actor's own field, not on each of its cards.
