@@ -3,6 +3,7 @@ package postgres
 import (
 	"testing"
 
+	"fencelab/server/servertest"
 	"fencelab/server/store"
 	"fencelab/server/store/storetest"
 )
@@ -37,5 +38,5 @@ func harness(base string) storetest.Harness {
 				return proxy.Resume
 			},
 		}
-	}, Serve: serve}
+	}, Serve: servertest.New}
 }

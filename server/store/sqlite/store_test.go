@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"fencelab/server/servertest"
 	"fencelab/server/store"
 	"fencelab/server/store/storetest"
 )
@@ -16,11 +17,11 @@ import (
 // one file stand for several processes; a failing database is one whose
 // file another process keeps locked for longer than the busy timeout.
 func TestStore(t *testing.T) {
-	storetest.TestStore(t, storetest.Harness{Fresh: freshFile, FreshFailing: freshFileShortBusy, Serve: serve})
+	storetest.TestStore(t, storetest.Harness{Fresh: freshFile, FreshFailing: freshFileShortBusy, Serve: servertest.New})
 }
 
 func TestRoomStore(t *testing.T) {
-	storetest.TestRooms(t, storetest.Harness{Fresh: freshFile, Serve: serve})
+	storetest.TestRooms(t, storetest.Harness{Fresh: freshFile, Serve: servertest.New})
 }
 
 // freshFileShortBusy waits 200 ms, not 5 s, for a locked file, so that

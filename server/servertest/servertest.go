@@ -1,4 +1,7 @@
-package sqlite
+// Package servertest builds the lab's server over a store for the tests
+// of packages that may not import the web themselves: the store adapters'
+// contract checks what a broken database looks like from outside.
+package servertest
 
 import (
 	"io"
@@ -12,10 +15,9 @@ import (
 	"fencelab/server/store"
 )
 
-// serve is the lab's server over runs, for the contract's checks of what a
-// broken database looks like from outside. Only the tests import server:
-// the adapter itself builds without the web packages.
-func serve(t *testing.T, runs store.Runs) http.Handler {
+// New is the lab's server over runs, with the built-in library, the
+// store's secret and a log that goes nowhere.
+func New(t *testing.T, runs store.Runs) http.Handler {
 	t.Helper()
 	library, err := lab.LoadLibrary(scenarios.FS, scenarios.Order())
 	if err != nil {
