@@ -11,6 +11,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/views"
+	"fencelab/views/export"
 )
 
 const (
@@ -70,7 +71,7 @@ func (s *Server) handleRunMarkdown(c echo.Context) error {
 	link := s.absURL(c, views.Link(views.RunPath(run.ID), "", linkPolicies(chosen)))
 	var buf bytes.Buffer
 	picture := s.absURL(c, views.RunPath(run.ID)+".png?size=full&d="+string(diagramPolicy(c)))
-	if err := views.Markdown(&buf, sc, tr, chosen, link, picture); err != nil {
+	if err := export.Markdown(&buf, sc, tr, chosen, link, picture); err != nil {
 		return fmt.Errorf("write Markdown of run %s: %w", run.ID, err)
 	}
 	if err := observedMarkdown(&buf, run, tr); err != nil {

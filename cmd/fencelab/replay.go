@@ -12,6 +12,7 @@ import (
 	"fencelab/lab"
 	"fencelab/scenarios"
 	"fencelab/views"
+	"fencelab/views/export"
 )
 
 // replayFlags are the options of `fencelab replay`.
@@ -45,7 +46,7 @@ func replay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	case "svg":
 		return views.DiagramSVG(stdout, s, t, f.policies[0])
 	case "markdown":
-		return views.Markdown(stdout, s, t, f.policies, "", "")
+		return export.Markdown(stdout, s, t, f.policies, "", "")
 	}
 	return writeTable(stdout, s, t, f.policies)
 }
