@@ -11,6 +11,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/views"
+	"fencelab/views/diagram"
 	"fencelab/views/export"
 )
 
@@ -88,7 +89,7 @@ func (s *Server) handleRunSVG(c echo.Context) error {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := views.DiagramSVG(&buf, sc, tr, diagramPolicy(c)); err != nil {
+	if err := diagram.SVG(&buf, sc, tr, diagramPolicy(c)); err != nil {
 		return fmt.Errorf("draw diagram of run %s: %w", run.ID, err)
 	}
 	return c.Blob(http.StatusOK, svgType, buf.Bytes())

@@ -11,7 +11,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/scenarios"
-	"fencelab/views"
+	"fencelab/views/diagram"
 	"fencelab/views/export"
 )
 
@@ -44,7 +44,7 @@ func replay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	case "json":
 		return writeJSON(stdout, t)
 	case "svg":
-		return views.DiagramSVG(stdout, s, t, f.policies[0])
+		return diagram.SVG(stdout, s, t, f.policies[0])
 	case "markdown":
 		return export.Markdown(stdout, s, t, f.policies, "", "")
 	}
