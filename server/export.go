@@ -12,6 +12,8 @@ import (
 	"fencelab/lab"
 	"fencelab/server/store"
 	"fencelab/views"
+	"fencelab/views/diagram"
+	"fencelab/views/export"
 )
 
 const (
@@ -71,7 +73,7 @@ func (s *Server) handleRunMarkdown(c echo.Context) error {
 	link := s.absURL(c, views.Link(views.RunPath(run.ID), "", linkPolicies(chosen)))
 	var buf bytes.Buffer
 	picture := s.absURL(c, views.RunPath(run.ID)+".png?size=full&d="+string(diagramPolicy(c)))
-	if err := views.Markdown(&buf, sc, tr, chosen, link, picture); err != nil {
+	if err := export.Markdown(&buf, sc, tr, chosen, link, picture); err != nil {
 		return fmt.Errorf("write Markdown of run %s: %w", run.ID, err)
 	}
 	if err := observedMarkdown(&buf, run, tr); err != nil {
@@ -88,7 +90,7 @@ func (s *Server) handleRunSVG(c echo.Context) error {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := views.DiagramSVG(&buf, sc, tr, diagramPolicy(c)); err != nil {
+	if err := diagram.SVG(&buf, sc, tr, diagramPolicy(c)); err != nil {
 		return fmt.Errorf("draw diagram of run %s: %w", run.ID, err)
 	}
 	return c.Blob(http.StatusOK, svgType, buf.Bytes())

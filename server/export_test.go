@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"fencelab/lab"
-	"fencelab/views"
+	"fencelab/views/export"
 )
 
 const (
@@ -33,13 +33,13 @@ func saveRun(t *testing.T, h http.Handler, name string) string {
 }
 
 // cliMarkdown is what `fencelab replay --scenario NAME --format markdown
-// --policies ...` prints: views.Markdown without a link.
+// --policies ...` prints: export.Markdown without a link.
 func cliMarkdown(t *testing.T, name string, policies ...lab.Policy) string {
 	t.Helper()
 	b, _ := testLibrary(t).Get(name)
 	var buf bytes.Buffer
-	if err := views.Markdown(&buf, b.Scenario, lab.Replay(b.Scenario), policies, "", ""); err != nil {
-		t.Fatalf("views.Markdown: %v", err)
+	if err := export.Markdown(&buf, b.Scenario, lab.Replay(b.Scenario), policies, "", ""); err != nil {
+		t.Fatalf("export.Markdown: %v", err)
 	}
 	return buf.String()
 }

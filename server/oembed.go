@@ -10,6 +10,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/views"
+	"fencelab/views/diagram"
 )
 
 // oEmbed (oembed.com): a wiki or a blog that is given the link of a run or
@@ -82,7 +83,7 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 		Version: "1.0", Type: "rich", Title: sc.Title, ProviderName: "fencelab", ProviderURL: base + "/",
 		CacheAge: 86400, Width: width, Height: height,
 		HTML:         embedHTML(src, sc.Title+" ("+kind+")", width, height),
-		ThumbnailURL: base + picturePath(path, d), ThumbnailWidth: views.CardWidth, ThumbnailHeight: views.CardHeight,
+		ThumbnailURL: base + picturePath(path, d), ThumbnailWidth: diagram.CardWidth, ThumbnailHeight: diagram.CardHeight,
 	})
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/views"
+	"fencelab/views/diagram"
 )
 
 // Sharing a run where postmortems live: pictures (PNG) for documents and
@@ -49,12 +50,12 @@ func shareable(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // pictureSize reads ?size=.
-func pictureSize(c echo.Context) (views.PictureSize, error) {
+func pictureSize(c echo.Context) (diagram.Size, error) {
 	switch c.QueryParam("size") {
 	case "", "card":
-		return views.Card, nil
+		return diagram.Card, nil
 	case "full":
-		return views.Full, nil
+		return diagram.Full, nil
 	}
 	return 0, errPictureSize
 }
@@ -85,9 +86,9 @@ func (s *Server) handleScenarioPNG(c echo.Context) error {
 	return writePNG(c, "scenario "+b.Name, b.Scenario, lab.Replay(b.Scenario), size)
 }
 
-func writePNG(c echo.Context, what string, sc *lab.Scenario, tr *lab.Trace, size views.PictureSize) error {
+func writePNG(c echo.Context, what string, sc *lab.Scenario, tr *lab.Trace, size diagram.Size) error {
 	var buf bytes.Buffer
-	if err := views.DiagramPNG(&buf, sc, tr, diagramPolicy(c), size); err != nil {
+	if err := diagram.PNG(&buf, sc, tr, diagramPolicy(c), size); err != nil {
 		return fmt.Errorf("draw the picture of %s: %w", what, err)
 	}
 	return c.Blob(http.StatusOK, pngType, buf.Bytes())

@@ -332,7 +332,7 @@ func itoaSize(n int) string { return strconv.Itoa(n) + "x" + strconv.Itoa(n) }
 
 // BenchmarkRunPNG is GET /r/{id}.png through the whole handler once the
 // picture is drawn: a saved run's picture never changes, so it is kept.
-// The drawing itself is views' BenchmarkDiagramPNG.
+// The drawing itself is views/diagram's BenchmarkDiagramPNG.
 func BenchmarkRunPNG(b *testing.B) {
 	h, _ := newTestServer(b)
 	rec := httptest.NewRecorder()

@@ -3,184 +3,38 @@ package views
 import (
 	"bytes"
 	"context"
-	"fmt"
-	"io"
-	"slices"
 	"strings"
 	"testing"
 
 	"fencelab/lab"
+	"fencelab/scenarios"
+	"fencelab/views/diagram"
 )
 
-func TestDiagram(t *testing.T) {
-	cases := map[string]*lab.Scenario{
-		"paused-worker":        builtin(t, "paused-worker"),
-		"racy-receiver":        builtin(t, "racy-receiver"),
-		"external-side-effect": builtin(t, "external-side-effect"),
-		"delayed-request":      builtin(t, "delayed-request"),
-		"generated-40":         generated(t, 40),
+// TestDiagramWrapsInline: the page's component is diagram.Inline's bytes
+// in a scrolling region labelled by the diagram's title, for every policy
+// and for an unknown one (drawn as the first policy).
+func TestDiagramWrapsInline(t *testing.T) {
+	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order())
+	if err != nil {
+		t.Fatal(err)
 	}
-	for name, s := range cases {
-		tr := lab.Replay(s)
-		for _, p := range lab.Policies() {
-			t.Run(name+"/"+string(p), func(t *testing.T) {
-				for form, out := range map[string][]byte{"Diagram": renderPage(t, s, tr, p), "DiagramSVG": renderFile(t, s, tr, p)} {
-					checkDiagram(t, fmt.Sprintf("%s(%s, %s)", form, name, p), readSVG(t, form, out), tr, p)
-				}
-			})
+	b, _ := lib.Get("paused-worker")
+	s, tr := b.Scenario, lab.Replay(b.Scenario)
+	for _, p := range append(lab.Policies(), "nosuch") {
+		var page, svg bytes.Buffer
+		if err := DiagramInOrder(s, tr, p, []string{"B"}).Render(context.Background(), &page); err != nil {
+			t.Fatalf("DiagramInOrder(paused-worker, %s): %v", p, err)
 		}
-	}
-}
-
-func checkDiagram(t *testing.T, call string, doc svgDoc, tr *lab.Trace, p lab.Policy) {
-	t.Helper()
-	var want []int
-	for _, st := range tr.Steps {
-		want = append(want, st.Index)
-	}
-	if !slices.Equal(doc.bands, want) {
-		t.Errorf("%s bands = %v, want one per step %v", call, doc.bands, want)
-	}
-	if w := wantArrows(tr, p); doc.arrows != w {
-		t.Errorf("%s has %d write arrows, want %d", call, doc.arrows, w)
-	}
-	if doc.styled {
-		t.Errorf("%s carries a style attribute, <style> or <script>; the CSP forbids inline style", call)
-	}
-	if doc.role != "img" || !strings.HasPrefix(doc.viewBox, "0 0 ") {
-		t.Errorf("%s svg role=%q viewBox=%q, want role img and a viewBox", call, doc.role, doc.viewBox)
-	}
-	ids := strings.Fields(doc.labelled)
-	if len(ids) != 2 || doc.ids[ids[0]] != "title" || doc.ids[ids[1]] != "desc" {
-		t.Errorf("%s aria-labelledby=%q, want the ids of its <title> and <desc>; ids: %v", call, doc.labelled, doc.ids)
-	}
-}
-
-// Actor names are restricted, but titles, values and notes are free text.
-func TestDiagramEscapesText(t *testing.T) {
-	title := `<script>alert("t")</script> & co`
-	value := `<script>x</script>&amp;`
-	s := parseScenario(t, map[string]any{
-		"version": 1, "title": title, "description": "<b>d</b>",
-		"events": []map[string]any{
-			{"actor": "A", "kind": "acquire", "note": `</text><script>n</script>&`},
-			{"actor": "A", "kind": "write", "value": value, "note": "bell"},
-			{"actor": "A", "kind": "send", "value": "<&>", "id": "r1"},
-			{"kind": "deliver", "request": "r1"},
-		},
-	})
-	// Parsing refuses control characters now; a run saved before may hold one.
-	s.Events[1].Note = "bell \u0007 and nul-free"
-	tr := lab.Replay(s)
-	for _, p := range []lab.Policy{lab.Unfenced, lab.Fenced} {
-		for form, out := range map[string][]byte{"Diagram": renderPage(t, s, tr, p), "DiagramSVG": renderFile(t, s, tr, p)} {
-			if bytes.Contains(bytes.ToLower(out), []byte("<script")) {
-				t.Errorf("%s(%s) lets <script> through unescaped:\n%s", form, p, out)
-			}
-			doc := readSVG(t, form, out)
-			for _, want := range []string{title, value, "<&>"} {
-				if !strings.Contains(doc.text, want) {
-					t.Errorf("%s(%s) text lacks %q after decoding; escaped twice or dropped?", form, p, want)
-				}
-			}
+		if err := diagram.Inline(&svg, s, tr, p, []string{"B"}); err != nil {
+			t.Fatalf("diagram.Inline(paused-worker, %s): %v", p, err)
 		}
-	}
-}
-
-// Every kind of event has its sign: skipped, refused, crash, restart,
-// aborted and dropped requests, a request never delivered, a commit.
-func TestDiagramMarks(t *testing.T) {
-	s := parseScenario(t, map[string]any{
-		"version": 1, "title": "marks",
-		"resources": map[string]any{"result": map[string]any{"fencing": true, "remember": "memory"}},
-		"events": []map[string]any{
-			{"actor": "A", "kind": "acquire"},
-			{"actor": "B", "kind": "acquire"},
-			{"actor": "A", "kind": "send", "value": "v", "id": "r1"},
-			{"actor": "A", "kind": "pause"},
-			{"actor": "A", "kind": "write", "value": "w"},
-			{"actor": "A", "kind": "expire"},
-			{"actor": "A", "kind": "resume"},
-			{"actor": "A", "kind": "send", "value": "late", "id": "r2"},
-			{"actor": "B", "kind": "acquire"},
-			{"kind": "deliver", "request": "r1"},
-			{"kind": "deliver", "request": "r2"},
-			{"kind": "commit", "request": "r1"},
-			{"kind": "restart", "resource": "result"},
-			{"actor": "B", "kind": "send", "value": "lost", "id": "r3"},
-			{"actor": "A", "kind": "crash"},
-		},
-	})
-	tr := lab.Replay(s)
-	cases := []struct {
-		policy lab.Policy
-		class  string
-	}{
-		{lab.Fenced, "band skipped"},
-		{lab.Fenced, "arrow refused"},
-		{lab.Fenced, "mark crash"},
-		{lab.Fenced, "mark restart"},
-		{lab.Fenced, "lease expired"},
-		{lab.Fenced, "pause"},
-		{lab.Fenced, "send"},
-		{lab.ClientCheck, "aborted"},
-		{lab.ClientCheck, "dropped"},
-		{lab.FencedRacy, "arrow write applied commit"},
-		{lab.FencedRacy, "arrow write checked delayed"},
-		{lab.FencedRegister, "register"},
-	}
-	for _, c := range cases {
-		doc := readSVG(t, "Diagram", renderPage(t, s, tr, c.policy))
-		if doc.classes[c.class] == 0 {
-			t.Errorf("Diagram(marks, %s) has no element of class %q; classes: %v", c.policy, c.class, doc.classes)
+		want := `<div class="diagram-wrap" role="region" aria-labelledby="` + diagram.TitleID(p) + `" tabindex="0">` + svg.String() + "</div>"
+		if got := page.String(); got != want {
+			t.Errorf("DiagramInOrder(paused-worker, %s) = %.120q…, want %.120q…", p, got, want)
 		}
-	}
-	doc := readSVG(t, "Diagram", renderPage(t, s, tr, lab.Fenced))
-	if !strings.Contains(doc.text, "never delivered") || !strings.Contains(doc.text, "skipped") {
-		t.Errorf("Diagram(marks, fenced) text lacks %q or %q:\n%s", "never delivered", "skipped", doc.text)
-	}
-}
-
-func TestDiagramDeterministic(t *testing.T) {
-	s := generated(t, 40)
-	tr := lab.Replay(s)
-	for _, p := range lab.Policies() {
-		if a, b := renderFile(t, s, tr, p), renderFile(t, s, tr, p); !bytes.Equal(a, b) {
-			t.Errorf("DiagramSVG(generated-40, %s) differs between two renders", p)
+		if id := `id="` + diagram.TitleID(p) + `"`; !strings.Contains(svg.String(), id) {
+			t.Errorf("diagram.Inline(paused-worker, %s) has no element with %s", p, id)
 		}
-	}
-}
-
-func TestDiagramEmpty(t *testing.T) {
-	s := parseScenario(t, map[string]any{"version": 1, "title": "blank", "events": []any{}})
-	tr := lab.Replay(s)
-	doc := readSVG(t, "DiagramSVG", renderFile(t, s, tr, lab.Fenced))
-	checkDiagram(t, "DiagramSVG(blank, fenced)", doc, tr, lab.Fenced)
-}
-
-func TestDiagramSVGIsADocument(t *testing.T) {
-	out := renderFile(t, builtin(t, "paused-worker"), lab.Replay(builtin(t, "paused-worker")), lab.Fenced)
-	for _, want := range []string{`<?xml version="1.0" encoding="UTF-8"?>`, `<svg xmlns="http://www.w3.org/2000/svg"`, ` height="`} {
-		if !bytes.Contains(out, []byte(want)) {
-			t.Errorf("DiagramSVG(paused-worker, fenced) lacks %s", want)
-		}
-	}
-	if bytes.Contains(out, []byte(`width="100%"`)) {
-		t.Errorf("DiagramSVG(paused-worker, fenced) has width 100%%; a file needs its natural size")
-	}
-}
-
-// BenchmarkDiagram lays out and renders a diagram, as a page does.
-func BenchmarkDiagram(b *testing.B) {
-	for name, s := range map[string]*lab.Scenario{"paused-worker": builtin(b, "paused-worker"), "generated-40": generated(b, 40)} {
-		tr := lab.Replay(s)
-		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := Diagram(s, tr, lab.Unfenced).Render(context.Background(), io.Discard); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
 	}
 }

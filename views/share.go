@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"fencelab/lab"
+	"fencelab/views/diagram"
 )
 
 // Share is what a page tells the sites a link to it is pasted into (Open
@@ -47,9 +48,7 @@ func violationsText(vs []lab.Violation) string {
 }
 
 // PictureAlt describes the preview picture in words.
-func PictureAlt(s *lab.Scenario, t *lab.Trace, p lab.Policy) string {
-	return "Space-time diagram of “" + clip(s.Title, lab.MaxTitle) + "” under " + string(p) + ": " + verdictOf(t.Summary[p].Violations)
-}
+func PictureAlt(s *lab.Scenario, t *lab.Trace, p lab.Policy) string { return diagram.Alt(s, t, p) }
 
 // EmbedHeight estimates the height in pixels of the embed page of a run of
 // the given steps at a frame's width, for the oEmbed answer: the heading,
@@ -58,13 +57,13 @@ func PictureAlt(s *lab.Scenario, t *lab.Trace, p lab.Policy) string {
 // step, a card per step in a narrow frame) and the link back. Measured on
 // paused-worker in Chromium at 900 pixels: about 1,800.
 func EmbedHeight(s *lab.Scenario, t *lab.Trace, p lab.Policy, steps, width int) int {
-	d := layoutDiagram(s, t, p, false, nil)
+	dw, dh := diagram.Bounds(s, t, p)
 	w := min(max(width-34, 720), 1100)
 	head, row := 130, 138
 	if width < 700 {
 		head, row = 170, 230
 	}
-	return head + d.height*w/max(1, d.width) + 24 + 44 + steps*row + 60
+	return head + dh*w/max(1, dw) + 24 + 44 + steps*row + 60
 }
 
 // ExploreLine sums up an exploration in one line, for a link preview:

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"fencelab/lab"
+	"fencelab/views/export"
 )
 
 // policyText explains each policy in one line, for the chooser and the verdicts.
@@ -116,16 +117,8 @@ func (r *Report) eventFields(e lab.Event) []field {
 // exploring every ordering shows; the pages set it apart and link it.
 const everyOrdering = "Every ordering:"
 
-// paragraphs splits a description at blank lines.
-func paragraphs(s string) []string {
-	var out []string
-	for _, p := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n\n") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
+// paragraphs splits a description at blank lines, as the Markdown export does.
+func paragraphs(s string) []string { return export.Paragraphs(s) }
 
 // plural writes "1 event", "3 events", "2 policies".
 func plural(n int, word string) string {

@@ -11,7 +11,8 @@ import (
 
 	"fencelab/lab"
 	"fencelab/scenarios"
-	"fencelab/views"
+	"fencelab/views/diagram"
+	"fencelab/views/export"
 )
 
 // replayFlags are the options of `fencelab replay`.
@@ -43,9 +44,9 @@ func replay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	case "json":
 		return writeJSON(stdout, t)
 	case "svg":
-		return views.DiagramSVG(stdout, s, t, f.policies[0])
+		return diagram.SVG(stdout, s, t, f.policies[0])
 	case "markdown":
-		return views.Markdown(stdout, s, t, f.policies, "", "")
+		return export.Markdown(stdout, s, t, f.policies, "", "")
 	}
 	return writeTable(stdout, s, t, f.policies)
 }

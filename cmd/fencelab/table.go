@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 
 	"fencelab/lab"
-	"fencelab/views"
+	"fencelab/views/export"
 )
 
 // writeTable prints the per-step table with aligned columns, then each
@@ -24,7 +24,7 @@ func writeTable(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Polic
 		row := []string{fmt.Sprint(st.Index), st.Event.Actor, lab.DescribeEvent(st.Event), tokenText(st.Token)}
 		for _, p := range policies {
 			o := st.Outcomes.Of(p)
-			row = append(row, lab.ReasonWithDecision(o), views.ValuesText(o.Values, o.Tokens))
+			row = append(row, lab.ReasonWithDecision(o), export.Values(o.Values, o.Tokens))
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
@@ -33,7 +33,7 @@ func writeTable(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Polic
 	}
 	fmt.Fprintln(w)
 	for _, p := range policies {
-		fmt.Fprintf(w, "%s: %s\n", p, views.VerdictText(t.Summary[p]))
+		fmt.Fprintf(w, "%s: %s\n", p, export.Verdict(t.Summary[p]))
 	}
 	for _, wn := range t.Warnings {
 		fmt.Fprintf(w, "warning: step %d skipped: %s\n", wn.Step, wn.Message)

@@ -1,4 +1,4 @@
-package views
+package diagram
 
 import (
 	"bufio"
@@ -19,6 +19,14 @@ import (
 // straight lines "up" leaves mostly zeros, which klauspost/compress's
 // zlib writer at its fastest level packs in a few milliseconds. A row
 // the same as the one above is all zeros, found with one comparison.
+//
+// Measured by BenchmarkEncodePNG on the full-size paused-worker diagram
+// (1,884×1,094 pixels, already drawn; 2 shared cores under load, median of
+// three runs): this encoder 15 ms and 159,784 bytes; image/png 129 ms and
+// 129,908 bytes; image/png at BestSpeed 89 ms and 135,001 bytes. About six
+// to nine times faster for a file 18-23% larger, on a picture drawn at each
+// first request: worth these 150 lines. Switching would also change every
+// PNG's bytes, which testdata/digests.txt pins.
 func encodePNG(w io.Writer, img *image.RGBA) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	width, height := img.Rect.Dx(), img.Rect.Dy()

@@ -1,4 +1,4 @@
-package views
+package export
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ import (
 func Markdown(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Policy, link, picture string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %s\n\n", mdLine(s.Title))
-	for _, para := range paragraphs(s.Description) {
+	for _, para := range Paragraphs(s.Description) {
 		fmt.Fprintf(&b, "%s\n\n", mdLine(para))
 	}
 	if picture != "" {
@@ -34,13 +34,13 @@ func Markdown(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Policy,
 		fmt.Fprintf(&b, "| %d | %s | %s | %s |", st.Index, mdCell(st.Event.Actor), mdEvent(st.Event), mdToken(st.Token))
 		for _, p := range policies {
 			o := st.Outcomes.Of(p)
-			fmt.Fprintf(&b, " **%s** %s<br>%s |", o.Decision, mdCell(strings.TrimPrefix(o.Reason, string(o.Decision)+": ")), mdCell(ValuesText(o.Values, o.Tokens)))
+			fmt.Fprintf(&b, " **%s** %s<br>%s |", o.Decision, mdCell(strings.TrimPrefix(o.Reason, string(o.Decision)+": ")), mdCell(Values(o.Values, o.Tokens)))
 		}
 		b.WriteString("\n")
 	}
 	b.WriteString("\n### Verdicts\n\n")
 	for _, p := range policies {
-		fmt.Fprintf(&b, "- **%s**: %s\n", p, mdCell(VerdictText(t.Summary[p])))
+		fmt.Fprintf(&b, "- **%s**: %s\n", p, mdCell(Verdict(t.Summary[p])))
 	}
 	for _, wn := range t.Warnings {
 		fmt.Fprintf(&b, "- step %d skipped: %s\n", wn.Step, mdText(wn.Message))
@@ -82,52 +82,6 @@ func mdToken(t *int64) string {
 		return ""
 	}
 	return fmt.Sprint(*t)
-}
-
-// ValuesText shows each resource's value with the token that wrote it,
-// as in "result = old-result (41), email = (none)"; plain text, shared by
-// the CLI's table and the Markdown export.
-func ValuesText(values map[string]*string, tokens map[string]*int64) string {
-	var parts []string
-	for _, name := range lab.SortedNames(values) {
-		v := "(none)"
-		if values[name] != nil {
-			v = *values[name]
-			if tok := tokens[name]; tok != nil {
-				v += fmt.Sprintf(" (%d)", *tok)
-			}
-		}
-		parts = append(parts, name+" = "+v)
-	}
-	return strings.Join(parts, ", ")
-}
-
-// VerdictText is a policy's verdict in one line of plain text: its final
-// values, then its violations with their steps, grouped by class from the
-// most severe: "corrupting: stale-overwrite at step 8; deposed: ...".
-// Violations without a class (a trace stored before classes) are listed
-// after "violations:".
-func VerdictText(s lab.Summary) string {
-	out := "final " + ValuesText(s.Final, nil)
-	if len(s.Violations) == 0 {
-		return out + "; no violations"
-	}
-	for _, c := range append(lab.Classes(), "") {
-		var vs []string
-		for _, v := range s.Violations {
-			if v.Class == c {
-				vs = append(vs, fmt.Sprintf("%s at step %d", v.Kind, v.Step))
-			}
-		}
-		if len(vs) > 0 {
-			name := string(c)
-			if c == "" {
-				name = "violations"
-			}
-			out += "; " + name + ": " + strings.Join(vs, ", ")
-		}
-	}
-	return out
 }
 
 // mdText escapes the characters that would start Markdown or HTML markup.

@@ -1,4 +1,4 @@
-package views
+package export
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"fencelab/lab"
+	"fencelab/scenarios"
 )
 
 // TestMarkdownPlainCharacters: the export reads as plain text. A
@@ -36,4 +37,17 @@ func TestMarkdownPlainCharacters(t *testing.T) {
 			t.Errorf("Markdown writes the HTML entity %s:\n%s", entity, out)
 		}
 	}
+}
+
+func builtin(t testing.TB, name string) *lab.Scenario {
+	t.Helper()
+	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, ok := lib.Get(name)
+	if !ok {
+		t.Fatalf("no built-in scenario %q", name)
+	}
+	return b.Scenario
 }

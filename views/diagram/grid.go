@@ -1,4 +1,4 @@
-package views
+package diagram
 
 import (
 	"fencelab/lab"
@@ -43,11 +43,10 @@ type grid struct {
 	bottom     int // bottom of the last band
 	width      int
 	height     int
-	violations map[int][]lab.Violation // step number → violations
-	sends      map[string]int          // request id → position of its send
-	delivered  map[string]int          // request id → position of the deliver that decided it
-	used       map[legendKey]bool      // what the legend must explain
-	flights    []group                 // lines that cross bands, drawn beneath them
+	violations map[int][]lab.Violation     // step number → violations
+	requests   map[string]lab.RequestSteps // request id → its send and the deliver that decided it
+	used       map[legendKey]bool          // what the legend must explain
+	flights    []group                     // lines that cross bands, drawn beneath them
 
 	walk walk // leases, pauses and crashes, from the engine's states
 }
@@ -72,19 +71,7 @@ func newGrid(s *lab.Scenario, t *lab.Trace, p lab.Policy, standalone bool, order
 	for _, v := range t.Summary[p].Violations {
 		g.violations[v.Step] = append(g.violations[v.Step], v)
 	}
-	g.sends = map[string]int{}
-	for i, st := range t.Steps {
-		if st.Event.Kind == lab.Send || st.Event.Kind == lab.Write {
-			g.sends[st.Event.ID] = i
-		}
-	}
-	g.delivered = map[string]int{}
-	for i, st := range t.Steps {
-		d := g.outcome(i).Decision
-		if _, seen := g.delivered[st.Event.Request]; st.Event.Kind == lab.Deliver && d != lab.Skipped && d != lab.Dropped && !seen {
-			g.delivered[st.Event.Request] = i
-		}
-	}
+	g.requests = lab.Requests(t, p)
 	g.placeLanes(anyViolations(t))
 	g.placeBands()
 	g.walk = walkSteps(g)
@@ -205,8 +192,8 @@ func (g *grid) outcome(i int) lab.Outcome { return g.t.Steps[i].Outcomes.Of(g.p)
 
 // sender is the send (or write) step of a deliver or commit, or -1.
 func (g *grid) sender(i int) int {
-	if j, ok := g.sends[g.t.Steps[i].Event.Request]; ok {
-		return j
+	if r, ok := g.requests[g.t.Steps[i].Event.Request]; ok {
+		return r.Send
 	}
 	return -1
 }

@@ -1,4 +1,4 @@
-package views
+package diagram
 
 import (
 	"unicode/utf8"
@@ -56,7 +56,7 @@ func (g *grid) send(i int, bg string) []group {
 	c := g.colour(st.Event.Actor)
 	shapes := []shape{{kind: shCircle, x1: ax, y1: y, r: 4, fill: c.line}}
 	shapes = append(shapes, g.requestLabel(ax, y-4, min(rx-28, g.room(ax)), st, c, bg, false)...)
-	if _, ok := g.delivered[st.Event.ID]; !ok {
+	if g.requests[st.Event.ID].Decided < 0 {
 		shapes = append(shapes, arrow(ax+5, y+3, ax+44, y+15, c.line, "2", "4 3")...)
 		shapes = append(shapes, shape{kind: shText, x1: ax + 50, y1: y + 18, text: "never delivered", fill: colMuted, size: 12, italic: true, halo: bg})
 	}
@@ -87,8 +87,8 @@ func (g *grid) deliver(i int, bg string) []group {
 // resource's lane from the check to the write, the window of the race.
 func (g *grid) commit(i int, bg string) []group {
 	j, o := g.sender(i), g.outcome(i)
-	k, checked := g.delivered[g.t.Steps[i].Event.Request]
-	if j < 0 || o.Decision != lab.Applied || !checked {
+	k := g.requests[g.t.Steps[i].Event.Request].Decided // a sender was found, so the request is there
+	if j < 0 || o.Decision != lab.Applied || k < 0 {
 		return g.mark(i, bg)
 	}
 	rx, y0, y := g.xOfResource(g.t.Steps[j].Event.Resource), g.mid(k), g.mid(i)

@@ -1,4 +1,4 @@
-package views
+package diagram
 
 import (
 	"fmt"
@@ -11,13 +11,13 @@ import (
 	"fencelab/lab"
 )
 
-// PictureSize says which raster picture DiagramPNG draws.
-type PictureSize uint8
+// Size says which raster picture PNG draws.
+type Size uint8
 
 const (
 	// Card is 1200×630, the size link previews (Open Graph, Twitter cards)
 	// show: the title and the verdict in large type over the diagram.
-	Card PictureSize = iota
+	Card Size = iota
 	// Full is the standalone diagram, as the .svg export draws it, at twice
 	// its natural size so that it stays sharp in a document or on a slide.
 	Full
@@ -36,11 +36,11 @@ const (
 // smaller, not refused. A variable for the tests.
 var maxFullArea = 12 << 20
 
-// DiagramPNG writes the space-time diagram under policy p as a PNG image.
-// It draws the same layout as the SVG (layoutDiagram), with the raster
-// renderer of raster.go. Like Diagram, an unknown policy is drawn as the
-// first of lab.Policies.
-func DiagramPNG(w io.Writer, s *lab.Scenario, t *lab.Trace, p lab.Policy, size PictureSize) error {
+// PNG writes the space-time diagram under policy p as a PNG image. It
+// draws the same layout as the SVG (layoutDiagram), with the raster
+// renderer of raster.go. Like SVG, it draws an unknown policy as the first
+// of lab.Policies.
+func PNG(w io.Writer, s *lab.Scenario, t *lab.Trace, p lab.Policy, size Size) error {
 	c, err := picture(s, t, p, size)
 	if err != nil {
 		return err
@@ -49,8 +49,8 @@ func DiagramPNG(w io.Writer, s *lab.Scenario, t *lab.Trace, p lab.Policy, size P
 	return encodePNG(w, c.img)
 }
 
-// DiagramImage draws the picture DiagramPNG encodes.
-func DiagramImage(s *lab.Scenario, t *lab.Trace, p lab.Policy, size PictureSize) (*image.RGBA, error) {
+// Image draws the picture PNG encodes.
+func Image(s *lab.Scenario, t *lab.Trace, p lab.Policy, size Size) (*image.RGBA, error) {
 	c, err := picture(s, t, p, size)
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func DiagramImage(s *lab.Scenario, t *lab.Trace, p lab.Policy, size PictureSize)
 }
 
 // picture draws the picture of the given size on a new canvas.
-func picture(s *lab.Scenario, t *lab.Trace, p lab.Policy, size PictureSize) (*canvas, error) {
+func picture(s *lab.Scenario, t *lab.Trace, p lab.Policy, size Size) (*canvas, error) {
 	if _, err := goFonts(); err != nil {
 		return nil, fmt.Errorf("load fonts: %w", err)
 	}

@@ -1,8 +1,7 @@
-package views
+package diagram
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -108,8 +107,8 @@ func wantArrows(tr *lab.Trace, p lab.Policy) int {
 func renderPage(t testing.TB, s *lab.Scenario, tr *lab.Trace, p lab.Policy) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := Diagram(s, tr, p).Render(context.Background(), &b); err != nil {
-		t.Fatalf("Diagram(%q, %s): %v", s.Title, p, err)
+	if err := Inline(&b, s, tr, p, nil); err != nil {
+		t.Fatalf("Inline(%q, %s): %v", s.Title, p, err)
 	}
 	return b.Bytes()
 }
@@ -117,8 +116,8 @@ func renderPage(t testing.TB, s *lab.Scenario, tr *lab.Trace, p lab.Policy) []by
 func renderFile(t testing.TB, s *lab.Scenario, tr *lab.Trace, p lab.Policy) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := DiagramSVG(&b, s, tr, p); err != nil {
-		t.Fatalf("DiagramSVG(%q, %s): %v", s.Title, p, err)
+	if err := SVG(&b, s, tr, p); err != nil {
+		t.Fatalf("SVG(%q, %s): %v", s.Title, p, err)
 	}
 	return b.Bytes()
 }

@@ -1,4 +1,4 @@
-package views
+package diagram
 
 // legendKey is a sign the legend may need to explain.
 type legendKey uint8

@@ -1,0 +1,107 @@
+package diagram
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"fencelab/lab"
+	"fencelab/scenarios"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/digests.txt")
+
+// TestDigests pins the bytes of every picture of every built-in scenario
+// under every policy (and an unknown one): the standalone SVG, the page's
+// SVG in the scenario's order and in reverse, the card and the full PNG.
+// A change to the drawing shows here as changed lines; rewrite them with
+// -update once the pictures are checked by eye. With -short the full-size
+// pictures, most of the time, are left out.
+func TestDigests(t *testing.T) {
+	got := digests(t, !testing.Short())
+	path := filepath.Join("testdata", "digests.txt")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if testing.Short() {
+		want = []byte(withoutFull(string(want)))
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("picture digests (-want +got):\n%s", diff)
+	}
+}
+
+// variant is one way to draw a run, named as in testdata/digests.txt.
+type variant struct {
+	name  string
+	write func(*bytes.Buffer) error
+}
+
+// digests is one line per scenario, policy and variant with the SHA-256
+// of the picture; the full-size PNG only when full is set.
+func digests(t *testing.T, full bool) string {
+	t.Helper()
+	var out strings.Builder
+	for _, name := range scenarios.Order() {
+		s := builtin(t, name)
+		tr := lab.Replay(s)
+		reversed := actors(s)
+		slices.Reverse(reversed)
+		for _, p := range append(lab.Policies(), "nosuch") {
+			variants := []variant{
+				{"svg", func(b *bytes.Buffer) error { return SVG(b, s, tr, p) }},
+				{"inline", func(b *bytes.Buffer) error { return Inline(b, s, tr, p, nil) }},
+				{"inline-reversed", func(b *bytes.Buffer) error { return Inline(b, s, tr, p, reversed) }},
+				{"card", func(b *bytes.Buffer) error { return PNG(b, s, tr, p, Card) }},
+			}
+			if full {
+				variants = append(variants, variant{"full", func(b *bytes.Buffer) error { return PNG(b, s, tr, p, Full) }})
+			}
+			for _, v := range variants {
+				var b bytes.Buffer
+				if err := v.write(&b); err != nil {
+					t.Fatalf("%s(%s, %s): %v", v.name, name, p, err)
+				}
+				fmt.Fprintf(&out, "%s %s %s %x\n", name, p, v.name, sha256.Sum256(b.Bytes()))
+			}
+		}
+	}
+	fmt.Fprintf(&out, "icon svg %x\n", sha256.Sum256(IconSVG()))
+	return out.String()
+}
+
+// withoutFull drops the lines of the full-size pictures.
+func withoutFull(digests string) string {
+	var out strings.Builder
+	for _, line := range strings.SplitAfter(digests, "\n") {
+		if !strings.Contains(line, " full ") {
+			out.WriteString(line)
+		}
+	}
+	return out.String()
+}
+
+// actors lists the scenario's actors in order of first appearance.
+func actors(s *lab.Scenario) []string {
+	var out []string
+	for _, e := range s.Events {
+		if e.Actor != "" && !slices.Contains(out, e.Actor) {
+			out = append(out, e.Actor)
+		}
+	}
+	return out
+}
