@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"fencelab/lab"
 	"fencelab/server/receiver"
 )
 
@@ -80,7 +81,7 @@ func parseReceiverFlags(args []string) (receiverFlags, error) {
 	if fs.NArg() > 0 {
 		return f, &usageError{fmt.Sprintf("receiver takes no arguments, got %q", fs.Args())}
 	}
-	f.opt.Policy, f.opt.Flaw = receiver.Policy(*policy), receiver.Flaw(*flaw)
+	f.opt.Policy, f.opt.Flaw = lab.Policy(*policy), receiver.Flaw(*flaw)
 	if err := f.opt.Validate(); err != nil {
 		return f, &usageError{"receiver: " + err.Error()}
 	}
