@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"fencelab/lab"
@@ -67,7 +68,7 @@ func parseReceiverFlags(args []string) (receiverFlags, error) {
 	fs := flag.NewFlagSet("receiver", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8081", "listen address (port 0: any free port)")
-	policy := fs.String("policy", "fenced", "fenced, fenced-strict, fenced-idempotent or fenced-register")
+	policy := fs.String("policy", string(lab.Fenced), "the policy it implements, one of: "+strings.Trim(fmt.Sprint(receiver.Policies), "[]"))
 	fs.StringVar(&f.store, "store", "memory", "memory or sqlite")
 	fs.StringVar(&f.db, "db", "./receiver.db", "the SQLite file of --store sqlite")
 	flaw := fs.String("flaw", "", "racy or forgetful: a receiver broken on purpose")
