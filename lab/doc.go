@@ -1,6 +1,6 @@
 // Package lab is fencelab's engine: it parses a scenario (an ordered list
-// of lease, pause, write and delivery events), replays it under each of
-// eight policies and reports, step by step, what each policy decided and
+// of lease, pause, write and delivery events), replays it under each
+// policy and reports, step by step, what each policy decided and
 // which invariants broke.
 //
 // # The contract
@@ -34,6 +34,29 @@
 // saved under model 1 keep their stored trace and show that today's engine
 // would say something else.
 //
+// # Policies
+//
+// A policy is one row of rules (policy.go); code elsewhere asks its facets
+// (Policy.ChecksToken, Policy.Strict, ...), never its name. In the order
+// of Policies:
+//
+//   - unfenced: the resource applies every write; nobody checks.
+//   - client-check: the worker checks its lease before sending and aborts
+//     the send when it is not valid; the resource applies what arrives.
+//   - fenced: the resource applies a token at least as high as the highest
+//     it remembers.
+//   - fenced-strict: as fenced, but an equal token is rejected too.
+//   - fenced-idempotent: as fenced; a write whose op key was already
+//     applied is suppressed.
+//   - fenced-register: as fenced; a grant registers its token at every
+//     fencing resource at once.
+//   - authoritative: the resource asks the lease service whether the token
+//     is the current lease.
+//   - fenced-racy: as fenced, but a checked request is written only at its
+//     commit, when one follows.
+//
+// Unfenced and fenced are the default comparison (DefaultPolicies).
+//
 // # How the replay is organised
 //
 // The lease service and the workers behave the same under every policy
@@ -41,7 +64,7 @@
 // What the policies disagree on (each receiver's value, remembered token,
 // applied operations, and which requests were aborted or await a commit)
 // lives on one lane per policy. This is the same as replaying the timeline
-// eight times on eight copies of the state, at an eighth of the cost. A
+// once per policy on a copy of the state each, at a fraction of the cost. A
 // lane's value maps are replaced, not modified, when a write lands, so the
 // outcomes of the steps share them and nothing is copied per step.
 //

@@ -8,7 +8,7 @@ import (
 )
 
 // defaultPolicies are compared when the reader chose none.
-var defaultPolicies = []lab.Policy{lab.Unfenced, lab.Fenced}
+var defaultPolicies = lab.DefaultPolicies()
 
 // choosePolicies reads the policies named in ?p= (or a form's p fields) in
 // the order of lab.Policies, ignoring unknown names; none gives the default.

@@ -29,7 +29,7 @@ func probeForgetful(t *testing.T) (*probe.Prober, *lab.Scenario, *probe.Result) 
 // probeForgetfulCounted also counts the requests the receiver gets.
 func probeForgetfulCounted(t *testing.T) (*probe.Prober, *lab.Scenario, *probe.Result, *atomic.Int64) {
 	t.Helper()
-	opt := receiver.Options{Policy: receiver.Fenced, Flaw: receiver.Forgetful}
+	opt := receiver.Options{Policy: lab.Fenced, Flaw: receiver.Forgetful}
 	db, err := receiver.OpenSQLite(filepath.Join(t.TempDir(), "receiver.db"), opt)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,10 @@
 package views
 
-import "fencelab/lab"
+import (
+	"strings"
+
+	"fencelab/lab"
+)
 
 // kindText says what each kind does, for the palette.
 var kindText = map[lab.Kind]string{
@@ -18,4 +22,16 @@ var kindText = map[lab.Kind]string{
 	lab.Commit:  "the racy receiver applies a checked request",
 	lab.Restart: "the receiver restarts",
 	lab.Crash:   "the worker stops for good",
+}
+
+// defaultPolicies is lab.DefaultPolicies as the editor's script reads
+// them, separated by spaces: the names it shows and leaves out of the
+// link when the reader chose none.
+func defaultPolicies() string {
+	ps := lab.DefaultPolicies()
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = string(p)
+	}
+	return strings.Join(names, " ")
 }

@@ -8,14 +8,18 @@ import (
 )
 
 // DiagramPolicy is the policy a page's diagram shows: asked when it names
-// one of lab.Policies; else fenced when it is among the chosen (most
-// lessons turn on what fencing does); else the first chosen.
+// one of lab.Policies; else the default policy that checks tokens (fenced)
+// when it is among the chosen, or none are (most lessons turn on what
+// fencing does); else the first chosen.
 func DiagramPolicy(chosen []lab.Policy, asked string) lab.Policy {
 	if p := lab.Policy(asked); lab.PolicyIndex(p) >= 0 {
 		return p
 	}
-	if len(chosen) == 0 || slices.Contains(chosen, lab.Fenced) {
-		return lab.Fenced
+	if len(chosen) == 0 {
+		chosen = lab.DefaultPolicies()
+	}
+	if i := slices.IndexFunc(chosen, func(p lab.Policy) bool { return p.Default() && p.ChecksToken() }); i >= 0 {
+		return chosen[i]
 	}
 	return chosen[0]
 }

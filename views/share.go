@@ -76,7 +76,7 @@ func ExploreLine(r *ExploreResult) string {
 	}
 	var parts []string
 	for _, pe := range x.Policies {
-		if pe.Policy != lab.Unfenced && pe.Policy != lab.Fenced {
+		if !pe.Policy.Default() {
 			continue
 		}
 		k := "none"

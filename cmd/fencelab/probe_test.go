@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"fencelab/lab"
 	"fencelab/lab/receiver"
 )
 
@@ -118,7 +119,7 @@ func TestReceiverFlags(t *testing.T) {
 		}
 	}
 	f, err := parseReceiverFlags([]string{"--policy", "fenced-register", "--store", "sqlite", "--flaw", "racy", "--window", "2ms"})
-	if err != nil || f.opt != (receiver.Options{Policy: receiver.FencedRegister, Flaw: receiver.Racy, Window: 2 * time.Millisecond}) {
+	if err != nil || f.opt != (receiver.Options{Policy: lab.FencedRegister, Flaw: receiver.Racy, Window: 2 * time.Millisecond}) {
 		t.Errorf("parseReceiverFlags = %+v, %v", f, err)
 	}
 }

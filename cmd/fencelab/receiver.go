@@ -11,8 +11,10 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
+	"fencelab/lab"
 	"fencelab/lab/receiver"
 
 	_ "github.com/mattn/go-sqlite3" // the "sqlite3" driver of the SQLite receiver
@@ -68,7 +70,7 @@ func parseReceiverFlags(args []string) (receiverFlags, error) {
 	fs := flag.NewFlagSet("receiver", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8081", "listen address (port 0: any free port)")
-	policy := fs.String("policy", "fenced", "fenced, fenced-strict, fenced-idempotent or fenced-register")
+	policy := fs.String("policy", string(lab.Fenced), "the policy it implements, one of: "+strings.Trim(fmt.Sprint(receiver.Policies), "[]"))
 	fs.StringVar(&f.store, "store", "memory", "memory or sqlite")
 	fs.StringVar(&f.db, "db", "./receiver.db", "the SQLite file of --store sqlite")
 	flaw := fs.String("flaw", "", "racy or forgetful: a receiver broken on purpose")
@@ -82,7 +84,7 @@ func parseReceiverFlags(args []string) (receiverFlags, error) {
 	if fs.NArg() > 0 {
 		return f, &usageError{fmt.Sprintf("receiver takes no arguments, got %q", fs.Args())}
 	}
-	f.opt.Policy, f.opt.Flaw = receiver.Policy(*policy), receiver.Flaw(*flaw)
+	f.opt.Policy, f.opt.Flaw = lab.Policy(*policy), receiver.Flaw(*flaw)
 	if err := f.opt.Validate(); err != nil {
 		return f, &usageError{"receiver: " + err.Error()}
 	}

@@ -131,22 +131,23 @@ func TestApply(t *testing.T) {
 		op, add     string // add: the palette's kind and actor
 		want, focus string
 	}{
-		{"up.3", "", "A:acquire B:pause A:sendm1v", "ev-2-up"},
-		{"up.1", "", "A:acquire A:sendm1v B:pause", "ev-1-up"},
-		{"down.1", "", "A:sendm1v A:acquire B:pause", "ev-2-down"},
-		{"down.3", "", "A:acquire A:sendm1v B:pause", "ev-3-down"},
-		{"dup.2", "", "A:acquire A:sendm1v A:sendm2v B:pause", "ev-3-actor"},
-		{"del.3", "", "A:acquire A:sendm1v", "ev-2-del"},
-		{"del.1", "", "A:sendm1v B:pause", "ev-1-del"},
-		{"del.9", "", "A:acquire A:sendm1v B:pause", ""},
-		{"run", "", "A:acquire A:sendm1v B:pause", ""},
-		{"add", "write B", "A:acquire A:sendm1v B:pause B:writefrom B", "ev-4-actor"},
-		{"add", "send A", "A:acquire A:sendm1v B:pause A:sendm2from A", "ev-4-actor"},
-		{"add", "deliver", "A:acquire A:sendm1v B:pause :deliverm1", "ev-4-request"},
-		{"add", "teleport A", "A:acquire A:sendm1v B:pause", "add-event"},
-		{"add.read.1", "acquire B", "B:read A:acquire A:sendm1v B:pause", "ev-1-actor"},
-		{"add.deliver.3", "", "A:acquire A:sendm1v :deliverm1 B:pause", "ev-3-request"},
-		{"add.crash.9", "crash A", "A:acquire A:sendm1v B:pause A:crash", "ev-4-actor"},
+		{Op(Up, 3), "", "A:acquire B:pause A:sendm1v", "ev-2-up"},
+		{Op(Up, 1), "", "A:acquire A:sendm1v B:pause", "ev-1-up"},
+		{Op(Down, 1), "", "A:sendm1v A:acquire B:pause", "ev-2-down"},
+		{Op(Down, 3), "", "A:acquire A:sendm1v B:pause", "ev-3-down"},
+		{Op(Dup, 2), "", "A:acquire A:sendm1v A:sendm2v B:pause", "ev-3-actor"},
+		{Op(Del, 3), "", "A:acquire A:sendm1v", "ev-2-del"},
+		{Op(Del, 1), "", "A:sendm1v B:pause", "ev-1-del"},
+		{Op(Del, 9), "", "A:acquire A:sendm1v B:pause", ""},
+		{string(Run), "", "A:acquire A:sendm1v B:pause", ""},
+		{"nonsense.2", "", "A:acquire A:sendm1v B:pause", ""},
+		{string(Add), "write B", "A:acquire A:sendm1v B:pause B:writefrom B", "ev-4-actor"},
+		{string(Add), "send A", "A:acquire A:sendm1v B:pause A:sendm2from A", "ev-4-actor"},
+		{string(Add), "deliver", "A:acquire A:sendm1v B:pause :deliverm1", "ev-4-request"},
+		{string(Add), "teleport A", "A:acquire A:sendm1v B:pause", "add-event"},
+		{AddOp(lab.Read, 1), "acquire B", "B:read A:acquire A:sendm1v B:pause", "ev-1-actor"},
+		{AddOp(lab.Deliver, 3), "", "A:acquire A:sendm1v :deliverm1 B:pause", "ev-3-request"},
+		{AddOp(lab.Crash, 9), "crash A", "A:acquire A:sendm1v B:pause A:crash", "ev-4-actor"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.op+" "+tt.add, func(t *testing.T) {
@@ -172,21 +173,21 @@ func TestApply(t *testing.T) {
 
 func TestApplyDeclarations(t *testing.T) {
 	d := Decode(base("ev.1.kind=read", "ev.1.actor=A"))
-	if focus := Apply(&d, "actor-add"); focus != "actor-3-name" || d.Actors[2].Name != "C" {
+	if focus := Apply(&d, string(ActorAdd)); focus != "actor-3-name" || d.Actors[2].Name != "C" {
 		t.Errorf("actor-add: focus %q, actors %v; want actor-3-name and C", focus, d.Actors)
 	}
-	Apply(&d, "actor-del.1") // A is used: kept
-	Apply(&d, "actor-del.2") // B is not
+	Apply(&d, Op(ActorDel, 1)) // A is used: kept
+	Apply(&d, Op(ActorDel, 2)) // B is not
 	if got := len(d.Actors); got != 2 || d.Actors[0].Name != "A" || d.Actors[1].Name != "C" {
 		t.Errorf("after removing B and trying A, actors = %v, want A and C", d.Actors)
 	}
-	Apply(&d, "scope-add")
-	Apply(&d, "resource-add")
+	Apply(&d, string(ScopeAdd))
+	Apply(&d, string(ResourceAdd))
 	if len(d.Scopes) != 2 || d.Scopes[1].Name != "scope2" || len(d.Resources) != 2 || d.Resources[1].Name != "resource2" {
 		t.Errorf("scope-add, resource-add: scopes %v, resources %v", d.Scopes, d.Resources)
 	}
-	Apply(&d, "scope-del.1")
-	Apply(&d, "resource-del.2")
+	Apply(&d, Op(ScopeDel, 1))
+	Apply(&d, Op(ResourceDel, 2))
 	if len(d.Scopes) != 1 || d.Scopes[0].Name != "scope2" || len(d.Resources) != 1 {
 		t.Errorf("scope-del.1, resource-del.2: scopes %v, resources %v", d.Scopes, d.Resources)
 	}

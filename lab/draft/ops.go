@@ -3,84 +3,88 @@ package draft
 import (
 	"slices"
 	"strconv"
-	"strings"
 
 	"fencelab/lab"
 )
 
-// Apply makes the change a button of the editor's form asks for ("up.3",
-// "del.2", "add", "actor-add", ...) and returns the element id of the
-// control to focus on the page that shows it. Run, and anything it does
-// not know, changes nothing.
+// Apply makes the change a button of the editor's form asks for (an op
+// value made by Op or AddOp, or a verb alone) and returns the element id
+// of the control to focus on the page that shows it. Run, and anything it
+// does not know, changes nothing.
 func Apply(d *Draft, op string) (focus string) {
-	verb, arg, _ := strings.Cut(op, ".")
-	n, _ := strconv.Atoi(arg)
-	switch verb {
-	case "up", "down", "dup", "del":
+	p := parseOp(op)
+	n := p.n
+	switch p.verb {
+	case Up, Down, Dup, Del:
 		if n < 1 || n > len(d.Events) {
 			return ""
 		}
-		return applyCardOp(d, verb, n)
-	case "add": // "add", or "add.KIND.N": a kind dragged to place N
-		kind, at, _ := strings.Cut(arg, ".")
-		if kind != "" {
-			d.Add.Kind = lab.Kind(kind)
+		return applyCardOp(d, p.verb, n)
+	case Add:
+		if p.kind != "" {
+			d.Add.Kind = p.kind
 		}
-		pos, err := strconv.Atoi(at)
-		if err != nil || pos < 1 || pos > len(d.Events) {
-			pos = len(d.Events) + 1
+		if n < 1 || n > len(d.Events) {
+			n = len(d.Events) + 1
 		}
-		return addEvent(d, pos)
-	case "actor-add":
+		return addEvent(d, n)
+	case ActorAdd:
 		d.Actors = append(d.Actors, Actor{Name: nextActor(d)})
 		return ID(Name(ActorPart, len(d.Actors), "name"))
-	case "actor-del":
+	case ActorDel:
 		if n >= 1 && n <= len(d.Actors) && !slices.ContainsFunc(d.Events, func(e Event) bool { return e.Actor == d.Actors[n-1].Name }) {
 			d.Actors = slices.Delete(d.Actors, n-1, n)
 		}
-		return "actor-add"
-	case "scope-add":
+		return string(ActorAdd)
+	}
+	return applyDeclaration(d, p.verb, n)
+}
+
+// applyDeclaration adds or removes a scope or resource.
+func applyDeclaration(d *Draft, v Verb, n int) string {
+	switch v {
+	case ScopeAdd:
 		d.Scopes = append(d.Scopes, Scope{Name: nextName("scope", len(d.Scopes), func(s string) bool {
 			return slices.ContainsFunc(d.Scopes, func(x Scope) bool { return x.Name == s })
 		})})
 		return ID(Name(ScopePart, len(d.Scopes), "name"))
-	case "scope-del":
+	case ScopeDel:
 		if n >= 1 && n <= len(d.Scopes) {
 			d.Scopes = slices.Delete(d.Scopes, n-1, n)
 		}
-		return "scope-add"
-	case "resource-add":
+		return string(ScopeAdd)
+	case ResourceAdd:
 		d.Resources = append(d.Resources, Resource{Fencing: true, Remember: lab.Durable,
 			Name: nextName("resource", len(d.Resources), func(s string) bool {
 				return slices.ContainsFunc(d.Resources, func(x Resource) bool { return x.Name == s })
 			})})
 		return ID(Name(ResourcePart, len(d.Resources), "name"))
-	case "resource-del":
+	case ResourceDel:
 		if n >= 1 && n <= len(d.Resources) {
 			d.Resources = slices.Delete(d.Resources, n-1, n)
 		}
-		return "resource-add"
+		return string(ResourceAdd)
 	}
 	return ""
 }
 
 // applyCardOp moves, copies or deletes card n (1-based, in range).
-func applyCardOp(d *Draft, verb string, n int) string {
+func applyCardOp(d *Draft, verb Verb, n int) string {
 	ev := d.Events
 	switch verb {
-	case "up":
+	case Up:
 		if n == 1 {
-			return cardControl(1, "up")
+			return cardControl(1, Up)
 		}
 		ev[n-2], ev[n-1] = ev[n-1], ev[n-2]
-		return cardControl(n-1, "up")
-	case "down":
+		return cardControl(n-1, Up)
+	case Down:
 		if n == len(ev) {
-			return cardControl(n, "down")
+			return cardControl(n, Down)
 		}
 		ev[n-1], ev[n] = ev[n], ev[n-1]
-		return cardControl(n+1, "down")
-	case "dup":
+		return cardControl(n+1, Down)
+	case Dup:
 		c := ev[n-1]
 		if c.Kind == lab.Send {
 			c.ID = nextSendID(d)
@@ -93,12 +97,13 @@ func applyCardOp(d *Draft, verb string, n int) string {
 	case len(d.Events) == 0:
 		return "add-event"
 	case n > len(d.Events):
-		return cardControl(len(d.Events), "del")
+		return cardControl(len(d.Events), Del)
 	}
-	return cardControl(n, "del")
+	return cardControl(n, Del)
 }
 
-func cardControl(n int, op string) string { return CardID(n, op) }
+// cardControl is the id of card n's button for verb v.
+func cardControl(n int, v Verb) string { return CardID(n, string(v)) }
 
 // firstControl is the id of card n's first field.
 func firstControl(d *Draft, n int) string {

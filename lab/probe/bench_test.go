@@ -16,7 +16,7 @@ import (
 // difference is the probe's own cost per write (replay, comparison,
 // words).
 func BenchmarkSequentialPausedWorker(b *testing.B) {
-	p := newProber(b, startReceiver(b, "memory", receiver.Options{Policy: receiver.Fenced}), lab.Fenced)
+	p := newProber(b, startReceiver(b, "memory", receiver.Options{Policy: lab.Fenced}), lab.Fenced)
 	s := builtin(b, "paused-worker")
 	for b.Loop() {
 		res, err := p.Sequential(b.Context(), s)
@@ -28,7 +28,7 @@ func BenchmarkSequentialPausedWorker(b *testing.B) {
 }
 
 func BenchmarkRoundTripPausedWorker(b *testing.B) {
-	p := newProber(b, startReceiver(b, "memory", receiver.Options{Policy: receiver.Fenced}), lab.Fenced)
+	p := newProber(b, startReceiver(b, "memory", receiver.Options{Policy: lab.Fenced}), lab.Fenced)
 	t42, t41 := int64(42), int64(41)
 	writes := []probe.WriteRequest{
 		{Resource: "result", Value: "new-result", Token: &t42, ID: "#6"},
@@ -58,7 +58,7 @@ func perWrite(b *testing.B, writes int) {
 // against the correct SQLite receiver and reports checked writes per
 // second. Run it with -benchtime 1x.
 func BenchmarkConcurrentSQLite(b *testing.B) {
-	p := newProber(b, startReceiver(b, "sqlite", receiver.Options{Policy: receiver.Fenced}), lab.Fenced)
+	p := newProber(b, startReceiver(b, "sqlite", receiver.Options{Policy: lab.Fenced}), lab.Fenced)
 	var requests int
 	var seconds float64
 	for b.Loop() {

@@ -56,7 +56,7 @@ func (p *Prober) Concurrent(ctx context.Context, opt ConcurrentOptions) (*Result
 		return nil, err
 	}
 	r := &run{p: p, opt: opt, start: time.Now(),
-		checker: Checker{Strict: p.Policy == lab.FencedStrict, Idempotent: p.Policy == lab.FencedIdempotent}}
+		checker: Checker{Strict: p.Policy.Strict(), Idempotent: p.Policy.Idempotent()}}
 	r.next.Store(1)
 	r.acked.Store(math.MinInt64)
 	ctx, cancel := context.WithTimeout(ctx, opt.Duration)
@@ -77,10 +77,13 @@ func (p *Prober) Concurrent(ctx context.Context, opt ConcurrentOptions) (*Result
 
 // CheckConcurrentPolicy says why the concurrent mode cannot check p.
 func CheckConcurrentPolicy(p lab.Policy) error {
-	if p == lab.Unfenced {
-		return errors.New("the concurrent mode checks fencing: give a fenced policy, not unfenced")
+	if err := CheckPolicy(p); err != nil {
+		return err
 	}
-	return CheckPolicy(p)
+	if !p.ChecksToken() {
+		return fmt.Errorf("the concurrent mode checks fencing: give a fenced policy, not %s", p)
+	}
+	return nil
 }
 
 // report tells Progress how much of the duration has passed.
@@ -116,13 +119,13 @@ func (r *run) worker(ctx context.Context, id int) []Record {
 			continue
 		}
 		t := r.next.Add(1) - 1
-		if r.p.Policy == lab.FencedRegister {
+		if r.p.Policy.Registers() {
 			out = r.grant(out, id, t)
 		}
 		for range 1 + rng.IntN(2) {
 			n++
 			op := ""
-			if r.p.Policy == lab.FencedIdempotent {
+			if r.p.Policy.Idempotent() {
 				op = fmt.Sprintf("w%d-op%d", id, n)
 			}
 			out = r.write(out, id, t, fmt.Sprintf("w%d-%d", id, n), op)

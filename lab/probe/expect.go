@@ -3,26 +3,48 @@ package probe
 import (
 	"fmt"
 	"maps"
+	"strings"
 
 	"fencelab/lab"
 )
 
-// Policies lists the policies a receiver can claim: the ones it decides
-// alone and at once. client-check and authoritative decide elsewhere, and
-// fenced-racy is the model of a broken receiver (probe it as fenced).
-var Policies = []lab.Policy{lab.Unfenced, lab.Fenced, lab.FencedStrict, lab.FencedIdempotent, lab.FencedRegister}
+// Policies lists the policies a receiver can claim, in the order of
+// lab.Policies: the ones it decides alone and at once
+// (lab.Policy.ClaimableByReceiver). The others decide elsewhere (at the
+// worker, at the lease service) or model a broken receiver.
+var Policies = claimable()
+
+func claimable() []lab.Policy {
+	var out []lab.Policy
+	for _, p := range lab.Policies() {
+		if p.ClaimableByReceiver() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
 
 // CheckPolicy says why a receiver cannot claim p, or nil.
 func CheckPolicy(p lab.Policy) error {
-	for _, q := range Policies {
-		if p == q {
-			return nil
-		}
+	switch {
+	case p.ClaimableByReceiver():
+		return nil
+	case p.CommitsLater():
+		return fmt.Errorf("a receiver cannot claim %s, the model of a broken one: probe it with the policy it means to implement (--policy fenced, say) to find its race", p)
 	}
-	if p == lab.FencedRacy {
-		return fmt.Errorf("a receiver cannot claim fenced-racy, the model of a broken one: probe it with --policy fenced to find its race")
+	return fmt.Errorf("--policy %q: use %s", p, orList(Policies))
+}
+
+// orList is "a, b or c".
+func orList(ps []lab.Policy) string {
+	s := make([]string, len(ps))
+	for i, p := range ps {
+		s[i] = string(p)
 	}
-	return fmt.Errorf("--policy %q: use unfenced, fenced, fenced-strict, fenced-idempotent or fenced-register", p)
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
 // Prepare returns a copy of s in which every resource is what the

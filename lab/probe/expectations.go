@@ -23,9 +23,9 @@ type expectation struct {
 
 // Expectations lists, by step index, the steps of a trace the receiver
 // takes part in under policy, with the model's expectation: each write or
-// delivered send that reaches it, each restart, and under fenced-register
-// each grant. The probe plays exactly these; a saved observation is
-// checked against them.
+// delivered send that reaches it, each restart, and each grant under a
+// policy that registers grants (fenced-register). The probe plays exactly
+// these; a saved observation is checked against them.
 func Expectations(t *lab.Trace, policy lab.Policy) map[int]Expectation {
 	out := map[int]Expectation{}
 	for i, x := range expectations(t, policy) {
@@ -46,7 +46,7 @@ func expectations(t *lab.Trace, policy lab.Policy) map[int]expectation {
 			sends[e.ID] = e
 			continue
 		case lab.Acquire:
-			if policy != lab.FencedRegister || o.Decision != lab.Granted || st.Token == nil {
+			if !policy.Registers() || o.Decision != lab.Granted || st.Token == nil {
 				continue
 			}
 			x.Request, x.Expected = "POST /grants", Observation{Outcome: "ok"}

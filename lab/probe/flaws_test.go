@@ -15,7 +15,7 @@ import (
 func TestForgetfulCaughtSequentially(t *testing.T) {
 	for _, store := range []string{"memory", "sqlite"} {
 		t.Run(store, func(t *testing.T) {
-			url := startReceiver(t, store, receiver.Options{Policy: receiver.Fenced, Flaw: receiver.Forgetful})
+			url := startReceiver(t, store, receiver.Options{Policy: lab.Fenced, Flaw: receiver.Forgetful})
 			p := newProber(t, url, lab.Fenced)
 			res, err := p.Sequential(t.Context(), builtin(t, "forgetful-receiver"))
 			if err != nil {
@@ -43,7 +43,7 @@ func TestForgetfulCaughtSequentially(t *testing.T) {
 func TestRacyCaughtConcurrently(t *testing.T) {
 	for _, store := range []string{"memory", "sqlite"} {
 		t.Run(store, func(t *testing.T) {
-			url := startReceiver(t, store, receiver.Options{Policy: receiver.Fenced, Flaw: receiver.Racy, Window: time.Millisecond})
+			url := startReceiver(t, store, receiver.Options{Policy: lab.Fenced, Flaw: receiver.Racy, Window: time.Millisecond})
 			p := newProber(t, url, lab.Fenced)
 			res, err := p.Concurrent(t.Context(), probe.ConcurrentOptions{Workers: 8, Duration: 5 * time.Second})
 			if err != nil {
@@ -69,7 +69,7 @@ func TestRacyCaughtWithin10s(t *testing.T) {
 	}
 	caught := 0
 	for i := range 20 {
-		url := startReceiver(t, "sqlite", receiver.Options{Policy: receiver.Fenced, Flaw: receiver.Racy})
+		url := startReceiver(t, "sqlite", receiver.Options{Policy: lab.Fenced, Flaw: receiver.Racy})
 		p := newProber(t, url, lab.Fenced)
 		res, err := p.Concurrent(t.Context(), probe.ConcurrentOptions{Workers: 8, Duration: 10 * time.Second})
 		if err != nil {

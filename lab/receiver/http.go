@@ -19,7 +19,7 @@ func Handler(store Store, opt Options, log *slog.Logger) http.Handler {
 	mux.HandleFunc("POST /writes", h.write)
 	mux.HandleFunc("GET /resources/{name}", h.resource)
 	mux.HandleFunc("POST /restart", h.restart)
-	if opt.Policy == FencedRegister {
+	if opt.Policy.Registers() {
 		mux.HandleFunc("POST /grants", h.grant)
 	}
 	return mux

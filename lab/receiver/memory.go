@@ -54,10 +54,10 @@ func (m *Memory) Write(_ context.Context, w Write) (Decision, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	s := m.slot(w.Resource)
-	if w.Op != nil && m.opt.Policy == FencedIdempotent && s.ops[*w.Op] {
+	if w.Op != nil && m.opt.Policy.Idempotent() && s.ops[*w.Op] {
 		return Decision{Outcome: Suppressed}, nil
 	}
-	if ok, why := admits(m.opt.Policy == FencedStrict, w.Token, s.remembered); !ok {
+	if ok, why := admits(m.opt.Policy.Strict(), w.Token, s.remembered); !ok {
 		return Decision{Outcome: Rejected, Reason: why}, nil
 	}
 	m.apply(s, w)
@@ -77,8 +77,8 @@ func (m *Memory) apply(s *slot, w Write) {
 func (m *Memory) racyWrite(w Write) Decision {
 	m.mu.Lock()
 	s := m.slot(w.Resource)
-	dup := w.Op != nil && m.opt.Policy == FencedIdempotent && s.ops[*w.Op]
-	ok, why := admits(m.opt.Policy == FencedStrict, w.Token, s.remembered)
+	dup := w.Op != nil && m.opt.Policy.Idempotent() && s.ops[*w.Op]
+	ok, why := admits(m.opt.Policy.Strict(), w.Token, s.remembered)
 	m.mu.Unlock()
 	switch {
 	case dup:

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"fencelab/lab"
+
 	_ "github.com/mattn/go-sqlite3" // the "sqlite3" driver the SQLite receiver opens
 )
 
@@ -14,7 +16,7 @@ func tok(n int64) *int64 { return &n }
 // and opening it again, as a process restart would.
 func TestSQLiteDurable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.db")
-	opt := Options{Policy: Fenced}
+	opt := Options{Policy: lab.Fenced}
 	db, err := OpenSQLite(path, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -45,17 +47,17 @@ func TestStores(t *testing.T) {
 		want    Outcome
 	}
 	tests := []struct {
-		policy Policy
+		policy lab.Policy
 		flaw   Flaw
 		steps  []step
 	}{
-		{Fenced, Correct, []step{{token: tok(41), want: Applied}, {token: tok(41), want: Applied}, {token: tok(40), want: Rejected}, {token: nil, want: Rejected}}},
-		{FencedStrict, Correct, []step{{token: tok(41), want: Applied}, {token: tok(41), want: Rejected}, {token: tok(42), want: Applied}}},
-		{FencedIdempotent, Correct, []step{{token: tok(41), op: "k", want: Applied}, {token: tok(41), op: "k", want: Suppressed}, {token: tok(1), op: "k", want: Suppressed}, {token: tok(40), op: "j", want: Rejected}, {token: tok(41), op: "j", want: Applied}}},
-		{FencedRegister, Correct, []step{{grant: 42}, {token: tok(41), want: Rejected}, {token: tok(42), want: Applied}}},
-		{Fenced, Forgetful, []step{{token: tok(42), want: Applied}, {restart: true}, {token: tok(41), want: Applied}}},
-		{Fenced, Correct, []step{{token: tok(42), want: Applied}, {restart: true}, {token: tok(41), want: Rejected}}},
-		{Fenced, Racy, []step{{token: tok(42), want: Applied}, {token: tok(41), want: Rejected}}},
+		{lab.Fenced, Correct, []step{{token: tok(41), want: Applied}, {token: tok(41), want: Applied}, {token: tok(40), want: Rejected}, {token: nil, want: Rejected}}},
+		{lab.FencedStrict, Correct, []step{{token: tok(41), want: Applied}, {token: tok(41), want: Rejected}, {token: tok(42), want: Applied}}},
+		{lab.FencedIdempotent, Correct, []step{{token: tok(41), op: "k", want: Applied}, {token: tok(41), op: "k", want: Suppressed}, {token: tok(1), op: "k", want: Suppressed}, {token: tok(40), op: "j", want: Rejected}, {token: tok(41), op: "j", want: Applied}}},
+		{lab.FencedRegister, Correct, []step{{grant: 42}, {token: tok(41), want: Rejected}, {token: tok(42), want: Applied}}},
+		{lab.Fenced, Forgetful, []step{{token: tok(42), want: Applied}, {restart: true}, {token: tok(41), want: Applied}}},
+		{lab.Fenced, Correct, []step{{token: tok(42), want: Applied}, {restart: true}, {token: tok(41), want: Rejected}}},
+		{lab.Fenced, Racy, []step{{token: tok(42), want: Applied}, {token: tok(41), want: Rejected}}},
 	}
 	for _, tt := range tests {
 		for _, kind := range []string{"memory", "sqlite"} {
@@ -110,7 +112,7 @@ func TestRacyWindow(t *testing.T) {
 		want6     Outcome
 	}{{Racy, 6, Applied}, {Correct, 9, Rejected}} {
 		t.Run(string(cmpOr(tt.flaw, "correct")), func(t *testing.T) {
-			opt := Options{Policy: Fenced, Flaw: tt.flaw}
+			opt := Options{Policy: lab.Fenced, Flaw: tt.flaw}
 			if tt.flaw == Racy {
 				opt.Window = 300 * time.Millisecond
 			}
@@ -159,4 +161,16 @@ func cmpOr(f, fallback Flaw) Flaw {
 		return fallback
 	}
 	return f
+}
+
+// TestEveryFencedPolicyValid walks every policy of the model: each that a
+// real receiver could claim and that checks tokens is one the reference
+// receiver implements; every other is refused.
+func TestEveryFencedPolicyValid(t *testing.T) {
+	for _, p := range lab.Policies() {
+		err := Options{Policy: p}.Validate()
+		if want := p.ClaimableByReceiver() && p.ChecksToken(); (err == nil) != want {
+			t.Errorf("Options{Policy: %s}.Validate() = %v, want accepted %t", p, err, want)
+		}
+	}
 }

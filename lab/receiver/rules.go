@@ -7,23 +7,29 @@ package receiver
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
+
+	"fencelab/lab"
 )
 
-// Policy is the fencing policy a receiver claims, spelled as in lab.
-type Policy string
+// Policies lists the policies a receiver can implement, in the model's
+// order: the fenced family (lab.Policy.ChecksToken) that a real receiver
+// could claim (lab.Policy.ClaimableByReceiver). Its rules read the
+// policy's facets (Strict, Idempotent, Registers), never its name.
+var Policies = fencedFamily()
 
-// The policies a receiver can implement: the fenced family of the model.
-const (
-	Fenced           Policy = "fenced"
-	FencedStrict     Policy = "fenced-strict"
-	FencedIdempotent Policy = "fenced-idempotent"
-	FencedRegister   Policy = "fenced-register"
-)
-
-// Policies lists the policies in the model's order.
-var Policies = []Policy{Fenced, FencedStrict, FencedIdempotent, FencedRegister}
+func fencedFamily() []lab.Policy {
+	var out []lab.Policy
+	for _, p := range lab.Policies() {
+		if p.ClaimableByReceiver() && p.ChecksToken() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
 
 // Flaw is a mistake a receiver makes on purpose.
 type Flaw string
@@ -37,7 +43,7 @@ const (
 
 // Options say what a receiver claims and how it fails.
 type Options struct {
-	Policy Policy
+	Policy lab.Policy
 	Flaw   Flaw
 	// Window is a pause between the check and the write of a racy
 	// receiver, to widen the race for a demonstration; zero by default.
@@ -46,10 +52,8 @@ type Options struct {
 
 // Validate reports an unknown policy or flaw, or a window without the race.
 func (o Options) Validate() error {
-	switch o.Policy {
-	case Fenced, FencedStrict, FencedIdempotent, FencedRegister:
-	default:
-		return fmt.Errorf("unknown policy %q: use fenced, fenced-strict, fenced-idempotent or fenced-register", o.Policy)
+	if !slices.Contains(Policies, o.Policy) {
+		return fmt.Errorf("unknown policy %q: use %s", o.Policy, orList(Policies))
 	}
 	switch o.Flaw {
 	case Correct, Racy, Forgetful:
@@ -109,6 +113,18 @@ func admits(strict bool, t, remembered *int64) (bool, string) {
 		return false, fmt.Sprintf("%d < %d, already remembered", *t, *remembered)
 	}
 	return true, ""
+}
+
+// orList is "a, b or c".
+func orList(ps []lab.Policy) string {
+	s := make([]string, len(ps))
+	for i, p := range ps {
+		s[i] = string(p)
+	}
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

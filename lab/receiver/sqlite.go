@@ -94,7 +94,7 @@ func (s *SQLite) Write(ctx context.Context, w Write) (Decision, error) {
 		return Decision{Outcome: Rejected, Reason: "the write carries no token"}, nil
 	case s.opt.Flaw == Racy:
 		return s.writeRacy(ctx, w)
-	case s.opt.Policy == FencedIdempotent && w.Op != nil:
+	case s.opt.Policy.Idempotent() && w.Op != nil:
 		return s.writeIdempotent(ctx, w)
 	}
 	applied, err := s.writeFenced(ctx, s.db, w)
@@ -131,7 +131,7 @@ type execer interface {
 
 func (s *SQLite) writeFenced(ctx context.Context, db execer, w Write) (bool, error) {
 	q := fencedSQL
-	if s.opt.Policy == FencedStrict {
+	if s.opt.Policy.Strict() {
 		q = strictSQL
 	}
 	res, err := db.ExecContext(ctx, q, w.Resource, w.Value, *w.Token)
@@ -155,7 +155,7 @@ func (s *SQLite) rejected(ctx context.Context, w Write) (Decision, error) {
 	if rem.Valid {
 		p = &rem.Int64
 	}
-	_, why := admits(s.opt.Policy == FencedStrict, w.Token, p)
+	_, why := admits(s.opt.Policy.Strict(), w.Token, p)
 	if why == "" {
 		why = "the token is below the one remembered"
 	}
@@ -199,7 +199,7 @@ func (s *SQLite) writeRacy(ctx context.Context, w Write) (Decision, error) {
 	if err != nil {
 		return Decision{}, fmt.Errorf("read %s: %w", w.Resource, err)
 	}
-	if s.opt.Policy == FencedIdempotent && w.Op != nil {
+	if s.opt.Policy.Idempotent() && w.Op != nil {
 		var seen int
 		err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM ops WHERE resource = ? AND op = ?`, w.Resource, *w.Op).Scan(&seen)
 		if err != nil {
@@ -213,7 +213,7 @@ func (s *SQLite) writeRacy(ctx context.Context, w Write) (Decision, error) {
 	if rem.Valid {
 		p = &rem.Int64
 	}
-	if ok, why := admits(s.opt.Policy == FencedStrict, w.Token, p); !ok {
+	if ok, why := admits(s.opt.Policy.Strict(), w.Token, p); !ok {
 		return Decision{Outcome: Rejected, Reason: why}, nil
 	}
 	if s.opt.Window > 0 {

@@ -81,6 +81,11 @@
   function prefix(template, n) { return template.split("{field}")[0].replace("{n}", n); }
   function cardID(n) { return form.dataset.cardId.replace("{n}", n); }
 
+  // opOf is the op value of a card's button for verb at step n; addOp
+  // asks for an event of kind at place n. The page gives the templates.
+  function opOf(verb, n) { return form.dataset.opTemplate.replace("{verb}", verb).replace("{n}", n); }
+  function addOp(kind, n) { return form.dataset.addOpTemplate.replace("{kind}", kind).replace("{n}", n); }
+
   // renumbered is one name or id of card old after it moved to step n.
   function renumbered(v, old, n) {
     if (v === cardID(old)) {
@@ -110,7 +115,7 @@
           }
         });
         if (el.dataset.op) {
-          el.value = el.dataset.op + "." + n;
+          el.value = opOf(el.dataset.op, n);
           el.setAttribute("aria-label", el.getAttribute("aria-label").replace(/event \d+/, "event " + n));
         }
       });
@@ -165,7 +170,7 @@
         // A kind from the palette: the server makes its card at that place.
         var kind = evt.item.dataset.kind;
         evt.item.remove();
-        redraw(null, withOp("add." + kind + "." + (evt.newIndex + 1)));
+        redraw(null, withOp(addOp(kind, evt.newIndex + 1)));
       },
       onEnd: function (evt) {
         if (evt.oldIndex !== evt.newIndex) {
@@ -402,15 +407,16 @@
 
   function policiesChanged() {
     var chosen = chosenPolicies();
+    var defaults = form.dataset.defaultPolicies.split(" ");
     var names = $("chosen-names");
     if (names) {
-      names.textContent = chosen.length ? chosen.join(", ") : "unfenced, fenced";
+      names.textContent = (chosen.length ? chosen : defaults).join(", ");
     }
     var q = new URLSearchParams();
     if (form.dataset.from) {
       q.set("from", form.dataset.from);
     }
-    if (chosen.join(" ") !== "unfenced fenced") {
+    if (chosen.join(" ") !== defaults.join(" ")) {
       chosen.forEach(function (p) { q.append("p", p); });
     }
     var s = q.toString();
@@ -469,11 +475,11 @@
       form.submit();
       return;
     }
-    var op = b && b.name === "op" ? b.value : "run";
-    var verb = op.split(".")[0];
-    if ((verb === "up" || verb === "down") && b.closest(".ev-card")) {
-      move(b.closest(".ev-card"), verb === "up" ? -1 : 1, b);
-    } else if (op === "run") {
+    var run = form.dataset.runOp;
+    var op = b && b.name === "op" ? b.value : run;
+    if (b && b.dataset.move && b.closest(".ev-card")) {
+      move(b.closest(".ev-card"), Number(b.dataset.move), b);
+    } else if (op === run) {
       changed(true);
     } else {
       redraw(b);

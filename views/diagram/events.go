@@ -22,7 +22,7 @@ func (g *grid) acquire(i int, bg string) []group {
 	shapes := append(arrow(leaseX+4, y, x2, y, c.line, "2", ""), chip(x2-18-chipW(text)/2, y, text, c.line, colWhite)...)
 	g.used[legendToken] = true
 	out := []group{{class: "arrow grant", shapes: shapes}}
-	if g.p == lab.FencedRegister {
+	if g.p.Registers() {
 		out = append(out, g.registers(i, text))
 	}
 	return out
@@ -40,7 +40,7 @@ func (g *grid) registers(i int, text string) group {
 				shape{kind: shText, x1: x + 14, y1: y + 5, text: "registers " + text, fill: colInfo, size: 12, halo: g.bandFill(i)})
 		}
 	}
-	return group{class: "register", tip: "fenced-register: the grant registers its token at every fencing resource", shapes: shapes}
+	return group{class: "register", tip: string(g.p) + ": the grant registers its token at every fencing resource", shapes: shapes}
 }
 
 // refused is a short dashed arrow from the actor towards the lease service.
