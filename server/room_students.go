@@ -54,7 +54,7 @@ func (s *Server) handleJoin(c echo.Context) error {
 	if code == "" {
 		return render(c, http.StatusOK, views.Join(views.JoinPage{}))
 	}
-	return seeOther(c, "/join/"+code)
+	return seeOther(c, views.JoinPath(code))
 }
 
 // student is the student's id from their cookie, set when missing.
@@ -63,7 +63,7 @@ func student(c echo.Context) string {
 		return ck.Value
 	}
 	id := randomString(16)
-	c.SetCookie(&http.Cookie{Name: studentCookie, Value: id, Path: "/join", HttpOnly: true, Secure: c.IsTLS(),
+	c.SetCookie(&http.Cookie{Name: studentCookie, Value: id, Path: views.JoinFormPath(), HttpOnly: true, Secure: c.IsTLS(),
 		SameSite: http.SameSiteLaxMode, MaxAge: 7 * 24 * 3600})
 	c.Request().AddCookie(&http.Cookie{Name: studentCookie, Value: id})
 	return id
@@ -154,7 +154,7 @@ func (s *Server) handleStudentAnswer(c echo.Context) error {
 		}
 		return writeJSON(c, status, map[string]string{"guess": guess, "problem": problem})
 	}
-	target := "/join/" + r.Code
+	target := views.JoinPath(r.Code)
 	if problem != "" {
 		target += "?error=" + problem
 	}
