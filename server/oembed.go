@@ -86,7 +86,7 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 	})
 }
 
-// embedTarget loads what path names: "/r/{id}" or "/scenarios/{name}".
+// embedTarget loads what path names: a RunPath or a ScenarioPath.
 func (s *Server) embedTarget(c echo.Context, path string) (*lab.Scenario, *lab.Trace, string, error) {
 	if id, ok := views.CutRunPath(path); ok {
 		run, err := s.runByID(c.Request().Context(), id)

@@ -125,7 +125,7 @@ func policyNames(ps []lab.Policy) []string {
 	return out
 }
 
-// deck is the presentation of page ("/scenarios/NAME" or "/r/ID") in
+// deck is the presentation of page (a ScenarioPath or a RunPath) in
 // predict mode, under the given policies.
 func (s *Server) deck(ctx context.Context, page string, policies []lab.Policy, d string) (views.PresentPage, error) {
 	var sc *lab.Scenario
