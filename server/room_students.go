@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -156,7 +157,7 @@ func (s *Server) handleStudentAnswer(c echo.Context) error {
 	}
 	target := views.JoinPath(r.Code)
 	if problem != "" {
-		target += "?error=" + problem
+		target += "?" + url.Values{"error": {problem}}.Encode()
 	}
 	return seeOther(c, target)
 }
