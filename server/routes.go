@@ -8,7 +8,9 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// routes registers every route of the lab, once. What can be read answers
+// routes registers every route of the lab, once, by its pattern in
+// views/routes.go; a new route needs its builder in views/paths.go too
+// (TestRoutesHaveBuilders fails without one). What can be read answers
 // HEAD too; a saved run has no update or delete route.
 func (s *Server) routes() {
 	s.formats = s.runFormats()
