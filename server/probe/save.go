@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"fencelab/lab"
-	"fencelab/views"
 )
 
 // ErrNothingToSave: every ordering agreed, so there is no ordering to show
@@ -48,7 +47,7 @@ func Save(ctx context.Context, base string, s *lab.Scenario, r *Result) (string,
 	if err != nil {
 		return "", err
 	}
-	endpoint := strings.TrimRight(base, "/") + views.APIProbesPath()
+	endpoint := strings.TrimRight(base, "/") + "/api/probes"
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
 	if err != nil {
 		return "", err
