@@ -4,6 +4,8 @@ import (
 	"compress/gzip"
 	"strings"
 
+	"fencelab/views"
+
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 )
@@ -34,8 +36,8 @@ var compress = middleware.GzipWithConfig(middleware.GzipConfig{
 // selfEncoded reports whether the route at path sends its own gzipped form.
 func selfEncoded(path string) bool {
 	switch path {
-	case "/", "/scenarios/:name", "/r/:id", "/api/runs/:id", "/static/*", "/r/:id/embed", "/scenarios/:name/embed",
-		"/favicon.ico", "/icon.svg", "/icon-192.png", "/icon-512.png", "/apple-touch-icon.png", "/manifest.webmanifest", "/api/replay":
+	case views.RouteHome, views.RouteScenario, views.RouteRun, views.RouteAPIRun, views.RouteStatic, views.RouteRunEmbed, views.RouteScenarioEmbed,
+		views.RouteFavicon, views.RouteIconSVG, views.RouteIcon192, views.RouteIcon512, views.RouteAppleTouchIcon, views.RouteManifest, views.RouteAPIReplay:
 		return true
 	}
 	return false

@@ -84,7 +84,7 @@ func (s *Server) handleEditorSave(c echo.Context) error {
 // ordering: the explorer reads saved runs, and its counterexamples lead
 // back to the editor.
 func (s *Server) handleEditorExplore(c echo.Context) error {
-	return s.saveDraft(c, func(id string, ps []lab.Policy) string { return views.Link("/explore", "r/"+id, ps) })
+	return s.saveDraft(c, func(id string, ps []lab.Policy) string { return views.Link(views.ExplorePath(), views.RunFrom(id), ps) })
 }
 
 // saveDraft saves the posted draft and redirects to target(id, the

@@ -159,7 +159,7 @@ type errorJSON struct {
 
 func isAPI(c echo.Context) bool {
 	p := c.Request().URL.Path
-	return p == "/api" || strings.HasPrefix(p, "/api/")
+	return strings.HasPrefix(p+"/", views.APIPrefix) // "/api" itself too
 }
 
 func statusTitle(code int) string {

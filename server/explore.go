@@ -46,7 +46,7 @@ func (s *Server) handleExploreForm(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		return seeOther(c, views.Link("/explore", "r/"+run.ID, nil))
+		return seeOther(c, views.Link(views.ExplorePath(), views.RunFrom(run.ID), nil))
 	}
 	b, err := s.explorations.parseBounds(form.Get)
 	if err != nil {
@@ -143,5 +143,5 @@ func (s *Server) handleExploreEdit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return seeOther(c, views.Link("/lab", "r/"+run.ID, linkPolicies(choosePolicies(c.Request().PostForm["p"]))))
+	return seeOther(c, views.Link(views.EditorPath(), views.RunFrom(run.ID), linkPolicies(choosePolicies(c.Request().PostForm["p"]))))
 }

@@ -72,7 +72,7 @@ func (s *Server) handleRunMarkdown(c echo.Context) error {
 	chosen := choosePolicies(c.QueryParams()["p"])
 	link := s.absURL(c, views.Link(views.RunPath(run.ID), "", linkPolicies(chosen)))
 	var buf bytes.Buffer
-	picture := s.absURL(c, views.RunPath(run.ID)+".png?size=full&d="+string(diagramPolicy(c)))
+	picture := s.absURL(c, views.RunFullPNGPath(run.ID, diagramPolicy(c)))
 	if err := export.Markdown(&buf, sc, tr, chosen, link, picture); err != nil {
 		return fmt.Errorf("write Markdown of run %s: %w", run.ID, err)
 	}

@@ -87,9 +87,9 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 	})
 }
 
-// embedTarget loads what path names: "/r/{id}" or "/scenarios/{name}".
+// embedTarget loads what path names: a RunPath or a ScenarioPath.
 func (s *Server) embedTarget(c echo.Context, path string) (*lab.Scenario, *lab.Trace, string, error) {
-	if id, ok := strings.CutPrefix(path, "/r/"); ok {
+	if id, ok := views.CutRunPath(path); ok {
 		run, err := s.runByID(c.Request().Context(), id)
 		if err != nil {
 			return nil, nil, "", err
@@ -97,7 +97,7 @@ func (s *Server) embedTarget(c echo.Context, path string) (*lab.Scenario, *lab.T
 		sc, tr, err := decodeRun(run)
 		return sc, tr, "saved run", err
 	}
-	if name, ok := strings.CutPrefix(path, "/scenarios/"); ok {
+	if name, ok := views.CutScenarioPath(path); ok {
 		if b, found := s.library.Get(name); found {
 			return b.Scenario, lab.Replay(b.Scenario), "built-in scenario", nil
 		}
@@ -108,11 +108,7 @@ func (s *Server) embedTarget(c echo.Context, path string) (*lab.Scenario, *lab.T
 
 // fullLinkEmbed is the embed page of the page at path, with its choices.
 func fullLinkEmbed(path string, chosen []lab.Policy, d lab.Policy) string {
-	full := fullLink(path, chosen, d)
-	if i := strings.IndexByte(full, '?'); i >= 0 {
-		return full[:i] + "/embed" + full[i:]
-	}
-	return full + "/embed"
+	return fullLink(views.EmbedPathOf(path), chosen, d)
 }
 
 // htmlAttr escapes a value for a double-quoted HTML attribute.

@@ -62,12 +62,12 @@ func (s *Server) presentRoom(c echo.Context, page *views.PresentPage, sc *lab.Sc
 	page.Report = views.NewReport(sc, tr, policies)
 	page.Diagram = views.DiagramPolicy(policies, r.Diagram)
 	page.Predict = true
-	join := s.absURL(c, "/join/"+r.Code)
+	join := s.absURL(c, views.JoinPath(r.Code))
 	svg, err := qrSVG(join)
 	if err != nil {
 		return err
 	}
 	page.Room = &views.PresentRoom{ID: r.ID, Code: r.Code, JoinURL: join, JoinHost: s.absURL(c, ""),
-		QR: svg, SummaryURL: "/rooms/" + r.ID}
+		QR: svg, SummaryURL: views.RoomPath(r.ID)}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"fencelab/server"
+	"fencelab/views"
 )
 
 // TestRoomBrowser is a class in browsers: one presenter and three
@@ -81,11 +82,11 @@ func TestRoomBrowser(t *testing.T) {
 	// A student cannot move the room: the presenter's controls need the
 	// secret only the presenter's browser holds. The step is sent with
 	// every cookie the student's browser has for the lab.
-	jar, err := chromedp.Call(phones[0], network.GetCookies, network.GetCookiesParams{URLs: []string{base + "/rooms/" + room + "/step"}})
+	jar, err := chromedp.Call(phones[0], network.GetCookies, network.GetCookiesParams{URLs: []string{base + views.RoomStepPath(room)}})
 	if err != nil {
 		t.Fatalf("the student's cookies: %v", err)
 	}
-	req, _ := http.NewRequest(http.MethodPost, base+"/rooms/"+room+"/step", strings.NewReader("step=2"))
+	req, _ := http.NewRequest(http.MethodPost, base+views.RoomStepPath(room), strings.NewReader("step=2"))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	for _, ck := range jar.Cookies {
 		req.AddCookie(&http.Cookie{Name: ck.Name, Value: ck.Value})
@@ -102,13 +103,13 @@ func TestRoomBrowser(t *testing.T) {
 	// A student who was away catches up at once on return.
 	run(t, phones[1], "leave", chromedp.Navigate("about:blank"))
 	run(t, teacher, "back to step 7", chromedp.KeyEvent(kb.ArrowLeft))
-	run(t, phones[1], "come back", chromedp.Navigate(base+"/join/"+code))
+	run(t, phones[1], "come back", chromedp.Navigate(base+views.JoinPath(code)))
 	waitFor(t, phones[1], "step 7 on return", `document.querySelector(".student-step.is-current")?.dataset.step === "7"`)
 	for i, phone := range []context.Context{phones[0], phones[2]} {
 		waitFor(t, phone, "step 7 on phone "+strconv.Itoa(i), `document.querySelector(".student-step.is-current")?.dataset.step === "7"`)
 	}
 
-	run(t, teacher, "open the summary", chromedp.Navigate(base+"/rooms/"+room), chromedp.WaitVisible(chromedp.CSS(".summary-q")))
+	run(t, teacher, "open the summary", chromedp.Navigate(base+views.RoomPath(room)), chromedp.WaitVisible(chromedp.CSS(".summary-q")))
 	names8 := eval[string](t, teacher, `Array.from(document.querySelectorAll(".summary-names")).map(p => p.textContent).join(" | ")`)
 	if names8 != "Right: Ada | Wrong: <i>Cy</i>" {
 		t.Errorf("the summary's names = %q, want the names as typed, as text", names8)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -51,7 +52,7 @@ func (s *Server) handleJoin(c echo.Context) error {
 	if code == "" {
 		return render(c, http.StatusOK, views.Join(views.JoinPage{}))
 	}
-	return seeOther(c, "/join/"+code)
+	return seeOther(c, views.JoinPath(code))
 }
 
 // student is the student's id from their cookie, set when missing.
@@ -60,7 +61,7 @@ func student(c echo.Context) string {
 		return ck.Value
 	}
 	id := randomString(16)
-	c.SetCookie(&http.Cookie{Name: studentCookie, Value: id, Path: "/join", HttpOnly: true, Secure: c.IsTLS(),
+	c.SetCookie(&http.Cookie{Name: studentCookie, Value: id, Path: views.JoinFormPath(), HttpOnly: true, Secure: c.IsTLS(),
 		SameSite: http.SameSiteLaxMode, MaxAge: 7 * 24 * 3600})
 	c.Request().AddCookie(&http.Cookie{Name: studentCookie, Value: id})
 	return id
@@ -151,9 +152,9 @@ func (s *Server) handleStudentAnswer(c echo.Context) error {
 		}
 		return writeJSON(c, status, map[string]string{"guess": guess, "problem": problem})
 	}
-	target := "/join/" + r.Code
+	target := views.JoinPath(r.Code)
 	if problem != "" {
-		target += "?error=" + problem
+		target += "?" + url.Values{"error": {problem}}.Encode()
 	}
 	return seeOther(c, target)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"fencelab/server"
+	"fencelab/views"
 )
 
 // roomState is the data of a room event, as the tests read it.
@@ -53,25 +54,25 @@ func TestRoom(t *testing.T) {
 	students := []*http.Client{client(t), client(t), client(t)}
 	var feeds []<-chan roomMessage
 	for i, st := range students {
-		res, body := send(t, st, http.MethodGet, base+"/join/"+strings.ToLower(code), nil)
+		res, body := send(t, st, http.MethodGet, base+views.JoinPath(strings.ToLower(code)), nil)
 		if res.StatusCode != http.StatusOK || !strings.Contains(body, "The lease ended before") {
 			t.Fatalf("student %d: GET /join/%s = %d", i, code, res.StatusCode)
 		}
-		feed, _ := stream(t, st, base+"/join/"+code+"/events")
+		feed, _ := stream(t, st, base+views.JoinEventsPath(code))
 		if s := decodeRoom(t, next(t, feed, "room")); s.Step != 1 {
 			t.Errorf("student %d: first event at step %d, want 1", i, s.Step)
 		}
 		feeds = append(feeds, feed)
 	}
-	board, _ := stream(t, presenter, base+"/rooms/"+id+"/events")
+	board, _ := stream(t, presenter, base+views.RoomEventsPath(id))
 	next(t, board, "room", `"phones":3`)
 
 	// A phone cannot move the room, even with the room's id.
-	res, _ := send(t, students[0], http.MethodPost, base+"/rooms/"+id+"/step", url.Values{"step": {"5"}})
+	res, _ := send(t, students[0], http.MethodPost, base+views.RoomStepPath(id), url.Values{"step": {"5"}})
 	if res.StatusCode != http.StatusForbidden {
 		t.Errorf("a student's POST /rooms/%s/step = %d, want 403", id, res.StatusCode)
 	}
-	if res, _ := send(t, presenter, http.MethodPost, base+"/rooms/"+id+"/step", url.Values{"step": {"8"}}); res.StatusCode != http.StatusNoContent {
+	if res, _ := send(t, presenter, http.MethodPost, base+views.RoomStepPath(id), url.Values{"step": {"8"}}); res.StatusCode != http.StatusNoContent {
 		t.Fatalf("presenter's step 8 = %d, want 204", res.StatusCode)
 	}
 	for i, feed := range feeds {
@@ -82,7 +83,7 @@ func TestRoom(t *testing.T) {
 	}
 
 	answer := func(st *http.Client, guess, name string) (int, string) {
-		res, body := send(t, st, http.MethodPost, base+"/join/"+code+"/answer",
+		res, body := send(t, st, http.MethodPost, base+views.JoinAnswerPath(code),
 			url.Values{"step": {"8"}, "guess": {guess}, "name": {name}}, "X-Requested-With", "test")
 		return res.StatusCode, body
 	}
@@ -96,7 +97,7 @@ func TestRoom(t *testing.T) {
 	}
 	next(t, board, "room", `"answers":3`)
 
-	if res, _ := send(t, presenter, http.MethodPost, base+"/rooms/"+id+"/reveal", url.Values{"step": {"8"}}); res.StatusCode != http.StatusNoContent {
+	if res, _ := send(t, presenter, http.MethodPost, base+views.RoomRevealPath(id), url.Values{"step": {"8"}}); res.StatusCode != http.StatusNoContent {
 		t.Fatalf("reveal = %d, want 204", res.StatusCode)
 	}
 	s := decodeRoom(t, next(t, board, "room", `"revealed":true`))
@@ -114,17 +115,17 @@ func TestRoom(t *testing.T) {
 	}
 
 	// A phone that reconnects gets the room as it is, at once.
-	again, _ := stream(t, students[1], base+"/join/"+code+"/events")
+	again, _ := stream(t, students[1], base+views.JoinEventsPath(code))
 	if s := decodeRoom(t, next(t, again, "room")); s.Step != 8 || s.Question == nil || !s.Question.Revealed {
 		t.Errorf("a reconnecting phone first got %+v, want step 8 revealed", s)
 	}
 	// Without JavaScript, the page says who was right.
-	_, page := send(t, students[0], http.MethodGet, base+"/join/"+code, nil)
+	_, page := send(t, students[0], http.MethodGet, base+views.JoinPath(code), nil)
 	if !strings.Contains(page, "✓ You were right.") {
 		t.Errorf("student 0's page after the reveal does not say they were right")
 	}
 
-	_, summary := send(t, client(t), http.MethodGet, base+"/rooms/"+id, nil)
+	_, summary := send(t, client(t), http.MethodGet, base+views.RoomPath(id), nil)
 	for _, want := range []string{"2</strong> right, <strong>1</strong> wrong", "Right: Ada", "Wrong: &lt;b&gt;Bob&lt;/b&gt;"} {
 		if !strings.Contains(summary, want) {
 			t.Errorf("the summary lacks %q", want)
@@ -142,8 +143,8 @@ func TestRoomRefusals(t *testing.T) {
 	if res, body := send(t, client(t), http.MethodGet, base+"/join/NOSUCH", nil); res.StatusCode != http.StatusNotFound || !strings.Contains(body, "no live room with this code") {
 		t.Errorf("GET /join/NOSUCH = %d, want 404 with a message", res.StatusCode)
 	}
-	stream(t, client(t), base+"/join/"+code+"/events")
-	full, _ := stream(t, client(t), base+"/join/"+code+"/events")
+	stream(t, client(t), base+views.JoinEventsPath(code))
+	full, _ := stream(t, client(t), base+views.JoinEventsPath(code))
 	if ev := next(t, full, "full"); !strings.Contains(ev.data, "This room is full") {
 		t.Errorf("the second phone of a room of one got %q", ev.data)
 	}
@@ -151,13 +152,13 @@ func TestRoomRefusals(t *testing.T) {
 		return
 	}
 	time.Sleep(3100 * time.Millisecond)
-	if res, _ := send(t, client(t), http.MethodGet, base+"/join/"+code, nil); res.StatusCode != http.StatusNotFound {
+	if res, _ := send(t, client(t), http.MethodGet, base+views.JoinPath(code), nil); res.StatusCode != http.StatusNotFound {
 		t.Errorf("GET /join/%s after the room ended = %d, want 404", code, res.StatusCode)
 	}
-	if res, _ := send(t, presenter, http.MethodPost, base+"/rooms/"+id+"/step", url.Values{"step": {"2"}}); res.StatusCode != http.StatusGone {
+	if res, _ := send(t, presenter, http.MethodPost, base+views.RoomStepPath(id), url.Values{"step": {"2"}}); res.StatusCode != http.StatusGone {
 		t.Errorf("a step after the room ended = %d, want 410", res.StatusCode)
 	}
-	if res, _ := send(t, client(t), http.MethodGet, base+"/rooms/"+id, nil); res.StatusCode != http.StatusOK {
+	if res, _ := send(t, client(t), http.MethodGet, base+views.RoomPath(id), nil); res.StatusCode != http.StatusOK {
 		t.Errorf("the summary after the room ended = %d, want 200", res.StatusCode)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -111,10 +110,10 @@ func (s *Server) handleCreateRoom(c echo.Context) error {
 	if err != nil {
 		return fmt.Errorf("create room: %w", err)
 	}
-	c.SetCookie(&http.Cookie{Name: presenterCookie(r.ID), Value: secret, Path: "/rooms/" + r.ID,
+	c.SetCookie(&http.Cookie{Name: presenterCookie(r.ID), Value: secret, Path: views.RoomPath(r.ID),
 		HttpOnly: true, Secure: c.IsTLS(), SameSite: http.SameSiteStrictMode, MaxAge: int(s.roomLimits.TTL.Seconds())})
 	q := url.Values{"room": {r.ID}}
-	return seeOther(c, page+"/present?"+q.Encode())
+	return seeOther(c, views.PresentPathOf(page)+"?"+q.Encode())
 }
 
 // policyNames spells policies as strings, for a query or a stored room.
@@ -126,20 +125,22 @@ func policyNames(ps []lab.Policy) []string {
 	return out
 }
 
-// deck is the presentation of page ("/scenarios/NAME" or "/r/ID") in
+// deck is the presentation of page (a ScenarioPath or a RunPath) in
 // predict mode, under the given policies.
 func (s *Server) deck(ctx context.Context, page string, policies []lab.Policy, d string) (views.PresentPage, error) {
 	var sc *lab.Scenario
 	var tr *lab.Trace
+	name, isScenario := views.CutScenarioPath(page)
+	id, isRun := views.CutRunPath(page)
 	switch {
-	case strings.HasPrefix(page, "/scenarios/"):
-		b, ok := s.library.Get(strings.TrimPrefix(page, "/scenarios/"))
+	case isScenario:
+		b, ok := s.library.Get(name)
 		if !ok {
 			return views.PresentPage{}, errNoScenario
 		}
 		sc, tr = b.Scenario, lab.Replay(b.Scenario)
-	case strings.HasPrefix(page, "/r/"):
-		run, err := s.runByID(ctx, strings.TrimPrefix(page, "/r/"))
+	case isRun:
+		run, err := s.runByID(ctx, id)
 		if err != nil {
 			return views.PresentPage{}, err
 		}

@@ -13,6 +13,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/server"
+	"fencelab/views"
 )
 
 var runLink = regexp.MustCompile(`^/r/[A-Za-z0-9_-]{16}$`)
@@ -122,7 +123,7 @@ func TestRunDrift(t *testing.T) {
 	if _, err := db.SaveRun(context.Background(), stored); err != nil {
 		t.Fatal(err)
 	}
-	rec := get(t, s, "/r/"+stored.ID)
+	rec := get(t, s, views.RunPath(stored.ID))
 	checkResponse(t, "GET drifted run", rec, http.StatusOK, htmlType)
 	if !strings.Contains(rec.Body.String(), "Today’s engine gives a different trace") {
 		t.Errorf("GET /r/%s: page does not say the trace differs", stored.ID)

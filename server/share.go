@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 	"sync"
 
 	"github.com/labstack/echo/v4"
@@ -171,7 +170,7 @@ func (s *Server) share(title, description, path, picture, alt string) *views.Sha
 		if picture != "" {
 			sh.Image = base + picture
 		}
-		sh.OEmbed = base + "/oembed?format=json&url=" + url.QueryEscape(sh.URL)
+		sh.OEmbed = base + views.OEmbedPath(sh.URL)
 	}
 	return sh
 }
@@ -180,9 +179,9 @@ func (s *Server) share(title, description, path, picture, alt string) *views.Sha
 // d, the policy of the page's diagram.
 func picturePath(path string, d lab.Policy) string {
 	if d != views.DiagramPolicy(nil, "") {
-		return path + ".png?d=" + string(d)
+		return views.PicturePathOf(path) + "?" + url.Values{"d": {string(d)}}.Encode()
 	}
-	return path + ".png"
+	return views.PicturePathOf(path)
 }
 
 // handleIcon serves a favicon, an icon or the manifest: drawn at the first
@@ -211,10 +210,10 @@ func (s *Server) exploreShare(page views.ExplorePage) *views.Share {
 		return s.share(title, line, "", "", "")
 	}
 	picture := views.ScenarioPath(page.From)
-	if strings.HasPrefix(page.From, "r/") {
-		picture = "/" + page.From
+	if id, ok := views.CutRunFrom(page.From); ok {
+		picture = views.RunPath(id)
 	}
-	sh := s.share(title, line, "/explore?from="+url.QueryEscape(page.From), picturePath(picture, views.DiagramPolicy(nil, "")), "The space-time diagram of "+page.Result.Scenario.Title)
+	sh := s.share(title, line, views.ExplorePath()+"?"+url.Values{"from": {page.From}}.Encode(), picturePath(picture, views.DiagramPolicy(nil, "")), "The space-time diagram of "+page.Result.Scenario.Title)
 	sh.OEmbed = "" // the oEmbed endpoint frames runs and scenarios, not explorations
 	return sh
 }

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"fencelab/views"
+
 	"github.com/chromedp/chromedp"
 )
 
@@ -86,7 +88,7 @@ func TestEmbedInFrame(t *testing.T) {
 // that the height the oEmbed answer gives its frame is near the page's.
 func checkEmbedHeight(t *testing.T, ctx context.Context, base, id string) {
 	t.Helper()
-	res, err := http.Get(base + "/oembed?maxwidth=900&url=" + url.QueryEscape(base+"/r/"+id))
+	res, err := http.Get(base + "/oembed?maxwidth=900&url=" + url.QueryEscape(base+views.RunPath(id)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +97,7 @@ func checkEmbedHeight(t *testing.T, ctx context.Context, base, id string) {
 	if err := json.NewDecoder(res.Body).Decode(&answer); err != nil {
 		t.Fatalf("decode the oEmbed answer: %v", err)
 	}
-	run(t, ctx, "open the embed page", chromedp.EmulateViewport(900, 600), chromedp.Navigate(base+"/r/"+id+"/embed"),
+	run(t, ctx, "open the embed page", chromedp.EmulateViewport(900, 600), chromedp.Navigate(base+views.RunEmbedPath(id)),
 		chromedp.WaitVisible(chromedp.CSS("table.steps")))
 	page := eval[int](t, ctx, `document.documentElement.scrollHeight`)
 	if d := answer.Height - page; d < -page/5 || d > page/5 {
@@ -131,7 +133,7 @@ func TestCopyAsMarkdown(t *testing.T) {
 	ctx := newBrowser(t)
 	base := startServer(t)
 	id := saveRunAt(t, base, "paused-worker")
-	run(t, ctx, "open the run", chromedp.Navigate(base+"/r/"+id), chromedp.WaitVisible(chromedp.CSS("button[data-copy-markdown]")))
+	run(t, ctx, "open the run", chromedp.Navigate(base+views.RunPath(id)), chromedp.WaitVisible(chromedp.CSS("button[data-copy-markdown]")))
 	eval[bool](t, ctx, `(function () {
 		const keep = (text) => { window.copied = text; return Promise.resolve(); };
 		Object.defineProperty(navigator, "clipboard", { configurable: true, value: {
@@ -144,7 +146,7 @@ func TestCopyAsMarkdown(t *testing.T) {
 	waitFor(t, ctx, "the status", `document.querySelector(".copy-status").textContent.startsWith("Markdown copied")`)
 	screenshot(t, ctx, "copy-as-markdown")
 	got := eval[string](t, ctx, `window.copied`)
-	res, err := http.Get(base + "/r/" + id + ".md")
+	res, err := http.Get(base + views.RunMarkdownPath(id))
 	if err != nil {
 		t.Fatal(err)
 	}

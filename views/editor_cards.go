@@ -197,8 +197,9 @@ func fromLink(from string) string {
 	switch {
 	case from == "":
 		return ""
-	case strings.HasPrefix(from, "r/"):
-		return "/" + from
+	}
+	if id, ok := CutRunFrom(from); ok {
+		return RunPath(id)
 	}
 	return ScenarioPath(from)
 }

@@ -192,7 +192,7 @@ func deadlineChoices(current, largest time.Duration) []time.Duration {
 // backHref is the page the exploration was reached from; empty for a
 // posted scenario, which has none.
 func (p ExplorePage) backHref() string {
-	if id, ok := strings.CutPrefix(p.From, "r/"); ok {
+	if id, ok := CutRunFrom(p.From); ok {
 		return RunPath(id)
 	}
 	if p.From != "" {

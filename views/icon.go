@@ -3,6 +3,7 @@ package views
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"image/png"
 	"strings"
 	"sync"
@@ -43,20 +44,20 @@ var FaviconICO = sync.OnceValue(func() []byte {
 // Manifest is the web app manifest: name, colours and icons, so that a
 // lab bookmarked or added to a home screen shows its icon.
 func Manifest() []byte {
-	return []byte(strings.TrimSpace(`
+	return []byte(fmt.Sprintf(strings.TrimSpace(`
 {
   "name": "fencelab",
   "short_name": "fencelab",
   "description": "A lab for the lease that ended before the process stopped: replay an order of events under eight protection policies.",
-  "start_url": "/",
-  "scope": "/",
+  "start_url": %[1]q,
+  "scope": %[1]q,
   "display": "standalone",
   "background_color": "#ffffff",
   "theme_color": "#16191f",
   "icons": [
-    {"src": "/icon.svg", "type": "image/svg+xml", "sizes": "any"},
-    {"src": "/icon-192.png", "type": "image/png", "sizes": "192x192"},
-    {"src": "/icon-512.png", "type": "image/png", "sizes": "512x512"}
+    {"src": %[2]q, "type": "image/svg+xml", "sizes": "any"},
+    {"src": %[3]q, "type": "image/png", "sizes": "192x192"},
+    {"src": %[4]q, "type": "image/png", "sizes": "512x512"}
   ]
-}`) + "\n")
+}`), HomePath(), IconSVGPath(), Icon192Path(), Icon512Path()) + "\n")
 }

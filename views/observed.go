@@ -53,7 +53,7 @@ func (o *Observed) verdictClass() string {
 // runStyles are the style sheets of a saved run's page.
 func runStyles(p RunPage) []string {
 	if p.Observed != nil {
-		return []string{"/static/css/diagram.css", "/static/css/observed.css"}
+		return []string{"css/diagram.css", "css/observed.css"}
 	}
-	return []string{"/static/css/diagram.css"}
+	return []string{"css/diagram.css"}
 }

@@ -5,20 +5,193 @@ import (
 	"strings"
 
 	"fencelab/lab"
+	"fencelab/static"
 )
 
 // The lab's own links are built here: names and ids are escaped for their
 // part of the URL and queries are joined, never spliced, so a link never
-// needs templ.SafeURL (which would skip templ's URL sanitising).
+// needs templ.SafeURL (which would skip templ's URL sanitising). Each
+// builder fills in its route's pattern from routes.go.
+
+// fill is pattern with each ":param" segment replaced, in order, by the
+// next of args escaped as one path segment.
+func fill(pattern string, args ...string) string {
+	segs := strings.Split(pattern, "/")
+	for i, s := range segs {
+		if strings.HasPrefix(s, ":") && len(args) > 0 {
+			segs[i], args = url.PathEscape(args[0]), args[1:]
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
+// HomePath is the list of built-in scenarios.
+func HomePath() string { return RouteHome }
 
 // ScenarioPath is the page of the built-in called name.
-func ScenarioPath(name string) string { return "/scenarios/" + url.PathEscape(name) }
+func ScenarioPath(name string) string { return fill(RouteScenario, name) }
+
+// ScenarioPNGPath is the link-preview card of the built-in called name.
+func ScenarioPNGPath(name string) string { return ScenarioPath(name) + ".png" }
+
+// ScenarioPresentPath is the classroom presentation of the built-in called name.
+func ScenarioPresentPath(name string) string { return fill(RouteScenarioPresent, name) }
+
+// ScenarioEmbedPath is the framable embed of the built-in called name.
+func ScenarioEmbedPath(name string) string { return fill(RouteScenarioEmbed, name) }
+
+// ReplayPath replays a posted scenario into a page.
+func ReplayPath() string { return RouteReplay }
+
+// RunsPath saves a posted scenario from a form.
+func RunsPath() string { return RouteRuns }
 
 // RunPath is the page of the saved run id.
-func RunPath(id string) string { return "/r/" + url.PathEscape(id) }
+func RunPath(id string) string { return fill(RouteRun, id) }
+
+// RunMarkdownPath is the Markdown export of the saved run id.
+func RunMarkdownPath(id string) string { return RunPath(id) + ".md" }
+
+// RunJSONPath is the JSON export of the saved run id.
+func RunJSONPath(id string) string { return RunPath(id) + ".json" }
+
+// RunSVGPath is the diagram of the saved run id as an SVG file.
+func RunSVGPath(id string) string { return RunPath(id) + ".svg" }
+
+// RunPNGPath is the diagram of the saved run id as a picture.
+func RunPNGPath(id string) string { return RunPath(id) + ".png" }
+
+// RunPresentPath is the classroom presentation of the saved run id.
+func RunPresentPath(id string) string { return fill(RouteRunPresent, id) }
+
+// RunEmbedPath is the framable embed of the saved run id.
+func RunEmbedPath(id string) string { return fill(RouteRunEmbed, id) }
+
+// OEmbedPath is the oEmbed answer, in JSON, for the page at the full URL u.
+func OEmbedPath(u string) string {
+	return RouteOEmbed + "?" + url.Values{"format": {"json"}, "url": {u}}.Encode()
+}
+
+// EditorPath is the scenario editor; a form posted there redraws it.
+func EditorPath() string { return RouteEditor }
+
+// EditorPreviewPath answers the editor's live preview.
+func EditorPreviewPath() string { return RouteEditorPreview }
+
+// EditorSavePath saves the editor's draft as a run.
+func EditorSavePath() string { return RouteEditorSave }
+
+// EditorExplorePath saves the editor's draft and explores it.
+func EditorExplorePath() string { return RouteEditorExplore }
+
+// RoomsPath starts a live room.
+func RoomsPath() string { return RouteRooms }
+
+// RoomPath is the summary of the live room id.
+func RoomPath(id string) string { return fill(RouteRoom, id) }
+
+// RoomEventsPath streams the live room id to its presenter.
+func RoomEventsPath(id string) string { return fill(RouteRoomEvents, id) }
+
+// RoomStepPath moves the live room id to a step.
+func RoomStepPath(id string) string { return fill(RouteRoomStep, id) }
+
+// RoomRevealPath reveals a step's answer in the live room id.
+func RoomRevealPath(id string) string { return fill(RouteRoomReveal, id) }
+
+// JoinFormPath asks a student for a room's code.
+func JoinFormPath() string { return RouteJoinForm }
 
 // JoinPath is the page a student opens to join the live room code.
-func JoinPath(code string) string { return "/join/" + url.PathEscape(code) }
+func JoinPath(code string) string { return fill(RouteJoin, code) }
+
+// JoinEventsPath streams the live room code to a student.
+func JoinEventsPath(code string) string { return fill(RouteJoinEvents, code) }
+
+// JoinAnswerPath takes a student's answer in the live room code.
+func JoinAnswerPath(code string) string { return fill(RouteJoinAnswer, code) }
+
+// ExplorePath is the explorer of every ordering.
+func ExplorePath() string { return RouteExplore }
+
+// ExploreEditPath opens an ordering found by the explorer in the editor.
+func ExploreEditPath() string { return RouteExploreEdit }
+
+// APIReplayPath replays a posted scenario into a trace.
+func APIReplayPath() string { return RouteAPIReplay }
+
+// APIRunsPath saves a posted scenario as a run.
+func APIRunsPath() string { return RouteAPIRuns }
+
+// APIRunPath is the saved run id as JSON.
+func APIRunPath(id string) string { return fill(RouteAPIRun, id) }
+
+// APIProbesPath saves a probe's observed run.
+func APIProbesPath() string { return RouteAPIProbes }
+
+// APIExplorePath explores a posted scenario or a saved one.
+func APIExplorePath() string { return RouteAPIExplore }
+
+// APIScenariosPath lists the built-in scenarios.
+func APIScenariosPath() string { return RouteAPIScenarios }
+
+// APIScenarioPath is the file of the built-in called name.
+func APIScenarioPath(name string) string { return fill(RouteAPIScenario, name) }
+
+// HealthzPath answers while the process lives.
+func HealthzPath() string { return RouteHealthz }
+
+// ReadyzPath answers while the store does.
+func ReadyzPath() string { return RouteReadyz }
+
+// StaticPath is the content-hashed address of name, a file under static/
+// such as "css/site.css".
+func StaticPath(name string) string { return static.URL(name) }
+
+// FaviconPath is the site's icon in the ICO format.
+func FaviconPath() string { return RouteFavicon }
+
+// IconSVGPath is the site's icon as SVG.
+func IconSVGPath() string { return RouteIconSVG }
+
+// Icon192Path is the site's square icon of 192 pixels.
+func Icon192Path() string { return RouteIcon192 }
+
+// Icon512Path is the site's square icon of 512 pixels.
+func Icon512Path() string { return RouteIcon512 }
+
+// AppleTouchIconPath is the icon a phone puts on its home screen.
+func AppleTouchIconPath() string { return RouteAppleTouchIcon }
+
+// ManifestPath is the web app manifest.
+func ManifestPath() string { return RouteManifest }
+
+// RunFullPNGPath is the full-size diagram of the saved run id under
+// policy d, its query in the order the Markdown exports have always had.
+func RunFullPNGPath(id string, d lab.Policy) string {
+	return RunPNGPath(id) + "?size=full&d=" + url.QueryEscape(string(d))
+}
+
+// PicturePathOf is the link-preview card of page, the path of a
+// built-in's page or a saved run's.
+func PicturePathOf(page string) string { return page + ".png" }
+
+// PresentPathOf is the presentation of page, the path of a built-in's
+// page or a saved run's (what a room stores).
+func PresentPathOf(page string) string { return page + "/present" }
+
+// EmbedPathOf is the embed of page, the path of a built-in's page or a
+// saved run's.
+func EmbedPathOf(page string) string { return page + "/embed" }
+
+// CutScenarioPath is the name in a built-in's page path, and whether
+// page is one.
+func CutScenarioPath(page string) (name string, ok bool) {
+	return strings.CutPrefix(page, ScenarioPath(""))
+}
+
+// CutRunPath is the id in a saved run's page path, and whether page is one.
+func CutRunPath(page string) (id string, ok bool) { return strings.CutPrefix(page, RunPath("")) }
 
 // Link is path with the query from=FROM (left out when from is "") and
 // p=POLICY for each policy, in that order. A "/" in from stays as it is
@@ -36,6 +209,15 @@ func Link(path, from string, policies []lab.Policy) string {
 	}
 	return path + "?" + strings.Join(q, "&")
 }
+
+// RunFrom is the from= of a link to a tool (the editor, the explorer)
+// that opens the saved run id: "r/ID", unescaped, since Link escapes it
+// as a query value.
+func RunFrom(id string) string { return "r/" + id }
+
+// CutRunFrom is the id in a from= naming a saved run ("r/ID"), and
+// whether it names one; any other from= names a built-in.
+func CutRunFrom(from string) (id string, ok bool) { return strings.CutPrefix(from, RunFrom("")) }
 
 // Fragment is the link to the element id on the same page.
 func Fragment(id string) string { return "#" + url.PathEscape(id) }

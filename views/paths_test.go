@@ -18,6 +18,15 @@ func TestPaths(t *testing.T) {
 		{Link("/r/x", "", []lab.Policy{lab.Unfenced}), "/r/x?p=unfenced"},
 		{Link("/lab", "a&p=x#y", nil), "/lab?from=a%26p%3Dx%23y"},
 		{Fragment("ordering-3"), "#ordering-3"},
+		{ScenarioPNGPath("paused-worker"), "/scenarios/paused-worker.png"},
+		{APIScenarioPath("a b/c"), "/api/scenarios/a%20b%2Fc"},
+		{RunFullPNGPath("x", lab.FencedRacy), "/r/x.png?size=full&d=fenced-racy"},
+		{OEmbedPath("https://lab.example/r/x?p=fenced"), "/oembed?format=json&url=https%3A%2F%2Flab.example%2Fr%2Fx%3Fp%3Dfenced"},
+		{JoinAnswerPath("K/7"), "/join/K%2F7/answer"},
+		{RoomRevealPath("r1"), "/rooms/r1/reveal"},
+		{PresentPathOf(RunPath("x")), "/r/x/present"},
+		{Link(ExplorePath(), RunFrom("AbC123"), nil), "/explore?from=r/AbC123"},
+		{StaticPath("no/such.css"), "/static/no/such.css"},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {
@@ -25,3 +34,26 @@ func TestPaths(t *testing.T) {
 		}
 	}
 }
+
+func TestCutPaths(t *testing.T) {
+	tests := []struct {
+		call, got string
+		ok        bool
+		want      string
+		wantOK    bool
+	}{
+		{"CutScenarioPath(/scenarios/x)", fst(CutScenarioPath("/scenarios/x")), snd(CutScenarioPath("/scenarios/x")), "x", true},
+		{"CutScenarioPath(/r/x)", fst(CutScenarioPath("/r/x")), snd(CutScenarioPath("/r/x")), "/r/x", false},
+		{"CutRunPath(/r/AbC)", fst(CutRunPath("/r/AbC")), snd(CutRunPath("/r/AbC")), "AbC", true},
+		{"CutRunFrom(r/AbC)", fst(CutRunFrom("r/AbC")), snd(CutRunFrom("r/AbC")), "AbC", true},
+		{"CutRunFrom(paused-worker)", fst(CutRunFrom("paused-worker")), snd(CutRunFrom("paused-worker")), "paused-worker", false},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want || tt.ok != tt.wantOK {
+			t.Errorf("%s = %q, %v, want %q, %v", tt.call, tt.got, tt.ok, tt.want, tt.wantOK)
+		}
+	}
+}
+
+func fst(s string, _ bool) string { return s }
+func snd(_ string, ok bool) bool  { return ok }

@@ -13,8 +13,8 @@ import (
 type PresentPage struct {
 	Report  *Report
 	Diagram lab.Policy // the policy of the diagram, and of the predictions
-	// Page is the page presented, "/scenarios/NAME" or "/r/ID"; the
-	// presentation lives at Page + "/present".
+	// Page is the path of the page presented, a built-in's or a saved
+	// run's; the presentation lives at PresentPathOf(Page).
 	Page    string
 	Predict bool
 	// CanStartRoom offers the live room: the server keeps rooms.
@@ -40,7 +40,7 @@ func (p PresentPage) exit() string {
 }
 
 // action is where the presentation's settings form goes: itself.
-func (p PresentPage) action() string { return p.Page + "/present" }
+func (p PresentPage) action() string { return PresentPathOf(p.Page) }
 
 // question is what predict mode asks (nothing outside it) before step st is revealed, and the
 // answer under the diagram's policy. Only writes and deliveries that the

@@ -52,20 +52,20 @@ func diagramLink(path string, r *Report, d lab.Policy) string {
 
 // presentLink is the presentation of the page at path, with the same choices.
 func presentLink(path string, r *Report, d lab.Policy) string {
-	return withQuery(path+"/present", pageQuery(r.Policies, d))
+	return withQuery(PresentPathOf(path), pageQuery(r.Policies, d))
 }
 
 // markdownLink is the Markdown export of run id with the table's policies.
 func markdownLink(id string, r *Report) string {
-	return withQuery(RunPath(id)+".md", pageQuery(r.Policies, DiagramPolicy(r.Policies, "")))
+	return withQuery(RunMarkdownPath(id), pageQuery(r.Policies, DiagramPolicy(r.Policies, "")))
 }
 
 // svgLink is the diagram of run id under policy d, as a file.
 func svgLink(id string, d lab.Policy) string {
-	return withQuery(RunPath(id)+".svg", url.Values{"d": {string(d)}})
+	return withQuery(RunSVGPath(id), url.Values{"d": {string(d)}})
 }
 
 // pngLink is the diagram of run id under policy d as a full-size picture.
 func pngLink(id string, d lab.Policy) string {
-	return withQuery(RunPath(id)+".png", url.Values{"d": {string(d)}, "size": {"full"}})
+	return withQuery(RunPNGPath(id), url.Values{"d": {string(d)}, "size": {"full"}})
 }

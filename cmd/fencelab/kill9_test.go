@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"fencelab/views"
 )
 
 var (
@@ -92,7 +94,7 @@ func saveUntilKilled(t *testing.T, srv *child, round int) []string {
 func missing(t *testing.T, base string, ids []string) []string {
 	var lost []string
 	for _, id := range ids {
-		resp, err := http.Get(base + "/api/runs/" + id)
+		resp, err := http.Get(base + views.APIRunPath(id))
 		if err != nil {
 			t.Fatalf("GET /api/runs/%s: %v", id, err)
 		}

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"fencelab/views"
 )
 
 // crowdScenario is eight workers that each acquire, write, expire, send
@@ -80,7 +82,7 @@ func TestExploreCaps(t *testing.T) {
 	for i := 0; time.Now().Before(deadline); i++ {
 		target := srv.base + "/scenarios/paused-worker"
 		if i%2 == 1 {
-			target = srv.base + "/r/" + run
+			target = srv.base + views.RunPath(run)
 		}
 		start := time.Now()
 		resp, err := http.Get(target)

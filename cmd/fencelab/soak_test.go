@@ -22,6 +22,8 @@ import (
 	"testing"
 	"text/tabwriter"
 	"time"
+
+	"fencelab/views"
 )
 
 var (
@@ -53,13 +55,13 @@ var soakRoutes = []route{
 		return http.NewRequest("GET", s.base+"/", nil)
 	}},
 	{"GET /scenarios/{name}", 20, nil, func(s *soakState, _, n int) (*http.Request, error) {
-		return http.NewRequest("GET", s.base+"/scenarios/"+s.names[n%len(s.names)], nil)
+		return http.NewRequest("GET", s.base+views.ScenarioPath(s.names[n%len(s.names)]), nil)
 	}},
 	{"GET /r/{id}", 15, nil, func(s *soakState, _, n int) (*http.Request, error) {
-		return http.NewRequest("GET", s.base+"/r/"+s.runs[n%len(s.runs)], nil)
+		return http.NewRequest("GET", s.base+views.RunPath(s.runs[n%len(s.runs)]), nil)
 	}},
 	{"GET /r/{id}.md", 5, nil, func(s *soakState, _, n int) (*http.Request, error) {
-		return http.NewRequest("GET", s.base+"/r/"+s.runs[n%len(s.runs)]+".md", nil)
+		return http.NewRequest("GET", s.base+views.RunMarkdownPath(s.runs[n%len(s.runs)]), nil)
 	}},
 	{"POST /api/replay", 20, nil, func(s *soakState, c, n int) (*http.Request, error) {
 		return jsonPost(s.base+"/api/replay", scenarioWithTitle(s.t, fmt.Sprintf("replay %d %d", c, n)))

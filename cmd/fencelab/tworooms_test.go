@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"fencelab/views"
 )
 
 // testRoomAcrossServers runs a live room whose presenter is on server a
@@ -30,14 +32,14 @@ func testRoomAcrossServers(t *testing.T, a, b string) {
 	}
 	code := m[1]
 
-	phone := events(t, student, b+"/join/"+code+"/events")
+	phone := events(t, student, b+views.JoinEventsPath(code))
 	waitEvent(t, phone, `"step":1`, "the student's phone on server b, at the start")
-	board := events(t, presenter, a+"/rooms/"+id+"/events")
-	if res := post(t, presenter, a+"/rooms/"+id+"/step", url.Values{"step": {"8"}}); res.StatusCode != http.StatusNoContent {
+	board := events(t, presenter, a+views.RoomEventsPath(id))
+	if res := post(t, presenter, a+views.RoomStepPath(id), url.Values{"step": {"8"}}); res.StatusCode != http.StatusNoContent {
 		t.Fatalf("the presenter's step 8 on server a = %d, want 204", res.StatusCode)
 	}
 	waitEvent(t, phone, `"step":8`, "the student's phone on server b, after the presenter's step on a")
-	res = post(t, student, b+"/join/"+code+"/answer", url.Values{"step": {"8"}, "guess": {"rejected"}, "name": {"Ada"}})
+	res = post(t, student, b+views.JoinAnswerPath(code), url.Values{"step": {"8"}, "guess": {"rejected"}, "name": {"Ada"}})
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("the student's answer on server b = %d, want 200", res.StatusCode)
 	}

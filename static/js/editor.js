@@ -219,7 +219,7 @@
     var ctl = inflight = new AbortController();
     var start = performance.now();
     form.setAttribute("aria-busy", "true");
-    fetch("/lab/preview", { method: "POST", body: body(), signal: ctl.signal })
+    fetch(form.dataset.preview, { method: "POST", body: body(), signal: ctl.signal })
       .then(function (res) {
         if (!res.ok) {
           throw new Error("the server answered " + res.status);
@@ -354,7 +354,7 @@
       inflight.abort();
     }
     form.setAttribute("aria-busy", "true");
-    return fetch("/lab", { method: "POST", body: sent || body(submitter) })
+    return fetch(form.dataset.page, { method: "POST", body: sent || body(submitter) })
       .then(function (res) {
         if (!res.ok) {
           throw new Error("the server answered " + res.status);
@@ -376,9 +376,9 @@
 
   function save() {
     form.setAttribute("aria-busy", "true");
-    fetch("/lab/save", { method: "POST", body: body() })
+    fetch(form.dataset.saveUrl, { method: "POST", body: body() })
       .then(function (res) {
-        if (res.redirected && /^\/r\//.test(new URL(res.url).pathname)) {
+        if (res.redirected && new URL(res.url).pathname.indexOf(form.dataset.runPrefix) === 0) {
           dropDraft();
           window.location.assign(res.url);
           return null;
@@ -420,7 +420,7 @@
       chosen.forEach(function (p) { q.append("p", p); });
     }
     var s = q.toString();
-    window.history.replaceState(null, "", "/lab" + (s ? "?" + s : ""));
+    window.history.replaceState(null, "", form.dataset.page + (s ? "?" + s : ""));
   }
 
   // showPaletteFields shows only the fields the chosen kind takes, and

@@ -60,7 +60,7 @@
       // the slash of r/ID stays readable.
       var q = new URLSearchParams({ from: data.get("from"), budget: data.get("budget"), deadline: data.get("deadline") });
       switches(data, q);
-      history.replaceState(null, "", "/explore?" + q.toString().replace(/%2F/g, "/"));
+      history.replaceState(null, "", form.dataset.page + "?" + q.toString().replace(/%2F/g, "/"));
     }
   }
 
@@ -140,7 +140,7 @@
     finished = false;
     busy(true);
     say("Starting…");
-    fetch("/api/explore?" + q.toString(), {
+    fetch(form.dataset.api + "?" + q.toString(), {
       method: "POST",
       headers: { "Content-Type": "application/json", "Accept": "text/event-stream" },
       body: body,

@@ -256,7 +256,7 @@
       }
     }
     if (roomID) {
-      post("/rooms/" + roomID + "/reveal", "step=" + n);
+      post(root.dataset.roomReveal, "step=" + n);
     }
     render();
   }
@@ -274,7 +274,7 @@
 
   function sendStep(n) {
     if (roomID) {
-      post("/rooms/" + roomID + "/step", "step=" + n);
+      post(root.dataset.roomStep, "step=" + n);
     }
   }
 
@@ -307,7 +307,7 @@
     if (!roomID || !window.EventSource) {
       return;
     }
-    var source = new EventSource("/rooms/" + roomID + "/events");
+    var source = new EventSource(root.dataset.roomEvents);
     source.addEventListener("room", function (event) {
       var room = JSON.parse(event.data);
       state.room = room;

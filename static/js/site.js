@@ -114,7 +114,7 @@
   });
 })();
 
-// "Copy as Markdown": <button data-copy-markdown="/r/{id}.md?..." hidden>
+// "Copy as Markdown": <button data-copy-markdown="{RunMarkdownPath(id)}?..." hidden>
 // fetches the run's Markdown export and puts it on the clipboard, for a
 // postmortem document. Without JavaScript the button stays hidden and the
 // Markdown link beside it opens the same text.

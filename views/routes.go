@@ -1,0 +1,54 @@
+package views
+
+import "fencelab/static"
+
+// The route patterns of the lab, as Echo registers them. server/routes.go
+// registers from these and the builders in paths.go fill them in, so a
+// link and the route it names cannot drift apart; a test in server walks
+// the registered routes and fails on one that has no builder.
+const (
+	RouteHome            = "/"
+	RouteScenario        = "/scenarios/:name" // the page, and its .png
+	RouteScenarioPresent = "/scenarios/:name/present"
+	RouteScenarioEmbed   = "/scenarios/:name/embed"
+	RouteReplay          = "/replay"
+	RouteRuns            = "/runs"
+	RouteRun             = "/r/:id" // the page, and its .md, .json, .svg, .png
+	RouteRunPresent      = "/r/:id/present"
+	RouteRunEmbed        = "/r/:id/embed"
+	RouteOEmbed          = "/oembed"
+	RouteEditor          = "/lab"
+	RouteEditorPreview   = "/lab/preview"
+	RouteEditorSave      = "/lab/save"
+	RouteEditorExplore   = "/lab/explore"
+	RouteRooms           = "/rooms"
+	RouteRoom            = "/rooms/:id"
+	RouteRoomEvents      = "/rooms/:id/events"
+	RouteRoomStep        = "/rooms/:id/step"
+	RouteRoomReveal      = "/rooms/:id/reveal"
+	RouteJoinForm        = "/join"
+	RouteJoin            = "/join/:code"
+	RouteJoinEvents      = "/join/:code/events"
+	RouteJoinAnswer      = "/join/:code/answer"
+	RouteExplore         = "/explore"
+	RouteExploreEdit     = "/explore/edit"
+	RouteAPIReplay       = "/api/replay"
+	RouteAPIRuns         = "/api/runs"
+	RouteAPIRun          = "/api/runs/:id"
+	RouteAPIProbes       = "/api/probes"
+	RouteAPIExplore      = "/api/explore"
+	RouteAPIScenarios    = "/api/scenarios"
+	RouteAPIScenario     = "/api/scenarios/:name"
+	RouteHealthz         = "/healthz"
+	RouteReadyz          = "/readyz"
+	RouteStatic          = static.Prefix + "*"
+	RouteFavicon         = "/favicon.ico"
+	RouteIconSVG         = "/icon.svg"
+	RouteIcon192         = "/icon-192.png"
+	RouteIcon512         = "/icon-512.png"
+	RouteAppleTouchIcon  = "/apple-touch-icon.png"
+	RouteManifest        = "/manifest.webmanifest"
+)
+
+// APIPrefix starts every path of the JSON API, whose errors are JSON too.
+const APIPrefix = "/api/"
