@@ -41,6 +41,7 @@ func TestForgetfulCaughtSequentially(t *testing.T) {
 // TestRacyCaughtConcurrently is the short version: the race window is
 // widened to 1 ms, so writes land inside it at once.
 func TestRacyCaughtConcurrently(t *testing.T) {
+	slowTest(t)
 	for _, store := range []string{"memory", "sqlite"} {
 		t.Run(store, func(t *testing.T) {
 			url := startReceiver(t, store, receiver.Options{Policy: lab.Fenced, Flaw: receiver.Racy, Window: time.Millisecond})

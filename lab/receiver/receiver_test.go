@@ -106,6 +106,9 @@ func TestStores(t *testing.T) {
 // so 6 passes after 9 was acknowledged. The correct store, given the same
 // writes in the same order, rejects 5 and 6 and ends with 9.
 func TestRacyWindow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits out race windows of up to a second; runs without -short")
+	}
 	for _, tt := range []struct {
 		flaw      Flaw
 		wantToken int64

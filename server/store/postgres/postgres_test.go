@@ -53,6 +53,9 @@ func TestStoreError(t *testing.T) {
 }
 
 func TestOpenBadURL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits out a second of refused connections; runs without -short")
+	}
 	saved := startupWait
 	startupWait = time.Second
 	t.Cleanup(func() { startupWait = saved })
