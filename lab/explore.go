@@ -252,5 +252,11 @@ func copyEvent(e Event) Event {
 	if e.Token != nil {
 		e.Token = ptr(*e.Token)
 	}
+	if e.Split != nil {
+		e.Split = ptr(*e.Split)
+	}
+	if e.RMW != nil {
+		e.RMW = ptr(*e.RMW)
+	}
 	return e
 }

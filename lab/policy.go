@@ -30,6 +30,7 @@ const (
 	checkNothing      receiverCheck = iota // applies whatever arrives
 	checkToken                             // the fenced family: the token against the highest it remembers
 	checkLeaseService                      // asks the lease service whether the token is the current lease
+	checkVersion                           // cas: an rmw write only if nothing landed since its writer read
 )
 
 // policyRules is every policy, in the spec's order (traces use it), with
@@ -46,6 +47,7 @@ var policyRules = [...]struct {
 	{FencedRegister, rules{check: checkToken, registers: true}},
 	{Authoritative, rules{check: checkLeaseService}},
 	{FencedRacy, rules{check: checkToken, commitsLater: true}},
+	{CAS, rules{check: checkVersion}},
 }
 
 // numPolicies is len(Policies()).
