@@ -23,7 +23,9 @@ var goldenDigests = map[string]goldenDigest{
 	"external-side-effect":          {"f1093c5eeeb2519d", "43eb92208686593c"},
 	"forgetful-receiver":            {"ddbfa6a1efe409fe", "82908c7471a5ec99"},
 	"issuer-failover":               {"9bd3215841178c4e", "d156038285299965"},
+	"keys-forgotten":                {"c25cd26c1aa1f6a2", "5965766b67fd45e0"},
 	"killed-worker":                 {"b0f9bb92a06b20f0", "a9aafc1cf1dfb98c"},
+	"lease-service-forgets":         {"7d680dcb01201703", "5139a598d5600932"},
 	"longer-lease":                  {"6d785c9723d6fe78", "0650fe6d3e4368de"},
 	"old-token-first":               {"28d469728f3e6a20", "d42fee6fb65e649a"},
 	"pause-before-acquire":          {"692a97ae6de14e9b", "8407e60084838226"},
@@ -35,4 +37,7 @@ var goldenDigests = map[string]goldenDigest{
 	"repeated-current-token":        {"e52ff54d851b2123", "f900672b400465a7"},
 	"scope-mismatch":                {"59d3f5165f2867ab", "83f5fcd5112d7987"},
 	"several-writes-one-lease":      {"7fa661bd60ed643e", "d3034fb806e150c2"},
+	"split-brain":                   {"71b394791c1c1b9c", "eb0157cecaa43ae5"},
+	"stale-read-fresh-token":        {"b0eed0b89719f65f", "dda6a1b5727f3634"},
+	"two-leases-one-worker":         {"81e05012fdbab234", "76fd89f40be0269f"},
 }
