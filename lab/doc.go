@@ -304,7 +304,9 @@
 //     there since the start.
 //   - cas applies every write that is not an rmw ("the write states no
 //     condition"), and every write at a resource with fencing false. Its
-//     reasons name the version read and the version now: "rejected: B's
+//     reasons name the version its writer last knew (the one it read, or
+//     the one its own latest write there produced) and the version now:
+//     "rejected: B's
 //     write landed after A read balance (version 0, now 1)"; for a worker
 //     that never read, "... landed at balance, which A never read (now
 //     version 1)". Tokens and op keys play no part in it.

@@ -57,7 +57,13 @@ func (l *lane) landed(r *replayer, q int) {
 	rq := &r.requests[q]
 	nr := len(r.pr.resources)
 	for a := range r.pr.actors {
-		if v := &l.seen[a*nr+rq.resource]; a != rq.actor && !v.stale {
+		v := &l.seen[a*nr+rq.resource]
+		switch {
+		case a == rq.actor:
+			// The worker knows the version its own write produced, as a
+			// client learns it from the answer to a conditional write.
+			v.ver = int32(l.res[rq.resource].version)
+		case !v.stale:
 			v.stale, v.by = true, int32(rq.actor)
 		}
 	}

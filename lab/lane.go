@@ -44,7 +44,8 @@ type remSlot struct {
 
 // view is what an actor (or a request) knows of a resource: whether a
 // write by another actor landed since its latest read (stale), whose
-// write that was, and the version it read. Only stale is decided on.
+// write that was, and the version it knows (read, or produced by its own
+// write). Only stale is decided on.
 type view struct {
 	stale, read bool
 	by          int32

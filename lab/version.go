@@ -25,7 +25,7 @@ var goldenDigests = map[string]goldenDigest{
 	"issuer-failover":               {"9bd3215841178c4e", "d156038285299965"},
 	"keys-forgotten":                {"c25cd26c1aa1f6a2", "5965766b67fd45e0"},
 	"killed-worker":                 {"b0f9bb92a06b20f0", "a9aafc1cf1dfb98c"},
-	"lease-service-forgets":         {"7d680dcb01201703", "5139a598d5600932"},
+	"lease-service-forgets":         {"7d680dcb01201703", "ffae536e14daae52"},
 	"longer-lease":                  {"6d785c9723d6fe78", "0650fe6d3e4368de"},
 	"old-token-first":               {"28d469728f3e6a20", "d42fee6fb65e649a"},
 	"pause-before-acquire":          {"692a97ae6de14e9b", "8407e60084838226"},
