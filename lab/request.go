@@ -166,6 +166,9 @@ func (l *lane) restartTokens(r *replayer, ri int) string {
 		return r.say(name, " restarts")
 	}
 	held := l.remembered(r, ri)
+	if !r.pr.memory[ri] && r.pr.perScope[ri] {
+		return r.say(name, " restarts and still remembers its tokens (", held, "; durable)")
+	}
 	if !r.pr.memory[ri] {
 		return r.say(name, " restarts and still remembers token ", held, " (durable)")
 	}
@@ -173,6 +176,9 @@ func (l *lane) restartTokens(r *replayer, ri int) string {
 		res.rems[k].has = false
 	}
 	l.touched = true
+	if r.pr.perScope[ri] {
+		return r.say(name, " restarts and forgets its tokens (", held, "): it kept them in memory only")
+	}
 	return r.say(name, " restarts and forgets token ", held, ": it kept it in memory only")
 }
 
