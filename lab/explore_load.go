@@ -31,14 +31,14 @@ func loadLease(rd *reader, l *lease) {
 	b := rd.byte()
 	l.granted, l.holder = b&1 != 0, int(b>>3)-1
 	l.token, l.next, l.maxGranted = rd.varint(), rd.varint(), rd.varint()
-	l.held = l.held[:0]
+	l.n = 0
 	switch {
 	case b&2 != 0:
-		l.held = append(l.held, grant{l.holder, l.token})
+		l.add(grant{l.holder, l.token})
 	case b&4 != 0:
 		for n := int(rd.byte()); n > 0; n-- {
 			a := int(rd.byte())
-			l.held = append(l.held, grant{a, rd.varint()})
+			l.add(grant{a, rd.varint()})
 		}
 	}
 }
@@ -199,7 +199,8 @@ func (c *codec) restore(dst, src *replayer, changed *[numPolicies]bool) {
 		d, s := &dst.leases[i], &src.leases[i]
 		d.granted, d.holder = s.granted, s.holder
 		d.token, d.next, d.maxGranted = s.token, s.next, s.maxGranted
-		d.held = append(d.held[:0], s.held...)
+		d.n = s.n
+		copy(d.room[:s.n], s.room[:s.n])
 	}
 	for i := range dst.workers {
 		d, s := &dst.workers[i], &src.workers[i]

@@ -94,15 +94,15 @@ func (c *codec) encodeFrom(buf []byte, r *replayer, placed []byte, e int, v viol
 // appendLease writes a scope at the lease service. Its valid leases are
 // one flag when they are just the latest grant, as always without split.
 func appendLease(buf []byte, l *lease) []byte {
-	latestOnly := len(l.held) == 1 && l.held[0] == grant{l.holder, l.token}
-	more := len(l.held) > 0 && !latestOnly
+	latestOnly := l.n == 1 && l.room[0] == grant{l.holder, l.token}
+	more := l.n > 0 && !latestOnly
 	buf = append(buf, bit(l.granted, 0)|bit(latestOnly, 1)|bit(more, 2)|byte(l.holder+1)<<3)
 	buf = binary.AppendVarint(binary.AppendVarint(binary.AppendVarint(buf, l.token), l.next), l.maxGranted)
 	if !more {
 		return buf
 	}
-	buf = append(buf, byte(len(l.held)))
-	for _, g := range l.held {
+	buf = append(buf, byte(l.n))
+	for _, g := range l.held() {
 		buf = binary.AppendVarint(append(buf, byte(g.actor)), g.token)
 	}
 	return buf

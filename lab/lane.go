@@ -245,7 +245,7 @@ func (l *lane) authoritative(r *replayer, q, i int) (Decision, string) {
 	ls := &r.leases[rq.scope]
 	scope, t := r.pr.scopes[rq.scope], r.itoa(rq.token)
 	cur, held := ls.current()
-	for _, g := range ls.held {
+	for _, g := range ls.held() {
 		if g.token != rq.token {
 			continue
 		}

@@ -6,20 +6,30 @@ type grant struct {
 	token int64
 }
 
+// held is the scope's valid leases, in grant order.
+func (l *lease) held() []grant { return l.room[:l.n] }
+
+// add appends a valid lease. There is room: an actor holds at most one
+// valid lease of a scope.
+func (l *lease) add(g grant) {
+	l.room[l.n] = g
+	l.n++
+}
+
 // current is the scope's current holder (model 3): the latest-granted of
 // its valid leases. ok is false when the scope has no valid lease.
 func (l *lease) current() (g grant, ok bool) {
-	if len(l.held) == 0 {
+	if l.n == 0 {
 		return grant{}, false
 	}
-	return l.held[len(l.held)-1], true
+	return l.room[l.n-1], true
 }
 
 // find is the place in held of the actor's valid lease, or -1. An actor
 // holds at most one valid lease of a scope: its acquire is refused while
 // it holds one, split or not.
 func (l *lease) find(actor int) int {
-	for k, g := range l.held {
+	for k, g := range l.held() {
 		if g.actor == actor {
 			return k
 		}
@@ -34,7 +44,7 @@ func (r *replayer) acquire(i int, e op) {
 	l := &r.leases[e.scope]
 	name, scope := r.actor(e), r.pr.scopes[e.scope]
 	if k := l.find(e.actor); k >= 0 {
-		r.all(i, Refused, r.say("refused: ", scope, " is taken, ", name, " already holds it with token ", r.itoa(l.held[k].token)))
+		r.all(i, Refused, r.say("refused: ", scope, " is taken, ", name, " already holds it with token ", r.itoa(l.room[k].token)))
 		return
 	}
 	if cur, ok := l.current(); ok && !e.split {
@@ -64,7 +74,7 @@ func (r *replayer) acquire(i int, e op) {
 func (r *replayer) grant(e op, t int64) {
 	l := &r.leases[e.scope]
 	l.next = t + 1
-	l.held = append(l.held, grant{e.actor, t})
+	l.add(grant{e.actor, t})
 	l.holder, l.token, l.ended = e.actor, t, ""
 	if !l.granted || t > l.maxGranted {
 		l.maxGranted = t
@@ -80,17 +90,17 @@ func (r *replayer) grant(e op, t int64) {
 // is still valid: split brain".
 func (r *replayer) grantReason(e op, l *lease, t int64) string {
 	head := r.say(r.actor(e), " holds ", r.pr.scopes[e.scope], " with token ", r.itoa(t))
-	if len(l.held) == 0 {
+	if l.n == 0 {
 		return head
 	}
 	parts := []string{head, "; "}
-	for k, g := range l.held {
+	for k, g := range l.held() {
 		if k > 0 {
 			parts = append(parts, ", ")
 		}
 		parts = append(parts, r.pr.actors[g.actor], "'s lease (", r.itoa(g.token), ")")
 	}
-	if len(l.held) == 1 {
+	if l.n == 1 {
 		return r.say(append(parts, " is still valid: split brain")...)
 	}
 	return r.say(append(parts, " are still valid: split brain")...)
@@ -100,8 +110,9 @@ func (r *replayer) grantReason(e op, l *lease, t int64) string {
 func (r *replayer) end(i int, e op) {
 	l := &r.leases[e.scope]
 	k := l.find(e.actor)
-	t := l.held[k].token
-	l.held = append(l.held[:k], l.held[k+1:]...)
+	t := l.room[k].token
+	copy(l.room[k:], l.room[k+1:l.n])
+	l.n--
 	latest := l.holder == e.actor && l.token == t
 	if e.kind == Expire {
 		if latest {
@@ -130,7 +141,7 @@ func (r *replayer) restartScope(i int, e op) {
 	reason := ""
 	if !r.quiet {
 		parts := []string{"the lease service of ", scope, " restarts and forgets "}
-		for _, g := range l.held {
+		for _, g := range l.held() {
 			parts = append(parts, r.pr.actors[g.actor], "'s lease (", r.itoa(g.token), ") and ")
 		}
 		reason = r.say(append(parts, "its counter, kept in memory only: the next grant gets ", r.itoa(first))...)
@@ -138,7 +149,7 @@ func (r *replayer) restartScope(i int, e op) {
 	if l.latestValid() {
 		l.ended = "was forgotten when the lease service restarted"
 	}
-	l.held, l.next = l.held[:0], first
+	l.n, l.next = 0, first
 	r.all(i, OK, reason)
 }
 
@@ -150,7 +161,7 @@ func (r *replayer) renew(i int, e op) {
 	if k := l.find(e.actor); k >= 0 {
 		w.answer, w.answerWhy = 1, r.say("its renewal at step ", r.itoa(int64(i+1)), " succeeded")
 		w.remember(e.scope, w.answer, w.answerWhy)
-		r.all(i, Granted, r.say(r.actor(e), " renews its lease on ", scope, " (token ", r.itoa(l.held[k].token), ")"))
+		r.all(i, Granted, r.say(r.actor(e), " renews its lease on ", scope, " (token ", r.itoa(l.room[k].token), ")"))
 		return
 	}
 	w.answer, w.answerWhy = -1, r.say("its renewal at step ", r.itoa(int64(i+1)), " was refused")

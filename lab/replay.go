@@ -24,7 +24,11 @@ type lease struct {
 	ended      string // "expired", "was released", ... once the latest grant is no longer valid
 	granted    bool
 	maxGranted int64 // the observer's record: kept across a restart of the scope
-	held       []grant
+	// room holds the valid leases, n of them: room itself is never
+	// replaced (a slice header written at every step of an exploration
+	// would cost a write barrier), only n and its elements change.
+	room []grant
+	n    int
 }
 
 // worker is one actor. answer is about its latest check or renew since
@@ -155,7 +159,7 @@ func (r *replayer) init(s *Scenario) {
 	na, ns := len(pr.actors), len(pr.scopes)
 	held, grants := make([]grant, ns*na), make([]scopeGrant, na*ns)
 	for i := range r.leases {
-		r.leases[i] = lease{next: pr.firstToken[i], holder: -1, held: held[i*na : i*na : (i+1)*na]}
+		r.leases[i] = lease{next: pr.firstToken[i], holder: -1, room: held[i*na : (i+1)*na : (i+1)*na]}
 	}
 	for i := range r.workers {
 		r.workers[i].grants = grants[i*ns : (i+1)*ns : (i+1)*ns]
