@@ -8,16 +8,16 @@ type Class string
 // The four classes, from the most to the least severe.
 const (
 	// Corrupting: the resource's data is wrong (stale-overwrite,
-	// duplicate-applied).
+	// duplicate-applied, lost-update).
 	Corrupting Class = "corrupting"
 	// Refusing: the valid holder's work was refused (valid-write-rejected).
 	Refusing Class = "refusing"
 	// Deposed: a write from a lease that had already passed to a newer
 	// grant got in (superseded-write; unowned-write while another actor
-	// validly holds the scope).
+	// is the current holder of the scope).
 	Deposed Class = "deposed"
 	// Overrun: the lease ended before the process stopped, but nobody had
-	// taken over (unowned-write while no other actor validly holds the scope).
+	// taken over (unowned-write while the scope has no current holder).
 	Overrun Class = "overrun"
 )
 
@@ -50,7 +50,7 @@ func classIndex(c Class) int { return numClasses - c.Severity() }
 // it has when someone else holds the scope.
 func classOf(inv Invariant) Class {
 	switch inv {
-	case StaleOverwrite, DuplicateApplied:
+	case StaleOverwrite, DuplicateApplied, LostUpdate:
 		return Corrupting
 	case ValidWriteRejected:
 		return Refusing

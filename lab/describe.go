@@ -40,6 +40,12 @@ func DescribeEvent(e Event) string {
 	case e.TokenNull:
 		add("token=none")
 	}
+	if e.IsSplit() {
+		add("split")
+	}
+	if e.IsRMW() {
+		add("rmw")
+	}
 	return strings.Join(parts, " ")
 }
 

@@ -1,17 +1,53 @@
 // Package lab is fencelab's engine: it parses a scenario (an ordered list
-// of lease, pause, write and delivery events), replays it under each
+// of lease, pause, read, write and delivery events), replays it under each
 // policy and reports, step by step, what each policy decided and
 // which invariants broke.
 //
 // # The contract
 //
-// The replay model is "model 2", described for users in docs/model.md. In
+// The replay model is "model 3", described for users in docs/model.md. In
 // short: workers take leases from a lease service, and each grant carries a
 // fencing token from the scope's monotonic issuer. Workers pause, lose
 // leases, resume and send writes that carry their token. A protected
 // resource decides each write. The same timeline is replayed once per
 // policy; event order is the only input, so the same scenario always gives
 // byte-identical trace JSON.
+//
+// Model 3 adds what lease services and receivers do besides fencing:
+//   - A split acquire ("split": true) is granted although another actor
+//     validly holds the scope (split brain); it is refused only when the
+//     actor itself validly holds it. A scope then has several valid leases,
+//     kept in grant order, and its current holder is the actor of the
+//     latest-granted of them. valid-write-rejected, unowned-write and their
+//     classes ask about the current holder; the lease service (acquire,
+//     renew, check, the client check, expire, release, authoritative) sees
+//     every valid lease.
+//   - A scope with "remember": "memory" forgets its leases and its counter
+//     at a restart of the scope ({"kind": "restart", "scope": ...}): the
+//     leases are no longer valid, their holders are not told, and the
+//     issuer starts again at first_token. The observer's record (the
+//     greatest token granted) is kept.
+//   - A resource with "keys": "memory" forgets the op keys it applied when
+//     it restarts, so fenced-idempotent applies a retry again; with
+//     "tokens": "per-scope" it remembers a token per scope, and the fenced
+//     family compares a write with its own scope's token.
+//   - A write, send or check may name its scope. A write's scope is the one
+//     it names, else its actor's latest grant's, else the only one; its
+//     default token is the actor's latest grant of that scope. A write that
+//     names its scope goes, under client-check, by the latest check or
+//     renew of that scope since the actor's latest grant of it.
+//   - A read may name its resource. An "rmw" write is computed from what
+//     its actor read; each resource counts the writes it applied (its
+//     version), and a request is stale when another actor's write was
+//     applied there since its actor's latest read (or since the start).
+//     The ninth policy, cas, rejects a stale rmw write and applies every
+//     other one; the sixth invariant, lost-update (corrupting), fires when
+//     a stale rmw write is applied. Refusing a stale rmw write is no
+//     valid-write-rejected. Versions appear in a trace ("versions" per
+//     outcome) only when the scenario has an rmw write.
+//
+// A file that uses none of this replays exactly as under model 2 for the
+// eight policies of model 2, and cas decides there as unfenced does.
 //
 // Parse reads a scenario strictly: unknown fields, unknown kinds, missing
 // fields, undeclared scopes or resources, duplicate send ids and the limits
@@ -22,16 +58,17 @@
 // are outcomes, not errors.
 //
 // Every violation has a class, which says how bad it is, from the most to
-// the least severe: corrupting (stale-overwrite, duplicate-applied: the
-// data is wrong), refusing (valid-write-rejected: the valid holder's work
-// was refused), deposed (superseded-write, and unowned-write while another
-// actor validly holds the scope: a write from a lease already passed to a
-// newer grant got in) and overrun (unowned-write while nobody else holds
-// the scope: the lease ended before the process stopped, but nothing newer
-// was at risk). Summary.Worst gives a policy's most severe class.
+// the least severe: corrupting (stale-overwrite, duplicate-applied,
+// lost-update: the data is wrong), refusing (valid-write-rejected: the
+// current holder's work was refused), deposed (superseded-write, and
+// unowned-write while another actor is the current holder: a write from a
+// lease already passed to a newer grant got in) and overrun (unowned-write
+// while the scope has no current holder: the lease ended before the
+// process stopped, but nothing newer was at risk). Summary.Worst gives a
+// policy's most severe class.
 //
-// Version is stored with every saved run; it is 2.x for model 2, so runs
-// saved under model 1 keep their stored trace and show that today's engine
+// Version is stored with every saved run; it is 3.x for model 3, so runs
+// saved under model 2 keep their stored trace and show that today's engine
 // would say something else.
 //
 // # Policies
@@ -54,6 +91,9 @@
 //     is the current lease.
 //   - fenced-racy: as fenced, but a checked request is written only at its
 //     commit, when one follows.
+//   - cas: (model 3) the resource applies an rmw write only when nothing
+//     landed since its writer read; any other write states no condition and
+//     is applied, so without rmw writes cas decides as unfenced.
 //
 // Unfenced and fenced are the default comparison (DefaultPolicies).
 //
@@ -64,7 +104,10 @@
 // What the policies disagree on (each receiver's value, remembered token,
 // applied operations, and which requests were aborted or await a commit)
 // lives on one lane per policy. This is the same as replaying the timeline
-// once per policy on a copy of the state each, at a fraction of the cost. A
+// once per policy on a copy of the state each, at a fraction of the cost. What a
+// worker read and whether a write landed since is per lane too: reads
+// happen at the same steps under every policy, but which writes were
+// applied differs. A
 // lane's value maps are replaced, not modified, when a write lands, so the
 // outcomes of the steps share them and nothing is copied per step.
 //
@@ -149,10 +192,10 @@
 //     durable receiver forgets nothing.
 //   - The invariants judge from the observer's record, not the receiver's
 //     memory: stale-overwrite still knows the tokens applied before a
-//     restart. unowned-write asks whether the sender validly holds the
-//     write's scope when the write lands, so an old request of an actor
-//     that holds a newer lease again does not fire it (stale-overwrite and
-//     superseded-write do).
+//     restart. unowned-write asks whether the sender is the current holder
+//     of the write's scope when the write lands, so an old request of an
+//     actor that holds a newer lease again does not fire it
+//     (stale-overwrite and superseded-write do).
 //   - valid-write-rejected fires when fenced-strict rejects, or
 //     client-check aborts, a write of the scope's current valid holder
 //     carrying that lease's token. A second actor carrying the same token
@@ -160,8 +203,8 @@
 //     fires nothing. A holder whose write carries an explicit token other
 //     than its lease's is not "with token t" either.
 //   - The class of an unowned-write is decided when the write lands: deposed
-//     when an actor other than the writer validly holds the write's scope
-//     (whatever its token), else overrun. A write of an actor that holds
+//     when an actor other than the writer is the current holder of the
+//     write's scope (whatever its token), else overrun. A write of an actor that holds
 //     the scope again under a newer grant is not unowned (above), so its
 //     harm shows as superseded-write (deposed) or stale-overwrite
 //     (corrupting). A write with no scope is always an overrun.
@@ -239,8 +282,97 @@
 //     the layers in rank order would have kept, so its result, like every
 //     result, is the same whatever the number of workers.
 //
+// Model 3 (where its spec is silent or allowed two readings):
+//   - A restart with neither resource nor scope is an error on "resource"
+//     (the field a model-2 restart needed); with both, on "scope". split
+//     on anything but an acquire and rmw on anything but a write or send
+//     are errors on that field whatever their value, as any field a kind
+//     does not take; a split or rmw that is not true or false (null
+//     included) is an error on that field. A bad remember, keys or tokens
+//     value is an error on "scopes.S.remember", "resources.R.keys" or
+//     "resources.R.tokens".
+//   - Scope.Remember, Resource.Keys and Resource.Tokens stay empty when the
+//     file leaves them out (the defaults: durable, durable, shared), and
+//     Event.Split and Event.RMW nil, so a model-2 scenario marshals as it
+//     did. A split or rmw written false is kept as written in the trace's
+//     event; it means the same as leaving it out.
+//   - The current holder is the latest-granted of the valid leases: when a
+//     split lease ends first, the earlier holder is current again.
+//   - A split acquire of a free scope is a plain grant: its reason names no
+//     split brain. A plain acquire refused while the actor holds the scope
+//     says so with its own token; otherwise the refusal names the current
+//     holder. A split grant's reason lists every lease still valid:
+//     "B holds job with token 42; A's lease (41) is still valid: split
+//     brain".
+//   - authoritative accepts a token equal to any valid lease's of the
+//     write's scope (either side of a split brain); its reason says which.
+//   - expire and release end the actor's own valid lease, whichever place
+//     it has among the scope's valid leases. A renew is granted when the
+//     actor holds a valid lease of the scope, split or not.
+//   - A restart of a durable scope changes nothing (its reason says so). A
+//     restart of a memory scope forgets every lease, even those granted
+//     with an explicit token, and restarts the issuer at first_token; the
+//     greatest token granted is kept for superseded-write.
+//   - A check without a scope, by an actor with no grant, answers "not
+//     valid" about no scope; its answer counts for later writes that name
+//     no scope only. A check or renew of a scope counts for the per-scope
+//     rule whether it names the scope or defaults to it; a grant of a scope
+//     clears the answer kept for that scope (and, as in model 2, the
+//     answer kept for writes that name no scope).
+//   - A write that names a scope the actor was never granted carries no
+//     token by default (an explicit token still counts).
+//   - A read of every resource (none named) makes the actor fresh at each.
+//     Staleness is kept per policy: what a policy rejected never landed.
+//     A request takes its actor's staleness when sent, and a write applied
+//     while it is in flight, or checked and waiting for its commit under
+//     fenced-racy, by another actor makes it stale. A write whose actor
+//     never read the resource is stale once another actor's write landed
+//     there since the start.
+//   - cas applies every write that is not an rmw ("the write states no
+//     condition"), and every write at a resource with fencing false. Its
+//     reasons name the version its writer last knew (the one it read, or
+//     the one its own latest write there produced) and the version now:
+//     "rejected: B's
+//     write landed after A read balance (version 0, now 1)"; for a worker
+//     that never read, "... landed at balance, which A never read (now
+//     version 1)". Tokens and op keys play no part in it.
+//   - valid-write-rejected is off for a stale rmw write under every
+//     policy, client-check's abort included (staleness as at the send).
+//   - A read's reason in a scenario with an rmw write ends each resource
+//     with its version: "A reads balance = balance 7 (token 42), version 1".
+//   - A per-scope receiver rejects a write that belongs to no scope before
+//     comparing anything (a write with no token is rejected for that
+//     first). The racy commit and fenced-register set only the write's or
+//     grant's own scope; fenced-register raises it, never lowers it.
+//     Rejection reasons at a per-scope receiver end with the scope: "41 <
+//     42 already accepted for orders".
+//   - A keys-memory receiver forgets its op keys at every restart of the
+//     resource, whatever its remember; only fenced-idempotent's reason
+//     mentions it. The observer's record of applied op keys is kept.
+//   - Versions count the writes each policy applied to each resource,
+//     across restarts, and appear in every outcome of a scenario with an
+//     rmw write, every declared resource included.
+//   - The probe (lab/probe) keeps model 2's receiver contract: it expects
+//     one remembered token and durable op keys, and says so when a
+//     scenario declares otherwise.
+//
+// Exploring orderings (model 3):
+//   - The restarts of one scope keep their order, as those of one resource
+//     do; a scope's restarts and a resource's are not ordered together.
+//   - The merged state adds the valid leases of each scope in grant order
+//     (one flag when they are only the latest grant, as without split),
+//     each worker's latest grant and answer per scope (only with several
+//     scopes: with one they are its latest grant and answer), each
+//     per-scope receiver's tokens, the op keys of a keys-memory receiver
+//     apart from the observer's, and per policy the stale flag of each
+//     actor and resource and of each rmw send (only in a scenario with an
+//     rmw write). Versions, the version read and whose write made a worker
+//     stale are for reasons only and stay out.
+//
 // Library:
 //   - A built-in's one-line lesson is the first sentence of its
 //     description. LoadLibrary fails on any invalid file, so a broken
 //     built-in stops start-up rather than a page later.
+//   - The five teaching scenarios of model 3 are the appendix's files as
+//     given, at the end of the library for now.
 package lab

@@ -8,19 +8,19 @@ import (
 // fieldsOf lists the fields each kind takes besides kind and note; required
 // ones come first, as counted by requiredOf.
 var fieldsOf = map[Kind][]string{
-	Acquire: {"actor", "scope", "token"},
-	Read:    {"actor"},
+	Acquire: {"actor", "scope", "token", "split"},
+	Read:    {"actor", "resource"},
 	Pause:   {"actor"},
 	Resume:  {"actor"},
 	Expire:  {"actor", "scope"},
 	Renew:   {"actor", "scope"},
 	Release: {"actor", "scope"},
-	Check:   {"actor"},
-	Write:   {"actor", "value", "resource", "op", "token"},
-	Send:    {"actor", "value", "id", "resource", "op", "token"},
+	Check:   {"actor", "scope"},
+	Write:   {"actor", "value", "resource", "op", "token", "scope", "rmw"},
+	Send:    {"actor", "value", "id", "resource", "op", "token", "scope", "rmw"},
 	Deliver: {"request"},
 	Commit:  {"request"},
-	Restart: {"resource"},
+	Restart: {"resource", "scope"},
 	Crash:   {"actor"},
 }
 
@@ -29,15 +29,16 @@ var fieldsOf = map[Kind][]string{
 // exactly these. The slice is the caller's own.
 func Fields(k Kind) []string { return slices.Clone(fieldsOf[k]) }
 
-// requiredOf counts the leading entries of fieldsOf that are required.
+// requiredOf counts the leading entries of fieldsOf that are required. A
+// restart needs exactly one of its two fields, checked apart.
 var requiredOf = map[Kind]int{
 	Acquire: 1, Read: 1, Pause: 1, Resume: 1, Expire: 1, Renew: 1, Release: 1, Check: 1,
-	Write: 2, Send: 3, Deliver: 1, Commit: 1, Restart: 1, Crash: 1,
+	Write: 2, Send: 3, Deliver: 1, Commit: 1, Restart: 0, Crash: 1,
 }
 
 // allFields is every field any event may have, for telling a misplaced
 // field from an unknown one.
-var allFields = []string{"actor", "kind", "scope", "resource", "value", "id", "request", "op", "token", "note"}
+var allFields = []string{"actor", "kind", "scope", "resource", "value", "id", "request", "op", "token", "split", "rmw", "note"}
 
 func parseEvents(raw json.RawMessage, p *problems) []Event {
 	if raw == nil {
@@ -92,6 +93,16 @@ func parseEvent(raw json.RawMessage, index int, p *problems) Event {
 		}
 		setField(&e, f, v, index, p)
 	}
+	if e.Kind == Restart {
+		_, res := obj["resource"]
+		_, sc := obj["scope"]
+		switch {
+		case !res && !sc:
+			p.add(index, "resource", "missing: restart needs a resource (a receiver) or a scope (a lease service)")
+		case res && sc:
+			p.add(index, "scope", "restart takes a resource or a scope, not both: a receiver and a lease service restart apart")
+		}
+	}
 	return e
 }
 
@@ -127,7 +138,21 @@ func setField(e *Event, f string, v json.RawMessage, index int, p *problems) {
 		e.Value = &s
 	case "token":
 		setToken(e, v, index, p)
+	case "split":
+		e.Split = boolField(v, index, f, p)
+	case "rmw":
+		e.RMW = boolField(v, index, f, p)
 	}
+}
+
+// boolField decodes true or false; nothing else, not even null.
+func boolField(v json.RawMessage, index int, field string, p *problems) *bool {
+	var b bool
+	if json.Unmarshal(v, &b) != nil || isNull(v) {
+		p.add(index, field, "must be true or false, got %s", clip(v))
+		return nil
+	}
+	return &b
 }
 
 func setToken(e *Event, v json.RawMessage, index int, p *problems) {

@@ -113,7 +113,7 @@ type Exploration struct {
 }
 
 // PolicyExploration is one policy's verdict over every ordering explored.
-// Violating has an entry for each of the five invariants, zero included;
+// Violating has an entry for each of the six invariants, zero included;
 // ByClass one for each of the four classes: the orderings whose most
 // severe violation is of that class. Worst is the most severe class any
 // ordering reaches, nil when none.
@@ -251,6 +251,12 @@ func copyEvent(e Event) Event {
 	}
 	if e.Token != nil {
 		e.Token = ptr(*e.Token)
+	}
+	if e.Split != nil {
+		e.Split = ptr(*e.Split)
+	}
+	if e.RMW != nil {
+		e.RMW = ptr(*e.RMW)
 	}
 	return e
 }

@@ -18,15 +18,16 @@ const (
 	bitRejected
 	bitUnownedDeposed
 	bitUnownedOverrun
+	bitLost
 	bitsPerPolicy
 )
 
 // invMask is, per invariant (in the order of Invariants), its bits.
 var invMask = [numInvariants]uint64{1 << bitStale, 1 << bitSuperseded, 1 << bitDuplicate, 1 << bitRejected,
-	1<<bitUnownedDeposed | 1<<bitUnownedOverrun}
+	1<<bitUnownedDeposed | 1<<bitUnownedOverrun, 1 << bitLost}
 
 // classMask is, per class (in the order of Classes), the bits of its violations.
-var classMask = [numClasses]uint64{1<<bitStale | 1<<bitDuplicate, 1 << bitRejected,
+var classMask = [numClasses]uint64{1<<bitStale | 1<<bitDuplicate | 1<<bitLost, 1 << bitRejected,
 	1<<bitSuperseded | 1<<bitUnownedDeposed, 1 << bitUnownedOverrun}
 
 // bitOf is the bit of a violation.
@@ -40,6 +41,8 @@ func bitOf(v Violation) uint {
 		return bitDuplicate
 	case ValidWriteRejected:
 		return bitRejected
+	case LostUpdate:
+		return bitLost
 	}
 	if v.Class == Deposed {
 		return bitUnownedDeposed

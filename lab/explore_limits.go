@@ -14,8 +14,10 @@ const (
 	// A worker's flags (3 bits), answer (-1, 0 or 1) plus one (2 bits) and
 	// scope (3 bits) in a byte.
 	_ = uint8((MaxScopes-1)<<5 | (1+1)<<3 | 7)
-	// A lease's holder (-1 to MaxActors-1) plus one, above its two flags.
-	_ = uint8(MaxActors<<2 | 3)
+	// A lease's holder (-1 to MaxActors-1) plus one, above its three flags.
+	_ = uint8(MaxActors<<3 | 7)
+	// A lease's valid leases, counted in a byte.
+	_ = uint8(MaxActors)
 	// A request's scope (-1 to MaxScopes-1) plus one, above its four flags.
 	_ = uint8(MaxScopes<<4 | 15)
 )

@@ -10,18 +10,10 @@ func (c *codec) load(r *replayer, key []byte) (at laneOffsets) {
 	r.placed = key[:c.placedLen]
 	rd := reader{b: key, i: c.placedLen + violatedLen}
 	for i := range r.leases {
-		l := &r.leases[i]
-		b := rd.byte()
-		l.valid, l.granted, l.holder = b&1 != 0, b&2 != 0, int(b>>2)-1
-		l.token, l.next, l.maxGranted = rd.varint(), rd.varint(), rd.varint()
+		loadLease(&rd, &r.leases[i])
 	}
 	for i := range r.workers {
-		w := &r.workers[i]
-		b := rd.byte()
-		w.paused, w.crashed, w.hasGrant = b&1 != 0, b&2 != 0, b&4 != 0
-		w.answer = int8(b>>3&3) - 1
-		w.scope = int(b >> 5)
-		w.token = rd.varint()
+		loadWorker(&rd, &r.workers[i])
 	}
 	for _, q := range c.sends {
 		c.loadRequest(&rd, r, q)
@@ -35,6 +27,42 @@ func (c *codec) load(r *replayer, key []byte) (at laneOffsets) {
 	return at
 }
 
+func loadLease(rd *reader, l *lease) {
+	b := rd.byte()
+	l.granted, l.holder = b&1 != 0, int(b>>3)-1
+	l.token, l.next, l.maxGranted = rd.varint(), rd.varint(), rd.varint()
+	l.n = 0
+	switch {
+	case b&2 != 0:
+		l.add(grant{l.holder, l.token})
+	case b&4 != 0:
+		for n := int(rd.byte()); n > 0; n-- {
+			a := int(rd.byte())
+			l.add(grant{a, rd.varint()})
+		}
+	}
+}
+
+func loadWorker(rd *reader, w *worker) {
+	b := rd.byte()
+	w.paused, w.crashed, w.hasGrant = b&1 != 0, b&2 != 0, b&4 != 0
+	w.answer = int8(b>>3&3) - 1
+	w.scope = int(b >> 5)
+	w.token = rd.varint()
+	if len(w.grants) == 1 {
+		w.grants[0] = scopeGrant{granted: w.hasGrant, token: w.token, answer: w.answer}
+		return
+	}
+	for k := range w.grants {
+		g := &w.grants[k]
+		b := rd.byte()
+		g.granted, g.answer, g.token = b&1 != 0, int8(b>>1&3)-1, 0
+		if g.granted {
+			g.token = rd.varint()
+		}
+	}
+}
+
 // laneOffsets are where each lane's part of a key starts, and where the
 // last one ends.
 type laneOffsets [numPolicies + 1]int
@@ -46,7 +74,7 @@ func (c *codec) loadRequest(rd *reader, r *replayer, q int) {
 	e := c.pr.events[c.sendEvent[q]]
 	rq := request{sent: b&1 != 0, delivered: b&2 != 0, committed: b&4 != 0, hasToken: b&8 != 0, opKey: -1}
 	if rq.sent {
-		rq.actor, rq.resource, rq.value, rq.key, rq.opKey = e.actor, e.resource, e.value, e.key, e.opKey
+		rq.actor, rq.resource, rq.value, rq.key, rq.opKey, rq.rmw = e.actor, e.resource, e.value, e.key, e.opKey, e.rmw
 		rq.scope = int(b>>4) - 1
 	}
 	if rq.hasToken {
@@ -65,7 +93,22 @@ func (c *codec) loadLane(rd *reader, l *lane) {
 	for ri := range l.res {
 		c.loadReceiver(rd, ri, &l.res[ri])
 	}
+	if l.seen != nil {
+		c.loadStale(rd, l)
+	}
 	l.violations = l.violations[:0]
+}
+
+// loadStale reads what appendStale wrote. What only reasons read (whose
+// write, the version read) is left as it is.
+func (c *codec) loadStale(rd *reader, l *lane) {
+	bits := rd.bytes(placedLen(len(l.seen) + len(c.sends)))
+	for k := range l.seen {
+		l.seen[k].stale = isPlaced(bits, k)
+	}
+	for j, q := range c.sends {
+		l.fresh[q].stale = isPlaced(bits, len(l.seen)+j)
+	}
 }
 
 func (c *codec) loadSends(rd *reader, set []bool) {
@@ -83,9 +126,10 @@ func (c *codec) loadReceiver(rd *reader, ri int, res *receiver) {
 	} else {
 		b, applied = rd.byte(), rd.byte()
 	}
-	res.hasRem, res.rem = b&1 != 0, 0
-	if res.hasRem {
-		res.rem = rd.varint()
+	rem := &res.rems[0]
+	rem.has, rem.t = b&1 != 0, 0
+	if rem.has {
+		rem.t = rd.varint()
 	}
 	for s := range res.applied {
 		res.applied[s] = mark{}
@@ -93,11 +137,27 @@ func (c *codec) loadReceiver(rd *reader, ri int, res *receiver) {
 			res.applied[s] = mark{set: true, hi: rd.varint()}
 		}
 	}
-	ops := rd.bytes(placedLen(len(res.ops)))
-	for k := range res.ops {
-		res.ops[k] = 0
-		if isPlaced(ops, k) {
-			res.ops[k] = 1 // the step it was applied at is not kept: no decision reads it
+	for k := range res.rems[1:] {
+		s := &res.rems[k+1]
+		s.has, s.t = rd.byte()&1 != 0, 0
+		if s.has {
+			s.t = rd.varint()
+		}
+	}
+	loadOps(rd, res.ops)
+	if c.pr.keysMemory[ri] {
+		loadOps(rd, res.keys)
+	}
+}
+
+// loadOps reads what appendOps wrote. The step an op was applied at is
+// not kept: no decision reads it.
+func loadOps(rd *reader, ops []int32) {
+	bits := rd.bytes(placedLen(len(ops)))
+	for k := range ops {
+		ops[k] = 0
+		if isPlaced(bits, k) {
+			ops[k] = 1
 		}
 	}
 }
@@ -137,13 +197,19 @@ func (c *codec) restore(dst, src *replayer, changed *[numPolicies]bool) {
 	// copies need no write barrier while the collector runs.
 	for i := range dst.leases {
 		d, s := &dst.leases[i], &src.leases[i]
-		d.valid, d.granted, d.holder = s.valid, s.granted, s.holder
+		d.granted, d.holder = s.granted, s.holder
 		d.token, d.next, d.maxGranted = s.token, s.next, s.maxGranted
+		d.n = s.n
+		copy(d.room[:s.n], s.room[:s.n])
 	}
 	for i := range dst.workers {
 		d, s := &dst.workers[i], &src.workers[i]
 		d.paused, d.crashed, d.hasGrant, d.answer = s.paused, s.crashed, s.hasGrant, s.answer
 		d.scope, d.token = s.scope, s.token
+		for k := range d.grants {
+			dg, sg := &d.grants[k], &s.grants[k]
+			dg.granted, dg.token, dg.answer = sg.granted, sg.token, sg.answer
+		}
 	}
 	for _, q := range c.sends {
 		d, s := &dst.requests[q], &src.requests[q]
@@ -167,10 +233,17 @@ func (c *codec) restore(dst, src *replayer, changed *[numPolicies]bool) {
 		copy(d.pending, s.pending)
 		for ri := range d.res {
 			dr, sr := &d.res[ri], &s.res[ri]
-			dr.hasRem, dr.rem = sr.hasRem, sr.rem
+			for k := range dr.rems {
+				dr.rems[k].has, dr.rems[k].t = sr.rems[k].has, sr.rems[k].t
+			}
 			copy(dr.applied, sr.applied)
 			copy(dr.ops, sr.ops)
+			if c.pr.keysMemory[ri] {
+				copy(dr.keys, sr.keys)
+			}
 		}
+		copy(d.seen, s.seen)
+		copy(d.fresh, s.fresh)
 	}
 	dst.warnings = dst.warnings[:0]
 }

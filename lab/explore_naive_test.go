@@ -90,7 +90,7 @@ func orderConstraints(events []Event, ex Expiry) [][]int {
 			case e.Actor != "" && f.Actor == e.Actor && j < i:
 			case e.Kind == Deliver && f.Kind == Send && f.ID == e.Request:
 			case e.Kind == Commit && f.Kind == Deliver && f.Request == e.Request:
-			case e.Kind == Restart && f.Kind == Restart && f.Resource == e.Resource && j < i:
+			case e.Kind == Restart && f.Kind == Restart && f.Resource == e.Resource && f.Scope == e.Scope && j < i:
 			default:
 				continue
 			}
@@ -245,4 +245,40 @@ func fillSmall(rng *rand.Rand, s *Scenario, e *Event, sends *[]string) {
 	case Restart:
 		e.Actor, e.Resource = "", pick(resources)
 	}
+}
+
+// genSmall3 is a scenario of genSmall with the additions of model 3
+// sprinkled over it: split acquires, rmw writes, reads of one resource,
+// checks and writes that name their scope, restarts of a scope, and
+// scopes and receivers that forget or keep a token per scope.
+func genSmall3(rng *rand.Rand) *Scenario {
+	s := genSmall(rng)
+	s.Scopes["s0"] = Scope{FirstToken: 41, Remember: []Remember{Durable, Memory}[rng.IntN(2)]}
+	r := s.Resources["r0"]
+	r.Keys = []Remember{Durable, Memory}[rng.IntN(2)]
+	r.Tokens = []Tokens{SharedTokens, PerScopeTokens}[rng.IntN(2)]
+	s.Resources["r0"] = r
+	scopes, resources := SortedNames(s.Scopes), SortedNames(s.Resources)
+	pick := func(names []string) string { return names[rng.IntN(len(names))] }
+	for i := range s.Events {
+		e := &s.Events[i]
+		switch {
+		case e.Kind == Acquire && rng.IntN(3) == 0:
+			e.Split = ptr(rng.IntN(5) != 0)
+		case e.Kind == Read && rng.IntN(2) == 0:
+			e.Resource = pick(resources)
+		case e.Kind == Check && rng.IntN(2) == 0:
+			e.Scope = pick(scopes)
+		case e.Kind == Write || e.Kind == Send:
+			e.RMW = ptr(rng.IntN(4) != 0)
+			if rng.IntN(3) == 0 {
+				e.Scope = pick(scopes)
+			}
+		case e.Kind == Restart && rng.IntN(2) == 0:
+			e.Resource, e.Scope = "", pick(scopes)
+		case e.Kind == Pause && rng.IntN(2) == 0:
+			e.Kind, e.Resource = Read, pick(resources) // reads are what rmw writes are about
+		}
+	}
+	return s
 }

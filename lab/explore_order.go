@@ -3,7 +3,7 @@ package lab
 // partialOrder lists, per explored event, the events that every ordering
 // runs before it: the actor's previous event; for a deliver, the send of
 // its request; for a commit, every deliver of its request; for a restart,
-// the resource's previous restart. Under ExpiryFree an expire is no part
+// the resource's (model 3: or the scope's) previous restart. Under ExpiryFree an expire is no part
 // of its actor's program: it runs after the actor's acquire of the same
 // scope that precedes it in the file and before the one that follows it,
 // and the actor's other events are chained past it. The file's order is
@@ -26,6 +26,8 @@ func newPartialOrder(pr *program, expiry Expiry) partialOrder {
 			po.freeExpire(pr, i)
 		case e.actor >= 0:
 			po.chain(lastByActor, e.actor, i)
+		case e.kind == Restart && e.scope >= 0:
+			po.chain(lastRestart, MaxResources+e.scope, i) // model 3: a lease service's restarts
 		case e.kind == Restart:
 			po.chain(lastRestart, e.resource, i)
 		case e.kind == Deliver:

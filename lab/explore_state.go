@@ -60,14 +60,10 @@ func (c *codec) encodeFrom(buf []byte, r *replayer, placed []byte, e int, v viol
 	binary.LittleEndian.PutUint64(vb[:], uint64(v))
 	buf = append(buf, vb[:violatedLen]...)
 	for i := range r.leases {
-		l := &r.leases[i]
-		buf = append(buf, bit(l.valid, 0)|bit(l.granted, 1)|byte(l.holder+1)<<2)
-		buf = binary.AppendVarint(binary.AppendVarint(binary.AppendVarint(buf, l.token), l.next), l.maxGranted)
+		buf = appendLease(buf, &r.leases[i])
 	}
 	for i := range r.workers {
-		w := &r.workers[i]
-		buf = append(buf, bit(w.paused, 0)|bit(w.crashed, 1)|bit(w.hasGrant, 2)|byte(w.answer+1)<<3|byte(w.scope)<<5)
-		buf = binary.AppendVarint(buf, w.token)
+		buf = c.appendWorker(buf, &r.workers[i])
 	}
 	for _, q := range c.sends {
 		buf = c.appendRequest(buf, &r.requests[q])
@@ -95,6 +91,40 @@ func (c *codec) encodeFrom(buf []byte, r *replayer, placed []byte, e int, v viol
 	return buf
 }
 
+// appendLease writes a scope at the lease service. Its valid leases are
+// one flag when they are just the latest grant, as always without split.
+func appendLease(buf []byte, l *lease) []byte {
+	latestOnly := l.n == 1 && l.room[0] == grant{l.holder, l.token}
+	more := l.n > 0 && !latestOnly
+	buf = append(buf, bit(l.granted, 0)|bit(latestOnly, 1)|bit(more, 2)|byte(l.holder+1)<<3)
+	buf = binary.AppendVarint(binary.AppendVarint(binary.AppendVarint(buf, l.token), l.next), l.maxGranted)
+	if !more {
+		return buf
+	}
+	buf = append(buf, byte(l.n))
+	for _, g := range l.held() {
+		buf = binary.AppendVarint(append(buf, byte(g.actor)), g.token)
+	}
+	return buf
+}
+
+// appendWorker writes a worker; with several scopes, its latest grant and
+// answer per scope too (with one, they are its latest grant and answer).
+func (c *codec) appendWorker(buf []byte, w *worker) []byte {
+	buf = append(buf, bit(w.paused, 0)|bit(w.crashed, 1)|bit(w.hasGrant, 2)|byte(w.answer+1)<<3|byte(w.scope)<<5)
+	buf = binary.AppendVarint(buf, w.token)
+	if len(w.grants) < 2 {
+		return buf
+	}
+	for _, g := range w.grants {
+		buf = append(buf, bit(g.granted, 0)|byte(g.answer+1)<<1)
+		if g.granted {
+			buf = binary.AppendVarint(buf, g.token)
+		}
+	}
+	return buf
+}
+
 func (c *codec) appendRequest(buf []byte, q *request) []byte {
 	var scope byte
 	if q.sent {
@@ -116,6 +146,27 @@ func (c *codec) appendLane(buf []byte, l *lane) []byte {
 	}
 	for ri := range l.res {
 		buf = c.appendReceiver(buf, ri, &l.res[ri])
+	}
+	if l.seen != nil {
+		buf = c.appendStale(buf, l)
+	}
+	return buf
+}
+
+// appendStale writes which actors are stale at which resource, and which
+// rmw sends are (model 3).
+func (c *codec) appendStale(buf []byte, l *lane) []byte {
+	n := len(buf)
+	buf = append(buf, make([]byte, placedLen(len(l.seen)+len(c.sends)))...)
+	for k, v := range l.seen {
+		if v.stale {
+			setPlaced(buf[n:], k)
+		}
+	}
+	for j, q := range c.sends {
+		if l.fresh[q].stale {
+			setPlaced(buf[n:], len(l.seen)+j)
+		}
 	}
 	return buf
 }
@@ -139,22 +190,38 @@ func (c *codec) appendReceiver(buf []byte, ri int, res *receiver) []byte {
 			applied |= 1 << s
 		}
 	}
+	rem := res.rems[0]
 	if c.remInApplied {
-		buf = append(buf, applied|bit(res.hasRem, 7))
+		buf = append(buf, applied|bit(rem.has, 7))
 	} else {
-		buf = append(buf, bit(res.hasRem, 0), applied)
+		buf = append(buf, bit(rem.has, 0), applied)
 	}
-	if res.hasRem {
-		buf = binary.AppendVarint(buf, res.rem)
+	if rem.has {
+		buf = binary.AppendVarint(buf, rem.t)
 	}
 	for _, m := range res.applied {
 		if m.set {
 			buf = binary.AppendVarint(buf, m.hi)
 		}
 	}
+	for _, s := range res.rems[1:] {
+		buf = append(buf, bit(s.has, 0))
+		if s.has {
+			buf = binary.AppendVarint(buf, s.t)
+		}
+	}
+	buf = appendOps(buf, res.ops)
+	if c.pr.keysMemory[ri] {
+		buf = appendOps(buf, res.keys)
+	}
+	return buf
+}
+
+// appendOps writes which op keys were applied, one bit each.
+func appendOps(buf []byte, ops []int32) []byte {
 	n := len(buf)
-	buf = append(buf, make([]byte, placedLen(len(res.ops)))...)
-	for k, at := range res.ops {
+	buf = append(buf, make([]byte, placedLen(len(ops)))...)
+	for k, at := range ops {
 		if at != 0 {
 			setPlaced(buf[n:], k)
 		}

@@ -45,8 +45,9 @@ func describeOptions(o ExploreOptions) string {
 
 // TestExploreMatchesNaive checks the explorer, which merges states and
 // counts over them, against replaying every ordering from scratch, on 200
-// random small scenarios under each of the four switches (40 with -short,
-// too few to check that every class and policy comes up).
+// random small scenarios of model 2 and 200 of model 3 under each of the
+// four switches (40 each with -short, too few to check that every class
+// and policy comes up).
 func TestExploreMatchesNaive(t *testing.T) {
 	for _, opt := range switches {
 		t.Run(describeOptions(opt), func(t *testing.T) {
@@ -59,13 +60,20 @@ func testMatchesNaive(t *testing.T, opt ExploreOptions) {
 	rng := rand.New(rand.NewPCG(6, 6))
 	violating := map[Policy]int64{}
 	classes := map[Class]int64{}
-	racyDiffers := 0
+	racyDiffers, casDiffers, lost := 0, 0, int64(0)
 	n := 200
 	if testing.Short() {
 		n = 40
 	}
-	for i := 0; i < n; {
-		s, err := reparse(genSmall(rng))
+	// As many scenarios again with model 3's additions, from a stream of
+	// their own so that the model-2 ones stay those they always were.
+	rng3 := rand.New(rand.NewPCG(3, 3))
+	for i := 0; i < 2*n; {
+		gen := genSmall(rng)
+		if i >= n {
+			gen = genSmall3(rng3)
+		}
+		s, err := reparse(gen)
 		if err != nil {
 			t.Fatalf("generated scenario %d does not parse: %v", i, err)
 		}
@@ -90,9 +98,18 @@ func testMatchesNaive(t *testing.T, opt ExploreOptions) {
 		if x.Of(FencedRacy).AnyViolating.Cmp(x.Of(Fenced).AnyViolating) != 0 {
 			racyDiffers++
 		}
+		if x.Of(CAS).AnyViolating.Cmp(x.Of(Unfenced).AnyViolating) != 0 {
+			casDiffers++
+		}
+		for _, pe := range x.Policies {
+			lost += pe.Violating[LostUpdate].Int64()
+		}
 	}
 	if testing.Short() {
 		return
+	}
+	if lost == 0 || casDiffers == 0 {
+		t.Errorf("lost-update counted %d times, cas differs from unfenced %d times: the model-3 scenarios test too little", lost, casDiffers)
 	}
 	for _, p := range policies {
 		if violating[p] == 0 && p != Authoritative {

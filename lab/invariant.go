@@ -22,9 +22,15 @@ func (l *lane) apply(r *replayer, q, i int) {
 		} else {
 			res.ops[rq.opKey] = int32(i + 1)
 		}
+		if res.keys[rq.opKey] == 0 { // the receiver's own memory, apart with keys: memory
+			res.keys[rq.opKey] = int32(i + 1)
+		}
 	}
-	if !r.holds(rq.actor, rq.scope) {
+	if !r.isCurrent(rq.actor, rq.scope) {
 		l.violateAs(UnownedWrite, r.unownedClass(rq), i)
+	}
+	if rq.rmw && l.fresh[q].stale {
+		l.violate(LostUpdate, i)
 	}
 	if rq.hasToken && rq.scope >= 0 {
 		if m := &res.applied[rq.scope]; !m.set || rq.token > m.hi {
@@ -35,34 +41,68 @@ func (l *lane) apply(r *replayer, q, i int) {
 	if rq.hasToken {
 		res.token = &rq.token
 	}
+	res.version++
+	if l.seen != nil {
+		l.landed(r, q)
+	}
 	if !r.quiet {
 		l.snapshot(r, q, res)
 	}
 }
 
+// landed marks, after request q was applied, every other actor and every
+// other actor's rmw request still to be applied at the same resource as
+// stale there (model 3).
+func (l *lane) landed(r *replayer, q int) {
+	rq := &r.requests[q]
+	nr := len(r.pr.resources)
+	for a := range r.pr.actors {
+		v := &l.seen[a*nr+rq.resource]
+		switch {
+		case a == rq.actor:
+			// The worker knows the version its own write produced, as a
+			// client learns it from the answer to a conditional write.
+			v.ver = int32(l.res[rq.resource].version)
+		case !v.stale:
+			v.stale, v.by = true, int32(rq.actor)
+		}
+	}
+	for k := range r.requests {
+		o := &r.requests[k]
+		if k == q || !o.rmw || !o.sent || o.resource != rq.resource || o.actor == rq.actor {
+			continue
+		}
+		if v := &l.fresh[k]; (!o.delivered || l.pending != nil && l.pending[k]) && !v.stale {
+			v.stale, v.by = true, int32(rq.actor)
+		}
+	}
+}
+
 // unownedClass is the class of an unowned write: deposed when another
-// actor validly holds the write's scope (even with the same token, after a
-// duplicate grant), else overrun. A write with no scope is an overrun.
+// actor is the current holder of the write's scope (even with the same
+// token, after a duplicate grant), else overrun. A write with no scope is
+// an overrun.
 func (r *replayer) unownedClass(rq *request) Class {
 	if rq.scope < 0 {
 		return Overrun
 	}
-	if ls := r.leases[rq.scope]; ls.valid && ls.holder != rq.actor {
+	if g, ok := r.leases[rq.scope].current(); ok && g.actor != rq.actor {
 		return Deposed
 	}
 	return Overrun
 }
 
 // checkRejected records valid-write-rejected when a write refused at the
-// receiver (or aborted by its worker) came from the scope's current valid
-// holder with that lease's token. Model 2: a second actor carrying the same
-// token, after a duplicate grant, is not the holder.
+// receiver (or aborted by its worker) came from the scope's current holder
+// with that lease's token. Model 2: a second actor carrying the same
+// token, after a duplicate grant, is not the holder. Model 3: refusing a
+// stale rmw write prevented a lost update; it is no violation.
 func (l *lane) checkRejected(r *replayer, q, i int) {
 	rq := &r.requests[q]
-	if !rq.hasToken || rq.scope < 0 {
+	if !rq.hasToken || rq.scope < 0 || rq.rmw && l.fresh[q].stale {
 		return
 	}
-	if ls := r.leases[rq.scope]; ls.valid && ls.holder == rq.actor && ls.token == rq.token {
+	if g, ok := r.leases[rq.scope].current(); ok && g.actor == rq.actor && g.token == rq.token {
 		l.violate(ValidWriteRejected, i)
 	}
 }
@@ -99,6 +139,10 @@ func (l *lane) snapshot(r *replayer, q int, res *receiver) {
 	next := snapshot{values: maps.Clone(l.snap.values), tokens: maps.Clone(l.snap.tokens), id: r.snaps}
 	name := r.pr.resources[r.requests[q].resource]
 	next.values[name], next.tokens[name] = res.value, res.token
+	if l.snap.versions != nil {
+		next.versions = maps.Clone(l.snap.versions)
+		next.versions[name] = res.version
+	}
 	if r.nmemo < len(r.memo) {
 		r.memo[r.nmemo] = snapMemo{from: l.snap.id, to: next, request: q}
 		r.nmemo++

@@ -116,8 +116,11 @@ func parseScopes(raw json.RawMessage, p *problems) map[string]Scope {
 	scopes := make(map[string]Scope, len(objs))
 	for _, name := range sortedKeys(objs) {
 		field := "scopes." + name
-		unknownFields(objs[name], []string{"first_token"}, 0, field+".", p)
+		unknownFields(objs[name], []string{"first_token", "remember"}, 0, field+".", p)
 		sc := Scope{FirstToken: 1}
+		if m, ok := objs[name]["remember"]; ok {
+			sc.Remember = Remember(option(m, field+".remember", []string{string(Durable), string(Memory)}, p))
+		}
 		if t, ok := objs[name]["first_token"]; ok {
 			if n, ok := asInt(t); ok {
 				sc.FirstToken = n
@@ -138,7 +141,7 @@ func parseResources(raw json.RawMessage, p *problems) map[string]Resource {
 	resources := make(map[string]Resource, len(objs))
 	for _, name := range sortedKeys(objs) {
 		field := "resources." + name
-		unknownFields(objs[name], []string{"fencing", "remember"}, 0, field+".", p)
+		unknownFields(objs[name], []string{"fencing", "remember", "keys", "tokens"}, 0, field+".", p)
 		r := Resource{Fencing: true, Remember: Durable}
 		if f, ok := objs[name]["fencing"]; ok {
 			if err := json.Unmarshal(f, &r.Fencing); err != nil || isNull(f) {
@@ -153,9 +156,25 @@ func parseResources(raw json.RawMessage, p *problems) map[string]Resource {
 				r.Remember = Remember(s)
 			}
 		}
+		if k, ok := objs[name]["keys"]; ok {
+			r.Keys = Remember(option(k, field+".keys", []string{string(Durable), string(Memory)}, p))
+		}
+		if t, ok := objs[name]["tokens"]; ok {
+			r.Tokens = Tokens(option(t, field+".tokens", []string{string(SharedTokens), string(PerScopeTokens)}, p))
+		}
 		resources[name] = r
 	}
 	return resources
+}
+
+// option decodes a string that must be one of values; "" when it is not.
+func option(raw json.RawMessage, field string, values []string, p *problems) string {
+	var s string
+	if json.Unmarshal(raw, &s) != nil || !slices.Contains(values, s) {
+		p.add(0, field, `must be %q or %q, got %s`, values[0], values[1], clip(raw))
+		return ""
+	}
+	return s
 }
 
 // namedObjects decodes an object of named objects (scopes, resources),

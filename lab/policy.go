@@ -35,6 +35,7 @@ const (
 	checkNothing      receiverCheck = iota // applies whatever arrives
 	checkToken                             // the fenced family: the token against the highest it remembers
 	checkLeaseService                      // asks the lease service whether the token is the current lease
+	checkVersion                           // cas: an rmw write only if nothing landed since its writer read
 )
 
 // policyRules is every policy, in the spec's order (traces use it), with
@@ -51,6 +52,7 @@ var policyRules = [...]struct {
 	{FencedRegister, rules{check: checkToken, registers: true}},
 	{Authoritative, rules{check: checkLeaseService}},
 	{FencedRacy, rules{check: checkToken, commitsLater: true}},
+	{CAS, rules{check: checkVersion}},
 }
 
 // numPolicies is len(Policies()).
@@ -107,6 +109,11 @@ func (p Policy) ChecksToken() bool { return p.row().check == checkToken }
 // AsksLeaseService reports whether a fencing resource under p asks the
 // lease service whether a write's token is the current lease.
 func (p Policy) AsksLeaseService() bool { return p.row().check == checkLeaseService }
+
+// ChecksVersion reports whether a resource under p applies an rmw write
+// only when nothing landed since its writer read (a conditional write,
+// cas); a write that is not rmw states no condition.
+func (p Policy) ChecksVersion() bool { return p.row().check == checkVersion }
 
 // ChecksAtClient reports whether the worker under p asks whether its lease
 // is valid before sending, and aborts the send when it is not.

@@ -13,11 +13,12 @@ import (
 type facets struct {
 	Default, ChecksToken, AsksLeaseService, ChecksAtClient bool
 	Strict, Idempotent, Registers, CommitsLater, Claimable bool
+	ChecksVersion                                          bool
 }
 
 func facetsOf(p lab.Policy) facets {
 	return facets{p.Default(), p.ChecksToken(), p.AsksLeaseService(), p.ChecksAtClient(),
-		p.Strict(), p.Idempotent(), p.Registers(), p.CommitsLater(), p.ClaimableByReceiver()}
+		p.Strict(), p.Idempotent(), p.Registers(), p.CommitsLater(), p.ClaimableByReceiver(), p.ChecksVersion()}
 }
 
 // facetCase is a policy and the facets it must have.
@@ -36,6 +37,7 @@ var facetCases = []facetCase{
 	{lab.FencedRegister, facets{ChecksToken: true, Registers: true, Claimable: true}},
 	{lab.Authoritative, facets{AsksLeaseService: true}},
 	{lab.FencedRacy, facets{ChecksToken: true, CommitsLater: true}},
+	{lab.CAS, facets{ChecksVersion: true, Claimable: true}},
 	{"no-such-policy", facets{}},
 	{"", facets{}},
 }

@@ -15,9 +15,17 @@ type program struct {
 	firstToken []int64
 	fencing    []bool
 	memory     []bool
-	events     []op
-	requests   int
-	requestIDs []string // a send's id; a write's generated "#N"
+	// Model 3: scopes whose lease service forgets at a restart, receivers
+	// that forget their op keys, receivers with a token per scope, and
+	// whether any write is an rmw (only then are versions and staleness
+	// kept and shown).
+	scopeMemory []bool
+	keysMemory  []bool
+	perScope    []bool
+	hasRMW      bool
+	events      []op
+	requests    int
+	requestIDs  []string // a send's id; a write's generated "#N"
 	// lastCommit is, per request, the index of the last commit naming it, or -1.
 	lastCommit []int
 	// commits lists, per request, the indices of the commits naming it.
@@ -27,8 +35,9 @@ type program struct {
 	opKeys [][]string
 	// noValues and noTokens are every resource with nothing written yet,
 	// the outcomes' maps until a write.
-	noValues map[string]*string
-	noTokens map[string]*int64
+	noValues   map[string]*string
+	noTokens   map[string]*int64
+	noVersions map[string]int // nil unless hasRMW
 	// actorBuf backs actors while there are few.
 	actorBuf [4]string
 }
@@ -45,6 +54,8 @@ type op struct {
 	value     *string
 	key       string
 	opKey     int // the index of key in its resource's opKeys
+	split     bool
+	rmw       bool
 }
 
 func compile(s *Scenario) *program {
@@ -88,12 +99,14 @@ func (c *compiled) matches(s *Scenario) bool {
 		return false
 	}
 	for i, name := range pr.scopes {
-		if sc, ok := s.Scopes[name]; !ok || sc.FirstToken != pr.firstToken[i] {
+		if sc, ok := s.Scopes[name]; !ok || sc.FirstToken != pr.firstToken[i] || (sc.Remember == Memory) != pr.scopeMemory[i] {
 			return false
 		}
 	}
 	for i, name := range pr.resources {
-		if rs, ok := s.Resources[name]; !ok || rs.Fencing != pr.fencing[i] || (rs.Remember == Memory) != pr.memory[i] {
+		rs, ok := s.Resources[name]
+		if !ok || rs.Fencing != pr.fencing[i] || (rs.Remember == Memory) != pr.memory[i] ||
+			(rs.Keys == Memory) != pr.keysMemory[i] || (rs.Tokens == PerScopeTokens) != pr.perScope[i] {
 			return false
 		}
 	}
@@ -109,19 +122,31 @@ func (pr *program) build(s *Scenario, t *text) {
 	pr.scopes = names[:ns:ns]
 	pr.resources = appendSorted(names, s.Resources)[ns:]
 	pr.firstToken = make([]int64, ns)
+	nr := len(pr.resources)
+	flags := make([]bool, 4*nr+ns)
+	pr.fencing, pr.memory, pr.keysMemory = flags[:nr:nr], flags[nr:2*nr:2*nr], flags[2*nr:3*nr:3*nr]
+	pr.perScope, pr.scopeMemory = flags[3*nr:4*nr:4*nr], flags[4*nr:]
 	for i, name := range pr.scopes {
 		pr.firstToken[i] = s.Scopes[name].FirstToken
+		pr.scopeMemory[i] = s.Scopes[name].Remember == Memory
 	}
-	nr := len(pr.resources)
-	flags := make([]bool, 2*nr)
-	pr.fencing, pr.memory = flags[:nr:nr], flags[nr:]
 	for i, name := range pr.resources {
-		pr.fencing[i] = s.Resources[name].Fencing
-		pr.memory[i] = s.Resources[name].Remember == Memory
+		rs := s.Resources[name]
+		pr.fencing[i], pr.memory[i] = rs.Fencing, rs.Remember == Memory
+		pr.keysMemory[i], pr.perScope[i] = rs.Keys == Memory, rs.Tokens == PerScopeTokens
 	}
 	pr.noValues, pr.noTokens = make(map[string]*string, nr), make(map[string]*int64, nr)
 	for _, name := range pr.resources {
 		pr.noValues[name], pr.noTokens[name] = nil, nil
+	}
+	for _, e := range s.Events {
+		pr.hasRMW = pr.hasRMW || (e.Kind == Write || e.Kind == Send) && e.IsRMW()
+	}
+	if pr.hasRMW {
+		pr.noVersions = make(map[string]int, nr)
+		for _, name := range pr.resources {
+			pr.noVersions[name] = 0
+		}
 	}
 	pr.actors = pr.actorBuf[:0]
 	pr.opKeys = make([][]string, len(pr.resources))
@@ -148,7 +173,8 @@ func (pr *program) resolve(s *Scenario) (commits int) {
 	for i := range s.Events {
 		e := &s.Events[i]
 		o := op{kind: e.Kind, actor: -1, scope: indexOf(pr.scopes, e.Scope), resource: indexOf(pr.resources, e.Resource),
-			request: -1, token: e.Token, tokenNull: e.TokenNull, value: e.Value, key: e.Op, opKey: -1}
+			request: -1, token: e.Token, tokenNull: e.TokenNull, value: e.Value, key: e.Op, opKey: -1,
+			split: e.IsSplit(), rmw: e.IsRMW()}
 		if e.Op != "" && o.resource >= 0 {
 			if o.opKey = slices.Index(pr.opKeys[o.resource], e.Op); o.opKey < 0 {
 				o.opKey = len(pr.opKeys[o.resource])

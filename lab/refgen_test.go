@@ -47,11 +47,14 @@ func refGen(r *rand.Rand) string {
 				f = firsts[len(firsts)-1]
 			}
 			scopeFirst[name] = f
-			if r.Intn(4) == 0 && f == 1 {
-				decl[name] = obj{}
-			} else {
-				decl[name] = obj{"first_token": f}
+			d := obj{}
+			if r.Intn(4) != 0 || f != 1 {
+				d["first_token"] = f
 			}
+			if m := r.Intn(6); m < 2 {
+				d["remember"] = []string{"memory", "durable"}[m] // model 3
+			}
+			decl[name] = d
 		}
 		sc["scopes"] = decl
 	}
@@ -73,12 +76,21 @@ func refGen(r *rand.Rand) string {
 			if f := r.Intn(3); f < 2 {
 				d["remember"] = []string{"memory", "durable"}[f]
 			}
+			if f := r.Intn(5); f < 2 {
+				d["keys"] = []string{"memory", "durable"}[f] // model 3
+			}
+			if f := r.Intn(5); f < 2 {
+				d["tokens"] = []string{"per-scope", "shared"}[f]
+			}
 			decl[name] = d
 		}
 		sc["resources"] = decl
 	}
 
 	actors := []string{"A", "B", "C", "D", "w-1", "w_2", "x", "Y9"}[:1+r.Intn(maxActors)]
+	// Two scenarios in three use the additions of model 3 in events; the
+	// rest are model-2 timelines (but for the declarations).
+	rich := r.Intn(3) != 0
 	nEvents := 1 + r.Intn(maxEvents)
 	// Each scenario draws its own mix of kinds, so that some are dense in
 	// leases, others in requests, pauses or restarts.
@@ -122,7 +134,11 @@ func refGen(r *rand.Rand) string {
 			}
 			e["request"] = id
 		case "restart":
-			e["resource"] = resources[r.Intn(len(resources))]
+			if r.Intn(3) == 0 {
+				e["scope"] = pickScope() // model 3
+			} else {
+				e["resource"] = resources[r.Intn(len(resources))]
+			}
 		default:
 			e["actor"] = actor
 		}
@@ -135,6 +151,17 @@ func refGen(r *rand.Rand) string {
 				e["token"] = token()
 				if r.Intn(5) == 0 {
 					e["token"] = nil // the issuer's next token
+				}
+			}
+			if k == "acquire" && rich && r.Intn(4) == 0 {
+				e["split"] = r.Intn(6) != 0 // model 3; false now and then
+			}
+		case "read", "check":
+			if rich && r.Intn(2) == 0 {
+				if k == "read" {
+					e["resource"] = resources[r.Intn(len(resources))]
+				} else {
+					e["scope"] = pickScope()
 				}
 			}
 		case "write", "send":
@@ -150,6 +177,12 @@ func refGen(r *rand.Rand) string {
 				e["token"] = token()
 			case 1:
 				e["token"] = nil
+			}
+			if rich && r.Intn(3) == 0 {
+				e["scope"] = pickScope() // model 3
+			}
+			if rich && r.Intn(2) == 0 {
+				e["rmw"] = r.Intn(6) != 0
 			}
 			if k == "send" {
 				sends++
@@ -234,6 +267,9 @@ func refCompare(s *lab.Scenario) []string {
 				add(i, e, "event engine scope %q token %s id %q, model %q %s %q", e.Scope, refStr(e.Token), e.ID, ms.scope, refStr(ms.token), id)
 			}
 		}
+		if w := s.Events[i]; (e.Kind == lab.Read || e.Kind == lab.Check) && (e.Scope != w.Scope || e.Resource != w.Resource) {
+			add(i, e, "event filled in: %+v, written %+v", e, w)
+		}
 		for p, pol := range lab.Policies() {
 			o := st.Outcomes.Of(pol)
 			if o.Decision != ms.dec[p] {
@@ -242,6 +278,9 @@ func refCompare(s *lab.Scenario) []string {
 			a := refMap(o.Values) + " " + refMap(o.Tokens)
 			if b := refMap(ms.values[p]) + " " + refMap(ms.tokens[p]); a != b {
 				add(i, e, "%s: values engine %s model %s", pol, a, b)
+			}
+			if a, b := fmt.Sprint(o.Versions), fmt.Sprint(ms.versions[p]); a != b {
+				add(i, e, "%s: versions engine %s model %s", pol, a, b)
 			}
 		}
 	}

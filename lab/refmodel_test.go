@@ -1,12 +1,16 @@
 package lab_test
 
-// An independent reference model of the replay model, written from
-// /work/shared/spec/model.md alone (not from the engine), and compared
-// with lab.Replay by TestReferenceModel (refgen_test.go). Where the spec
-// is silent the model follows the choices in lab/doc.go.
+// An independent reference model of the replay model (model 3), written
+// from the spec alone (not from the engine), and compared with lab.Replay
+// by TestReferenceModel (refgen_test.go). Where the spec is silent the
+// model follows the choices in lab/doc.go. It keeps state the plain way
+// (maps, lists of valid leases, a log of the writes applied at each
+// resource) where the engine packs it, so that the two agree by the rules
+// and not by sharing a representation.
 
 import (
 	"fmt"
+	"slices"
 
 	"fencelab/lab"
 )
@@ -21,75 +25,85 @@ const (
 	pRegister
 	pAuthoritative
 	pRacy
+	pCAS
+	refLanes
 )
 
-type refLease struct {
-	holder string
-	token  int64
-	valid  bool // granted and neither expired nor released
+// refGrant is one valid lease.
+type refGrant struct {
+	actor string
+	token int64
 }
 
 type refActor struct {
 	paused, crashed bool
 	granted         bool // has had a grant
 	scope           string
-	token           int64 // of the latest grant
-	answer          *bool // latest check or renew answer since the latest grant
+	token           int64            // of the latest grant
+	answer          *bool            // latest check or renew answer since the latest grant
+	grants          map[string]int64 // per scope: the latest grant's token
+	answers         map[string]*bool // per scope: latest answer about it since its latest grant
 }
 
 type refReq struct {
 	actor, value, res, op, scope string
 	token                        *int64
+	rmw                          bool
+	readAt                       [refLanes]int // per lane: the length of the resource's log at the actor's latest read
 	delivered, committed         bool
 }
 
 type refRes struct {
-	value              *string
-	vtoken, remembered *int64
-	ops                map[string]bool  // op keys applied here (ever)
-	maxApplied         map[string]int64 // highest applied token per scope (ever)
+	value      *string
+	vtoken     *int64
+	remembered map[string]int64 // the receiver's token: key "" when shared, else per scope
+	keys       map[string]bool  // the op keys the receiver remembers
+	ops        map[string]bool  // op keys applied here (ever): the observer's
+	maxApplied map[string]int64 // highest applied token per scope (ever)
+	log        []string         // the actor of each write applied, in order
 }
 
 type refLane struct {
 	res     map[string]*refRes
 	aborted map[string]bool // client-check: sends that were aborted
 	checked map[string]bool // fenced-racy: delivers waiting for their commit
+	readAt  map[string]int  // actor+"/"+resource: the log's length at the latest read
 	viol    []lab.Violation
 }
 
 type refStep struct {
-	dec    [8]lab.Decision
-	token  *int64
-	scope  string // write/send: the write's scope
-	values [8]map[string]*string
-	tokens [8]map[string]*int64
+	dec      [refLanes]lab.Decision
+	token    *int64
+	scope    string // write/send: the write's scope
+	values   [refLanes]map[string]*string
+	tokens   [refLanes]map[string]*int64
+	versions [refLanes]map[string]int
 }
 
 type refModel struct {
 	s          *lab.Scenario
-	leases     map[string]*refLease
+	valid      map[string][]refGrant // per scope, in grant order
 	next       map[string]int64
 	maxGranted map[string]int64
 	actors     map[string]*refActor
 	reqs       map[string]*refReq // requests that were sent
-	lanes      [8]*refLane
+	lanes      [refLanes]*refLane
 	cur        int // the step, from 1
-	dec        [8]lab.Decision
+	dec        [refLanes]lab.Decision
 }
 
 func refInt(v int64) *int64 { return &v }
 
 func newRefModel(s *lab.Scenario) *refModel {
-	m := &refModel{s: s, leases: map[string]*refLease{"": {}}, next: map[string]int64{},
+	m := &refModel{s: s, valid: map[string][]refGrant{}, next: map[string]int64{},
 		maxGranted: map[string]int64{}, actors: map[string]*refActor{}, reqs: map[string]*refReq{}}
 	for name, sc := range s.Scopes {
-		m.leases[name] = &refLease{}
 		m.next[name] = sc.FirstToken
 	}
 	for p := range m.lanes {
-		l := &refLane{res: map[string]*refRes{}, aborted: map[string]bool{}, checked: map[string]bool{}}
+		l := &refLane{res: map[string]*refRes{}, aborted: map[string]bool{}, checked: map[string]bool{}, readAt: map[string]int{}}
 		for name := range s.Resources {
-			l.res[name] = &refRes{ops: map[string]bool{}, maxApplied: map[string]int64{}}
+			l.res[name] = &refRes{remembered: map[string]int64{}, keys: map[string]bool{}, ops: map[string]bool{}, maxApplied: map[string]int64{}}
 		}
 		m.lanes[p] = l
 	}
@@ -98,20 +112,29 @@ func newRefModel(s *lab.Scenario) *refModel {
 
 func (m *refModel) actor(name string) *refActor {
 	if m.actors[name] == nil {
-		m.actors[name] = &refActor{}
+		m.actors[name] = &refActor{grants: map[string]int64{}, answers: map[string]*bool{}}
 	}
 	return m.actors[name]
 }
 
+// holds: the actor has a valid lease of the scope.
 func (m *refModel) holds(actor, scope string) bool {
-	l := m.leases[scope]
-	return scope != "" && l.valid && l.holder == actor
+	return slices.ContainsFunc(m.valid[scope], func(g refGrant) bool { return g.actor == actor })
 }
 
-// leaseOK answers a check now: is the lease of the actor's latest grant valid?
-func (m *refModel) leaseOK(a string) bool {
-	ac := m.actor(a)
-	return ac.granted && m.holds(a, ac.scope) && m.leases[ac.scope].token == ac.token
+// current is the current holder: the latest-granted valid lease.
+func (m *refModel) current(scope string) (refGrant, bool) {
+	v := m.valid[scope]
+	if scope == "" || len(v) == 0 {
+		return refGrant{}, false
+	}
+	return v[len(v)-1], true
+}
+
+// leaseOK answers a check now about the actor's lease of scope.
+func (m *refModel) leaseOK(a, scope string) bool {
+	_, granted := m.actor(a).grants[scope]
+	return scope != "" && granted && m.holds(a, scope)
 }
 
 func (m *refModel) skip(e lab.Event) bool {
@@ -134,10 +157,24 @@ func (m *refModel) skip(e lab.Event) bool {
 	return (e.Kind == lab.Resume && !ac.paused) || (e.Kind == lab.Release && !m.holds(e.Actor, e.Scope))
 }
 
-func (m *refModel) all(d lab.Decision) { m.dec = [8]lab.Decision{d, d, d, d, d, d, d, d} }
+func (m *refModel) all(d lab.Decision) {
+	for p := range m.dec {
+		m.dec[p] = d
+	}
+}
+
+func (m *refModel) hasRMW() bool {
+	for _, e := range m.s.Events {
+		if (e.Kind == lab.Write || e.Kind == lab.Send) && e.RMW != nil && *e.RMW {
+			return true
+		}
+	}
+	return false
+}
 
 func (m *refModel) run() []refStep {
 	var out []refStep
+	rmw := m.hasRMW()
 	for i, e := range m.s.Events {
 		m.cur = i + 1
 		st := refStep{}
@@ -151,8 +188,14 @@ func (m *refModel) run() []refStep {
 		st.dec = m.dec
 		for p, l := range m.lanes {
 			st.values[p], st.tokens[p] = map[string]*string{}, map[string]*int64{}
+			if rmw {
+				st.versions[p] = map[string]int{}
+			}
 			for name, r := range l.res {
 				st.values[p][name], st.tokens[p][name] = r.value, r.vtoken
+				if rmw {
+					st.versions[p][name] = len(r.log)
+				}
 			}
 		}
 		out = append(out, st)
@@ -164,84 +207,39 @@ func (m *refModel) step(e lab.Event) (*int64, string) {
 	ac := m.actor(e.Actor)
 	switch e.Kind {
 	case lab.Acquire:
-		l := m.leases[e.Scope]
-		if l.valid { // someone validly holds it, the actor itself included
-			m.all(lab.Refused)
-			return nil, ""
-		}
-		t := m.next[e.Scope]
-		if e.Token != nil {
-			t = *e.Token
-		}
-		m.next[e.Scope] = t + 1
-		*l = refLease{holder: e.Actor, token: t, valid: true}
-		if g, ok := m.maxGranted[e.Scope]; !ok || t > g {
-			m.maxGranted[e.Scope] = t
-		}
-		ac.granted, ac.scope, ac.token, ac.answer = true, e.Scope, t, nil
-		m.all(lab.Granted)
-		for name, r := range m.lanes[pRegister].res {
-			if m.s.Resources[name].Fencing && (r.remembered == nil || *r.remembered < t) {
-				r.remembered = refInt(t)
-			}
-		}
-		return refInt(t), ""
+		return m.acquire(e), ""
 	case lab.Pause, lab.Resume:
 		ac.paused = e.Kind == lab.Pause
 	case lab.Crash:
 		ac.crashed = true
-	case lab.Expire:
-		m.leases[e.Scope].valid = false
-	case lab.Release:
-		*m.leases[e.Scope] = refLease{}
+	case lab.Expire, lab.Release:
+		m.valid[e.Scope] = slices.DeleteFunc(m.valid[e.Scope], func(g refGrant) bool { return g.actor == e.Actor })
 	case lab.Renew:
 		ok := m.holds(e.Actor, e.Scope)
-		ac.answer = &ok
+		ac.answer, ac.answers[e.Scope] = &ok, &ok
 		m.all(map[bool]lab.Decision{true: lab.Granted, false: lab.Refused}[ok])
 	case lab.Check:
-		ok := m.leaseOK(e.Actor)
+		scope := e.Scope
+		if scope == "" && ac.granted {
+			scope = ac.scope
+		}
+		ok := m.leaseOK(e.Actor, scope)
 		ac.answer = &ok
+		if scope != "" {
+			ac.answers[scope] = &ok
+		}
 	case lab.Restart:
-		if m.s.Resources[e.Resource].Remember == lab.Memory {
-			for _, l := range m.lanes {
-				l.res[e.Resource].remembered = nil
+		m.restart(e)
+	case lab.Read:
+		for p, l := range m.lanes {
+			for name, r := range l.res {
+				if e.Resource == "" || e.Resource == name {
+					m.lanes[p].readAt[e.Actor+"/"+name] = len(r.log)
+				}
 			}
 		}
 	case lab.Write, lab.Send:
-		q := &refReq{actor: e.Actor, value: *e.Value, res: e.Resource, op: e.Op}
-		if ac.granted {
-			q.scope, q.token = ac.scope, refInt(ac.token)
-		} else if len(m.s.Scopes) == 1 {
-			for name := range m.s.Scopes {
-				q.scope = name
-			}
-		}
-		if e.Token != nil {
-			q.token = refInt(*e.Token)
-		} else if e.TokenNull {
-			q.token = nil
-		}
-		id := e.ID
-		if e.Kind == lab.Write {
-			id = fmt.Sprintf("#%d", m.cur)
-		}
-		m.reqs[id] = q
-		m.all(lab.Sent)
-		ok := m.leaseOK(e.Actor) // the implicit check is not remembered
-		if ac.answer != nil {
-			ok = *ac.answer
-		}
-		if !ok {
-			m.lanes[pClientCheck].aborted[id] = true
-			m.rejected(pClientCheck, q)
-		}
-		if e.Kind == lab.Write {
-			m.deliver(id, q)
-		}
-		if !ok {
-			m.dec[pClientCheck] = lab.Aborted
-		}
-		return q.token, q.scope
+		return m.send(e)
 	case lab.Deliver:
 		q := m.reqs[e.Request]
 		m.deliver(e.Request, q)
@@ -252,11 +250,117 @@ func (m *refModel) step(e lab.Event) (*int64, string) {
 		if l := m.lanes[pRacy]; l.checked[e.Request] {
 			m.dec[pRacy] = lab.Applied
 			m.apply(pRacy, q)
-			l.res[q.res].remembered = q.token // even when lower
+			l.res[q.res].remembered[m.slot(q)] = *q.token // even when lower
 		}
 		return q.token, ""
 	}
 	return nil, ""
+}
+
+func (m *refModel) acquire(e lab.Event) *int64 {
+	ac := m.actor(e.Actor)
+	split := e.Split != nil && *e.Split
+	if m.holds(e.Actor, e.Scope) || (len(m.valid[e.Scope]) > 0 && !split) {
+		m.all(lab.Refused)
+		return nil
+	}
+	t := m.next[e.Scope]
+	if e.Token != nil {
+		t = *e.Token
+	}
+	m.next[e.Scope] = t + 1
+	m.valid[e.Scope] = append(m.valid[e.Scope], refGrant{e.Actor, t})
+	if g, ok := m.maxGranted[e.Scope]; !ok || t > g {
+		m.maxGranted[e.Scope] = t
+	}
+	ac.granted, ac.scope, ac.token, ac.answer = true, e.Scope, t, nil
+	ac.grants[e.Scope], ac.answers[e.Scope] = t, nil
+	m.all(lab.Granted)
+	for name, r := range m.lanes[pRegister].res {
+		key := ""
+		if m.s.Resources[name].Tokens == lab.PerScopeTokens {
+			key = e.Scope
+		}
+		if rem, ok := r.remembered[key]; m.s.Resources[name].Fencing && (!ok || rem < t) {
+			r.remembered[key] = t
+		}
+	}
+	return refInt(t)
+}
+
+func (m *refModel) restart(e lab.Event) {
+	if e.Scope != "" {
+		if m.s.Scopes[e.Scope].Remember == lab.Memory {
+			m.valid[e.Scope] = nil
+			m.next[e.Scope] = m.s.Scopes[e.Scope].FirstToken
+		}
+		return
+	}
+	rs := m.s.Resources[e.Resource]
+	for _, l := range m.lanes {
+		if rs.Remember == lab.Memory {
+			clear(l.res[e.Resource].remembered)
+		}
+		if rs.Keys == lab.Memory {
+			clear(l.res[e.Resource].keys)
+		}
+	}
+}
+
+func (m *refModel) send(e lab.Event) (*int64, string) {
+	ac := m.actor(e.Actor)
+	q := &refReq{actor: e.Actor, value: *e.Value, res: e.Resource, op: e.Op, scope: e.Scope, rmw: e.RMW != nil && *e.RMW}
+	if q.scope == "" && ac.granted {
+		q.scope = ac.scope
+	} else if q.scope == "" && len(m.s.Scopes) == 1 {
+		for name := range m.s.Scopes {
+			q.scope = name
+		}
+	}
+	if t, ok := ac.grants[q.scope]; ok {
+		q.token = refInt(t)
+	}
+	if e.Token != nil {
+		q.token = refInt(*e.Token)
+	} else if e.TokenNull {
+		q.token = nil
+	}
+	for p, l := range m.lanes {
+		q.readAt[p] = l.readAt[e.Actor+"/"+e.Resource]
+	}
+	id := e.ID
+	if e.Kind == lab.Write {
+		id = fmt.Sprintf("#%d", m.cur)
+	}
+	m.reqs[id] = q
+	m.all(lab.Sent)
+	ok := m.clientOK(e, ac)
+	if !ok {
+		m.lanes[pClientCheck].aborted[id] = true
+		m.rejected(pClientCheck, q)
+	}
+	if e.Kind == lab.Write {
+		m.deliver(id, q)
+	}
+	if !ok {
+		m.dec[pClientCheck] = lab.Aborted
+	}
+	return q.token, q.scope
+}
+
+// clientOK is the worker's check before sending: the remembered answer
+// (about the named scope, or any since the latest grant), else one now.
+func (m *refModel) clientOK(e lab.Event, ac *refActor) bool {
+	if e.Scope != "" {
+		if a := ac.answers[e.Scope]; a != nil {
+			return *a
+		}
+		return m.leaseOK(e.Actor, e.Scope)
+	}
+	if ac.answer != nil {
+		return *ac.answer
+	}
+	return ac.granted && m.leaseOK(e.Actor, ac.scope)
 }
 
 // skippedToken is the token a skipped step still involves: the one a write
@@ -267,8 +371,13 @@ func (m *refModel) skippedToken(e lab.Event) *int64 {
 		if e.Token != nil || e.TokenNull {
 			return e.Token
 		}
-		if ac := m.actor(e.Actor); ac.granted {
-			return refInt(ac.token)
+		ac := m.actor(e.Actor)
+		scope := e.Scope
+		if scope == "" {
+			scope = ac.scope
+		}
+		if t, ok := ac.grants[scope]; ok {
+			return refInt(t)
 		}
 	case lab.Deliver, lab.Commit:
 		if q, ok := m.reqs[e.Request]; ok {
@@ -287,6 +396,25 @@ func (m *refModel) laterCommit(id string) bool {
 	return false
 }
 
+// slot is the key of the token the request's receiver compares with.
+func (m *refModel) slot(q *refReq) string {
+	if m.s.Resources[q.res].Tokens == lab.PerScopeTokens {
+		return q.scope
+	}
+	return ""
+}
+
+// stale: another actor's write was applied at the resource since the
+// request's actor last read it before sending.
+func (m *refModel) stale(p int, q *refReq) bool {
+	for _, a := range m.lanes[p].res[q.res].log[q.readAt[p]:] {
+		if a != q.actor {
+			return true
+		}
+	}
+	return false
+}
+
 func (m *refModel) deliver(id string, q *refReq) {
 	q.delivered = true
 	fencing := m.s.Resources[q.res].Fencing
@@ -299,16 +427,18 @@ func (m *refModel) deliver(id string, q *refReq) {
 			continue
 		case p == pUnfenced || p == pClientCheck || !fencing:
 		case p == pAuthoritative:
-			le := m.leases[q.scope]
-			ok = q.scope != "" && q.token != nil && le.valid && le.token == *q.token
+			ok = q.token != nil && slices.ContainsFunc(m.valid[q.scope], func(g refGrant) bool { return g.token == *q.token })
+		case p == pCAS:
+			ok = !q.rmw || !m.stale(p, q)
 		default:
-			if p == pIdempotent && q.op != "" && r.ops[q.op] {
+			if p == pIdempotent && q.op != "" && r.keys[q.op] {
 				m.dec[p] = lab.Suppressed
 				continue
 			}
-			ok = q.token != nil && (r.remembered == nil || *q.token >= *r.remembered)
-			if p == pStrict && ok && r.remembered != nil {
-				ok = *q.token > *r.remembered
+			rem, has := r.remembered[m.slot(q)]
+			ok = q.token != nil && (m.slot(q) != "" || m.s.Resources[q.res].Tokens != lab.PerScopeTokens) && (!has || *q.token >= rem)
+			if p == pStrict && ok && has {
+				ok = *q.token > rem
 			}
 			if ok && p == pRacy && m.laterCommit(id) {
 				m.dec[p] = lab.Checked
@@ -323,17 +453,17 @@ func (m *refModel) deliver(id string, q *refReq) {
 		}
 		m.dec[p] = lab.Accepted
 		m.apply(p, q)
-		if fencing && p != pUnfenced && p != pClientCheck && p != pAuthoritative {
-			r.remembered = q.token // t >= remembered here: the highest applied
+		if fencing && p != pUnfenced && p != pClientCheck && p != pAuthoritative && p != pCAS {
+			r.remembered[m.slot(q)] = *q.token // t >= remembered here: the highest applied
 		}
 	}
 }
 
 // violate records a violation in the class the spec's table gives it;
-// unowned-write is classed by applied, which knows the moment.
+// unowned-write is classed by apply, which knows the moment.
 func (m *refModel) violate(p int, kind lab.Invariant) {
 	class := map[lab.Invariant]lab.Class{lab.StaleOverwrite: lab.Corrupting, lab.DuplicateApplied: lab.Corrupting,
-		lab.ValidWriteRejected: lab.Refusing, lab.SupersededWrite: lab.Deposed}[kind]
+		lab.LostUpdate: lab.Corrupting, lab.ValidWriteRejected: lab.Refusing, lab.SupersededWrite: lab.Deposed}[kind]
 	m.violateAs(p, kind, class)
 }
 
@@ -346,11 +476,11 @@ func (m *refModel) violateAs(p int, kind lab.Invariant, class lab.Class) {
 	m.lanes[p].viol = append(m.lanes[p].viol, lab.Violation{Kind: kind, Step: m.cur, Class: class})
 }
 
-// rejected: valid-write-rejected only when the writer itself holds the
-// scope's current valid lease with the write's token (model 2).
+// rejected: valid-write-rejected only when the writer is the current
+// holder with the write's token, and the write is not a stale rmw.
 func (m *refModel) rejected(p int, q *refReq) {
-	le := m.leases[q.scope]
-	if q.token != nil && q.scope != "" && le.valid && le.holder == q.actor && le.token == *q.token {
+	cur, ok := m.current(q.scope)
+	if q.token != nil && ok && cur.actor == q.actor && cur.token == *q.token && !(q.rmw && m.stale(p, q)) {
 		m.violate(p, lab.ValidWriteRejected)
 	}
 }
@@ -372,17 +502,21 @@ func (m *refModel) apply(p int, q *refReq) {
 	if q.op != "" && r.ops[q.op] {
 		m.violate(p, lab.DuplicateApplied)
 	}
-	if !m.holds(q.actor, q.scope) {
-		// deposed when another actor validly holds the scope now (same
-		// token or not); overrun when nobody else does, or with no scope.
+	if cur, ok := m.current(q.scope); !ok || cur.actor != q.actor {
+		// deposed when another actor is the current holder now (same
+		// token or not); overrun when there is none, or with no scope.
 		class := lab.Overrun
-		if le := m.leases[q.scope]; q.scope != "" && le.valid && le.holder != q.actor {
+		if ok {
 			class = lab.Deposed
 		}
 		m.violateAs(p, lab.UnownedWrite, class)
 	}
-	if q.op != "" {
-		r.ops[q.op] = true
+	if q.rmw && m.stale(p, q) {
+		m.violate(p, lab.LostUpdate)
 	}
+	if q.op != "" {
+		r.ops[q.op], r.keys[q.op] = true, true
+	}
+	r.log = append(r.log, q.actor)
 	r.value, r.vtoken = &q.value, q.token
 }

@@ -14,17 +14,26 @@ func Replay(s *Scenario) *Trace {
 
 // lease is one scope at the lease service. The lease service and the
 // workers behave the same under every policy, so they are kept once.
+// holder, token and ended are about the scope's latest grant; held lists
+// every valid lease in grant order (model 3: more than one after a split
+// grant), the last being the current holder's.
 type lease struct {
 	next       int64
 	holder     int // actor index, -1 before any grant
 	token      int64
-	valid      bool
-	ended      string // "expired" or "released" once the lease is no longer valid
+	ended      string // "expired", "was released", ... once the latest grant is no longer valid
 	granted    bool
-	maxGranted int64
+	maxGranted int64 // the observer's record: kept across a restart of the scope
+	// room holds the valid leases, n of them: room itself is never
+	// replaced (a slice header written at every step of an exploration
+	// would cost a write barrier), only n and its elements change.
+	room []grant
+	n    int
 }
 
-// worker is one actor.
+// worker is one actor. answer is about its latest check or renew since
+// its latest grant, whatever the scope; grants holds, per scope, its
+// latest grant and its latest answer about that scope since (model 3).
 type worker struct {
 	paused, crashed bool
 	hasGrant        bool
@@ -33,6 +42,16 @@ type worker struct {
 	answer          int8 // 0: no check since the latest grant; 1 valid; -1 not valid
 	answerStep      int
 	answerWhy       string
+	grants          []scopeGrant
+}
+
+// scopeGrant is a worker's latest grant of one scope, and the answer of its
+// latest check or renew of that scope since.
+type scopeGrant struct {
+	granted   bool
+	token     int64
+	answer    int8
+	answerWhy string
 }
 
 // request is one write or send, as the worker sent it.
@@ -45,6 +64,7 @@ type request struct {
 	value                      *string
 	key                        string
 	opKey                      int // -1: no op key
+	rmw                        bool
 }
 
 type replayer struct {
@@ -136,10 +156,15 @@ func (r *replayer) init(s *Scenario) {
 	r.requests = make([]request, pr.requests)
 	r.steps = make([]Step, len(pr.events))
 	r.tokens = make([]int64, len(pr.events))
+	na, ns := len(pr.actors), len(pr.scopes)
+	held, grants := make([]grant, ns*na), make([]scopeGrant, na*ns)
 	for i := range r.leases {
-		r.leases[i] = lease{next: pr.firstToken[i], holder: -1}
+		r.leases[i] = lease{next: pr.firstToken[i], holder: -1, room: held[i*na : (i+1)*na : (i+1)*na]}
 	}
-	snap := snapshot{values: pr.noValues, tokens: pr.noTokens}
+	for i := range r.workers {
+		r.workers[i].grants = grants[i*ns : (i+1)*ns : (i+1)*ns]
+	}
+	snap := snapshot{values: pr.noValues, tokens: pr.noTokens, versions: pr.noVersions}
 	res := newReceivers(pr)
 	flags := laneFlags(pr)
 	for i := range r.lanes {
@@ -331,8 +356,17 @@ func (r *replayer) holds(actor, scope int) bool {
 	if actor < 0 || scope < 0 {
 		return false
 	}
-	l := r.leases[scope]
-	return l.valid && l.holder == actor
+	return r.leases[scope].find(actor) >= 0
+}
+
+// isCurrent reports whether actor is the current holder of scope (model
+// 3): the actor of the latest-granted valid lease.
+func (r *replayer) isCurrent(actor, scope int) bool {
+	if scope < 0 {
+		return false
+	}
+	g, ok := r.leases[scope].current()
+	return ok && g.actor == actor
 }
 
 // commitFollows reports whether a commit naming request q comes later than
@@ -369,7 +403,7 @@ func (r *replayer) set(i, li int, d Decision, reason string) {
 	// Field by field: assigning a whole Outcome copies it with a bulk
 	// write barrier, which costs more while the collector runs.
 	l, o := &r.lanes[li], &r.steps[i].Outcomes[li]
-	o.Decision, o.Reason, o.Values, o.Tokens = d, reason, l.snap.values, l.snap.tokens
+	o.Decision, o.Reason, o.Values, o.Tokens, o.Versions = d, reason, l.snap.values, l.snap.tokens, l.snap.versions
 }
 
 // traceBlock is a trace with the storage of its policies, allocated at once.

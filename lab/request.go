@@ -5,7 +5,10 @@ package lab
 func (r *replayer) send(i int, e op, built request) {
 	q := &r.requests[e.request]
 	*q = built
-	passed, why := r.clientCheck(e.actor)
+	passed, why := r.clientCheck(e)
+	if q.rmw {
+		r.sendFresh(e.request)
+	}
 	for li := range r.lanes {
 		l := &r.lanes[li]
 		switch {
@@ -28,21 +31,37 @@ func (r *replayer) send(i int, e op, built request) {
 	}
 }
 
-// buildRequest is the request a write or send carries: the scope and token
-// of the actor's latest grant, unless the event names a token.
+// sendFresh gives an rmw request what its actor knows of the resource as
+// it leaves: stale if another actor's write landed since the actor's
+// latest read (model 3).
+func (r *replayer) sendFresh(q int) {
+	rq := &r.requests[q]
+	at := rq.actor*len(r.pr.resources) + rq.resource
+	for li := range r.lanes {
+		l := &r.lanes[li]
+		l.fresh[q], l.touched = l.seen[at], true
+	}
+}
+
+// buildRequest is the request a write or send carries: its scope (the one
+// it names, else its actor's latest grant's, else the only one) and the
+// token of the actor's latest grant of that scope, unless the event names
+// a token.
 func (r *replayer) buildRequest(e op) request {
-	w := r.workers[e.actor]
-	q := request{sent: true, actor: e.actor, scope: -1, resource: e.resource, value: e.value, key: e.key, opKey: e.opKey}
-	if w.hasGrant {
+	w := &r.workers[e.actor]
+	q := request{sent: true, actor: e.actor, scope: e.scope, resource: e.resource, value: e.value, key: e.key, opKey: e.opKey, rmw: e.rmw}
+	switch {
+	case q.scope >= 0:
+	case w.hasGrant:
 		q.scope = w.scope
-	} else if len(r.pr.scopes) == 1 {
+	case len(r.pr.scopes) == 1:
 		q.scope = 0
 	}
 	switch {
 	case e.token != nil:
 		q.hasToken, q.token = true, *e.token
-	case !e.tokenNull && w.hasGrant:
-		q.hasToken, q.token = true, w.token
+	case !e.tokenNull && q.scope >= 0 && w.grants[q.scope].granted:
+		q.hasToken, q.token = true, w.grants[q.scope].token
 	}
 	return q
 }
@@ -66,12 +85,26 @@ func (r *replayer) fillRequest(i int, e op, q *request) {
 
 // clientCheck is what the worker knows before sending: the answer of its
 // latest check or renew since its latest grant, or else a check made now.
-func (r *replayer) clientCheck(actor int) (bool, string) {
-	w := r.workers[actor]
+// A write that names its scope (model 3) goes by the latest answer about
+// that scope since the actor's latest grant of it, or else checks that
+// scope's lease now.
+func (r *replayer) clientCheck(e op) (bool, string) {
+	w := &r.workers[e.actor]
+	if e.scope >= 0 {
+		if g := &w.grants[e.scope]; g.answer != 0 {
+			return g.answer > 0, g.answerWhy
+		}
+		ok, why := r.leaseState(e.actor, e.scope)
+		return ok, r.say("checked before sending: ", why)
+	}
 	if w.answer != 0 {
 		return w.answer > 0, w.answerWhy
 	}
-	ok, why := r.leaseState(actor)
+	scope := -1
+	if w.hasGrant {
+		scope = w.scope
+	}
+	ok, why := r.leaseState(e.actor, scope)
 	return ok, r.say("checked before sending: ", why)
 }
 
@@ -101,8 +134,8 @@ func (r *replayer) commit(i int, e op) {
 		case l.pending[e.request]:
 			l.pending[e.request], l.touched = false, true
 			l.apply(r, e.request, i)
-			l.remember(q.resource, q.token, "applied at a commit")
-			r.set(i, li, Applied, r.say("applied without checking again; ", r.pr.resources[q.resource], " now remembers ", r.itoa(q.token)))
+			l.remember(q.resource, r.pr.slot(q.resource, q.scope), q.token, "applied at a commit", false)
+			r.set(i, li, Applied, r.say("applied without checking again; ", r.pr.resources[q.resource], " now remembers ", l.remembered(r, q.resource)))
 		default:
 			r.set(i, li, OK, r.say("nothing to commit: request ", id, " was decided at its deliver"))
 		}
@@ -110,23 +143,101 @@ func (r *replayer) commit(i int, e op) {
 }
 
 func (r *replayer) restart(i int, e op) {
-	name := r.pr.resources[e.resource]
+	if e.scope >= 0 {
+		r.restartScope(i, e)
+		return
+	}
 	for li := range r.lanes {
 		l := &r.lanes[li]
-		res := &l.res[e.resource]
-		switch {
-		case !l.usesTokens() || !r.pr.fencing[e.resource] || !res.hasRem:
-			r.set(i, li, OK, r.say(name, " restarts"))
-		case r.pr.memory[e.resource]:
-			res.hasRem, l.touched = false, true
-			r.set(i, li, OK, r.say(name, " restarts and forgets token ", r.itoa(res.rem), ": it kept it in memory only"))
-		default:
-			r.set(i, li, OK, r.say(name, " restarts and still remembers token ", r.itoa(res.rem), " (durable)"))
+		reason := l.restartTokens(r, e.resource)
+		if keys := l.restartKeys(r, e.resource); keys != "" {
+			reason = r.say(reason, "; ", keys)
 		}
+		r.set(i, li, OK, reason)
 	}
 }
 
+// restartTokens is a restart of a receiver as far as its remembered
+// tokens go: a memory receiver forgets them (every scope's, at a
+// per-scope receiver).
+func (l *lane) restartTokens(r *replayer, ri int) string {
+	name, res := r.pr.resources[ri], &l.res[ri]
+	if !l.usesTokens() || !r.pr.fencing[ri] || !res.remembers() {
+		return r.say(name, " restarts")
+	}
+	held := l.remembered(r, ri)
+	if !r.pr.memory[ri] && r.pr.perScope[ri] {
+		return r.say(name, " restarts and still remembers its tokens (", held, "; durable)")
+	}
+	if !r.pr.memory[ri] {
+		return r.say(name, " restarts and still remembers token ", held, " (durable)")
+	}
+	for k := range res.rems {
+		res.rems[k].has = false
+	}
+	l.touched = true
+	if r.pr.perScope[ri] {
+		return r.say(name, " restarts and forgets its tokens (", held, "): it kept them in memory only")
+	}
+	return r.say(name, " restarts and forgets token ", held, ": it kept it in memory only")
+}
+
+// restartKeys is a restart of a receiver as far as its op keys go: a
+// keys-memory receiver forgets them (model 3). Only fenced-idempotent
+// reads them, so only its reason says so.
+func (l *lane) restartKeys(r *replayer, ri int) string {
+	res := &l.res[ri]
+	if !r.pr.keysMemory[ri] {
+		return ""
+	}
+	forgot := false
+	for k := range res.keys {
+		forgot = forgot || res.keys[k] != 0
+		res.keys[k] = 0
+	}
+	l.touched = true
+	if !forgot || !l.idempotent || !r.pr.fencing[ri] {
+		return ""
+	}
+	return "it forgets the op keys it applied: it kept them in memory only"
+}
+
+// remembers reports whether the receiver remembers any token.
+func (res *receiver) remembers() bool {
+	for _, s := range res.rems {
+		if s.has {
+			return true
+		}
+	}
+	return false
+}
+
+// remembered names the tokens receiver ri remembers: "42", or per scope
+// "42 for orders, 7 for invoices".
+func (l *lane) remembered(r *replayer, ri int) string {
+	res := &l.res[ri]
+	if !r.pr.perScope[ri] {
+		return r.itoa(res.rems[0].t)
+	}
+	var parts []string
+	for k, s := range res.rems {
+		if !s.has {
+			continue
+		}
+		if len(parts) > 0 {
+			parts = append(parts, ", ")
+		}
+		parts = append(parts, r.itoa(s.t), " for ", r.pr.scopes[k])
+	}
+	return r.say(parts...)
+}
+
+// read is a worker reading one resource, or every one (model 3: what its
+// next rmw writes there are computed from).
 func (r *replayer) read(i int, e op) {
+	if r.pr.hasRMW {
+		r.readFresh(e)
+	}
 	if r.quiet {
 		r.all(i, OK, "")
 		return
@@ -137,16 +248,42 @@ func (r *replayer) read(i int, e op) {
 			r.set(i, li, OK, r.steps[i].Outcomes[li-1].Reason)
 			continue
 		}
-		var arr [2 + 8*MaxResources]string
-		parts := append(arr[:0], r.actor(e), " reads")
-		for ri, name := range r.pr.resources {
-			if ri > 0 {
-				parts = append(parts, ";")
-			}
-			parts = l.describe(r, append(parts, " ", name, " = "), ri)
-		}
-		r.set(i, li, OK, r.say(parts...))
+		r.set(i, li, OK, r.readReason(l, e))
 	}
+}
+
+// readFresh makes the actor fresh at what it read, under every policy.
+func (r *replayer) readFresh(e op) {
+	nr := len(r.pr.resources)
+	for li := range r.lanes {
+		l := &r.lanes[li]
+		for ri := range r.pr.resources {
+			if e.resource < 0 || ri == e.resource {
+				l.seen[e.actor*nr+ri] = view{read: true, ver: int32(l.res[ri].version)}
+			}
+		}
+		l.touched = true
+	}
+}
+
+// readReason says what the actor read: each resource's value with the
+// token that wrote it and, in rmw scenarios, its version.
+func (r *replayer) readReason(l *lane, e op) string {
+	var arr [2 + 10*MaxResources]string
+	parts := append(arr[:0], r.actor(e), " reads")
+	for ri, name := range r.pr.resources {
+		if e.resource >= 0 && ri != e.resource {
+			continue
+		}
+		if len(parts) > 2 {
+			parts = append(parts, ";")
+		}
+		parts = l.describe(r, append(parts, " ", name, " = "), ri)
+		if r.pr.hasRMW {
+			parts = append(parts, ", version ", r.itoa(int64(l.res[ri].version)))
+		}
+	}
+	return r.say(parts...)
 }
 
 func (r *replayer) withToken(q *request) string {

@@ -56,12 +56,16 @@ type Scenario struct {
 	compiled *compiled
 }
 
-// Scope is a lease scope with its own token issuer.
+// Scope is a lease scope with its own token issuer. Remember (model 3)
+// says whether the lease service keeps the scope's leases and counter
+// across a restart; empty is the default, durable.
 type Scope struct {
-	FirstToken int64 `json:"first_token"`
+	FirstToken int64    `json:"first_token"`
+	Remember   Remember `json:"remember,omitempty"`
 }
 
-// Remember says whether a receiver keeps its remembered token across a restart.
+// Remember says whether a receiver keeps its remembered token (or, as
+// Keys, its op keys; for a scope, its leases and counter) across a restart.
 type Remember string
 
 // The two kinds of receiver memory.
@@ -70,10 +74,23 @@ const (
 	Memory  Remember = "memory"
 )
 
-// Resource is a protected receiver of writes.
+// Tokens says whether a receiver remembers one token for all scopes or
+// one per scope (model 3).
+type Tokens string
+
+// The two ways a receiver remembers tokens.
+const (
+	SharedTokens   Tokens = "shared"
+	PerScopeTokens Tokens = "per-scope"
+)
+
+// Resource is a protected receiver of writes. Keys and Tokens (model 3)
+// are empty when the file leaves them out: durable keys, shared tokens.
 type Resource struct {
 	Fencing  bool     `json:"fencing"`
 	Remember Remember `json:"remember"`
+	Keys     Remember `json:"keys,omitempty"`
+	Tokens   Tokens   `json:"tokens,omitempty"`
 }
 
 // Event is one entry of the timeline. Which fields are allowed depends on
@@ -89,8 +106,16 @@ type Event struct {
 	Request  string  `json:"request,omitempty"`
 	Op       string  `json:"op,omitempty"`
 	Token    *int64  `json:"token,omitempty"`
+	Split    *bool   `json:"split,omitempty"`
+	RMW      *bool   `json:"rmw,omitempty"`
 	Note     string  `json:"note,omitempty"`
 
 	// TokenNull records an explicit "token": null on a write or send.
 	TokenNull bool `json:"-"`
 }
+
+// IsSplit reports whether the event is a split acquire (model 3).
+func (e Event) IsSplit() bool { return e.Split != nil && *e.Split }
+
+// IsRMW reports whether the event is a read-modify-write (model 3).
+func (e Event) IsRMW() bool { return e.RMW != nil && *e.RMW }

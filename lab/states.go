@@ -67,7 +67,7 @@ func (r *replayer) learn(unaware [][]HeldLease, i int, e op) {
 	}
 	switch {
 	case e.kind == Expire:
-		unaware[e.actor] = append(unaware[e.actor][:len(unaware[e.actor]):len(unaware[e.actor])], HeldLease{r.pr.scopes[e.scope], r.leases[e.scope].token})
+		unaware[e.actor] = append(unaware[e.actor][:len(unaware[e.actor]):len(unaware[e.actor])], HeldLease{r.pr.scopes[e.scope], r.workers[e.actor].grants[e.scope].token})
 	case e.kind == Acquire && d == Granted, e.kind == Renew && d == Refused:
 		forget(e.scope)
 	case e.kind == Check && r.workers[e.actor].answer < 0, e.kind == Crash:
@@ -79,7 +79,7 @@ func (r *replayer) learn(unaware [][]HeldLease, i int, e op) {
 func (r *replayer) state(unaware [][]HeldLease) StepState {
 	st := StepState{Leases: make([]LeaseState, len(r.leases)), Workers: make([]WorkerState, len(r.workers))}
 	for i, l := range r.leases {
-		st.Leases[i] = LeaseState{Scope: r.pr.scopes[i], Token: l.token, Valid: l.valid}
+		st.Leases[i] = LeaseState{Scope: r.pr.scopes[i], Token: l.token, Valid: l.latestValid()}
 		if l.holder >= 0 {
 			st.Leases[i].Holder = r.pr.actors[l.holder]
 		}

@@ -5,7 +5,7 @@ import "slices"
 // Policy names a way of protecting the resource, spelled as in the spec.
 type Policy string
 
-// The eight policies of the spec.
+// The nine policies of the spec.
 const (
 	Unfenced         Policy = "unfenced"
 	ClientCheck      Policy = "client-check"
@@ -15,6 +15,7 @@ const (
 	FencedRegister   Policy = "fenced-register"
 	Authoritative    Policy = "authoritative"
 	FencedRacy       Policy = "fenced-racy"
+	CAS              Policy = "cas"
 )
 
 // Decision is the outcome word of one step under one policy.
@@ -39,17 +40,18 @@ const (
 // Invariant names a safety property a policy may violate.
 type Invariant string
 
-// The five invariants of the spec, in the spec's order.
+// The six invariants of the spec, in the spec's order.
 const (
 	StaleOverwrite     Invariant = "stale-overwrite"
 	SupersededWrite    Invariant = "superseded-write"
 	DuplicateApplied   Invariant = "duplicate-applied"
 	ValidWriteRejected Invariant = "valid-write-rejected"
 	UnownedWrite       Invariant = "unowned-write"
+	LostUpdate         Invariant = "lost-update"
 )
 
 // Invariants lists the invariants in the spec's order.
-var invariants = [...]Invariant{StaleOverwrite, SupersededWrite, DuplicateApplied, ValidWriteRejected, UnownedWrite}
+var invariants = [...]Invariant{StaleOverwrite, SupersededWrite, DuplicateApplied, ValidWriteRejected, UnownedWrite, LostUpdate}
 
 // Invariants returns every invariant in the order traces show them. The
 // slice is the caller's own.
@@ -84,6 +86,9 @@ type Outcome struct {
 	Reason   string             `json:"reason"`
 	Values   map[string]*string `json:"values"`
 	Tokens   map[string]*int64  `json:"tokens"`
+	// Versions (model 3) is each resource's version after the step: the
+	// writes applied there so far. Only in a scenario with an rmw write.
+	Versions map[string]int `json:"versions,omitempty"`
 }
 
 // Summary is a policy's verdict over the whole run.

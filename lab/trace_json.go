@@ -95,6 +95,8 @@ func appendEvent(b []byte, e *Event) []byte {
 	case e.TokenNull:
 		b = append(b, `,"token":null`...)
 	}
+	b = appendBool(b, "split", e.Split)
+	b = appendBool(b, "rmw", e.RMW)
 	b = appendField(b, "note", e.Note, false)
 	return append(b, '}')
 }
@@ -114,6 +116,17 @@ func appendField(b []byte, name, v string, first bool) []byte {
 	return appendString(b, v)
 }
 
+// appendBool writes ,"name":true or false as written; nothing when absent.
+func appendBool(b []byte, name string, v *bool) []byte {
+	if v == nil {
+		return b
+	}
+	b = append(b, `,"`...)
+	b = append(b, name...)
+	b = append(b, `":`...)
+	return strconv.AppendBool(b, *v)
+}
+
 func appendOutcome(b []byte, o *Outcome) []byte {
 	b = append(b, `{"decision":`...)
 	b = appendString(b, string(o.Decision))
@@ -123,6 +136,10 @@ func appendOutcome(b []byte, o *Outcome) []byte {
 	b = appendValues(b, o.Values)
 	b = append(b, `,"tokens":`...)
 	b = appendMap(b, o.Tokens, appendToken)
+	if len(o.Versions) > 0 {
+		b = append(b, `,"versions":`...)
+		b = appendMap(b, o.Versions, func(b []byte, v int) []byte { return strconv.AppendInt(b, int64(v), 10) })
+	}
 	return append(b, '}')
 }
 

@@ -19,10 +19,14 @@ func validate(s *Scenario, p *problems) {
 			e.Scope = declared(e.Scope, scope1, s.Scopes, index, "scope", p)
 		case Write, Send:
 			e.Resource = declared(e.Resource, resource1, s.Resources, index, "resource", p)
+			named(e.Scope, s.Scopes, index, "scope", p)
+		case Check:
+			named(e.Scope, s.Scopes, index, "scope", p)
+		case Read:
+			named(e.Resource, s.Resources, index, "resource", p)
 		case Restart:
-			if e.Resource != "" {
-				declared(e.Resource, "", s.Resources, index, "resource", p)
-			}
+			named(e.Resource, s.Resources, index, "resource", p)
+			named(e.Scope, s.Scopes, index, "scope", p)
 		}
 		if e.Kind == Send && e.ID != "" {
 			if first, ok := sends[e.ID]; ok {
@@ -67,6 +71,15 @@ func declared[V any](name, def string, m map[string]V, index int, field string, 
 		p.add(index, field, "%q is not declared: declared are %s", name, names(m))
 	}
 	return name
+}
+
+// named checks that name, when given, is declared in m. It fills in no
+// default: a read, a check, a write's scope and a restart name theirs or
+// leave it to the replay (model 3).
+func named[V any](name string, m map[string]V, index int, field string, p *problems) {
+	if name != "" {
+		declared(name, "", m, index, field, p)
+	}
 }
 
 func names[V any](m map[string]V) string {

@@ -38,4 +38,9 @@ var order = []string{
 	"external-side-effect",
 	"scope-mismatch",
 	"issuer-failover",
+	"stale-read-fresh-token",
+	"split-brain",
+	"lease-service-forgets",
+	"keys-forgotten",
+	"two-leases-one-worker",
 }

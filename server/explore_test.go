@@ -160,6 +160,7 @@ func TestExplorePageClasses(t *testing.T) {
 		"fenced-register":   "△ lease overrun only, in 300 of 720 orderings",
 		"authoritative":     "✓ clean in all 720",
 		"fenced-racy":       "▲ lets a deposed worker's write in, in 50 of 720 orderings",
+		"cas":               "✖ corrupts data in 70 of 720 orderings",
 	}
 	rows := findAll(p.root, func(e *html.Node) bool { return e.Data == "li" && hasClass(e, "x-bar-row") })
 	if len(rows) != len(lab.Policies()) {

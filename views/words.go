@@ -18,6 +18,7 @@ var policyText = map[lab.Policy]string{
 	lab.FencedRegister:   "As fenced; every grant registers its token at the resource at once.",
 	lab.Authoritative:    "The resource asks the lease service: only the current holder's token is applied.",
 	lab.FencedRacy:       "As fenced, but check and write happen apart: a late commit applies unchecked.",
+	lab.CAS:              "The resource applies a read-modify-write only if nothing landed since the writer read; tokens are ignored.",
 }
 
 // invariantText says what each violation means, in plain words.
@@ -27,6 +28,7 @@ var invariantText = map[lab.Invariant]string{
 	lab.DuplicateApplied:   "applied an operation that had already been applied",
 	lab.ValidWriteRejected: "turned away the write of the worker that holds the current, valid lease",
 	lab.UnownedWrite:       "applied a write whose actor did not validly hold the lease",
+	lab.LostUpdate:         "applied a value computed from a read that another write had already made old",
 }
 
 // invariantClassText names the class each invariant falls in.
@@ -36,6 +38,7 @@ var invariantClassText = map[lab.Invariant]string{
 	lab.DuplicateApplied:   "corrupting",
 	lab.ValidWriteRejected: "refusing",
 	lab.UnownedWrite:       "deposed when another worker holds the lease, else overrun",
+	lab.LostUpdate:         "corrupting",
 }
 
 // decisionGlyph pairs each decision with a sign, so a badge never relies on

@@ -26,17 +26,22 @@ type Draft struct {
 	Policies    []lab.Policy // the policies compared, in the order of lab.Policies
 }
 
-// Scope is one declared lease scope.
+// Scope is one declared lease scope. Remember (model 3) is empty for the
+// default, durable.
 type Scope struct {
 	Name       string
 	FirstToken string // as typed; empty means 1
+	Remember   lab.Remember
 }
 
-// Resource is one declared receiver.
+// Resource is one declared receiver. Keys and Tokens (model 3) are empty
+// for their defaults.
 type Resource struct {
 	Name     string
 	Fencing  bool
 	Remember lab.Remember
+	Keys     lab.Remember
+	Tokens   lab.Tokens
 }
 
 // Actor is one worker of the palette. Was is its name when the page was
@@ -46,10 +51,12 @@ type Actor struct {
 }
 
 // Event is one card of the timeline. Every field is text as typed: Token
-// is empty for the default token and "null" for none.
+// is empty for the default token and "null" for none; Split and RMW
+// (model 3) are empty when left out, else "true" or "false".
 type Event struct {
 	Kind                                                        lab.Kind
 	Actor, Scope, Resource, Value, ID, Request, Op, Token, Note string
+	Split, RMW                                                  string
 }
 
 // Field is the field called name, as the scenario file names it.
@@ -85,13 +92,17 @@ func (e *Event) field(name string) *string {
 		return &e.Op
 	case "token":
 		return &e.Token
+	case "split":
+		return &e.Split
+	case "rmw":
+		return &e.RMW
 	case "note":
 		return &e.Note
 	}
 	return nil
 }
 
-var fieldNames = []string{"actor", "scope", "resource", "value", "id", "request", "op", "token", "note"}
+var fieldNames = []string{"actor", "scope", "resource", "value", "id", "request", "op", "token", "split", "rmw", "note"}
 
 // FieldNames lists every field an event may have besides its kind, in the
 // order the cards show them. The slice is the caller's own.

@@ -22,6 +22,7 @@ func Decode(form url.Values) Draft {
 		d.Scopes = append(d.Scopes, Scope{
 			Name:       form.Get(Name(ScopePart, i, "name")),
 			FirstToken: strings.TrimSpace(form.Get(Name(ScopePart, i, "first_token"))),
+			Remember:   lab.Remember(form.Get(Name(ScopePart, i, "remember"))),
 		})
 	}
 	for _, i := range indices(form, ResourcePart, "name", lab.MaxResources+1) {
@@ -30,6 +31,8 @@ func Decode(form url.Values) Draft {
 		if form.Get(Name(ResourcePart, i, "remember")) == string(lab.Memory) {
 			r.Remember = lab.Memory
 		}
+		r.Keys = lab.Remember(form.Get(Name(ResourcePart, i, "keys")))
+		r.Tokens = lab.Tokens(form.Get(Name(ResourcePart, i, "tokens")))
 		d.Resources = append(d.Resources, r)
 	}
 	for _, i := range indices(form, ActorPart, "name", lab.MaxActors+1) {

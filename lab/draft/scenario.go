@@ -50,6 +50,9 @@ func (d *Draft) scenarioJSON() ([]byte, []lab.FieldError) {
 			if s.FirstToken != "" {
 				obj["first_token"] = numberJSON(s.FirstToken)
 			}
+			if s.Remember != "" {
+				obj["remember"] = stringJSON(string(s.Remember))
+			}
 			scopes[s.Name] = obj
 		}
 		file["scopes"] = scopes
@@ -60,7 +63,14 @@ func (d *Draft) scenarioJSON() ([]byte, []lab.FieldError) {
 			if _, ok := resources[r.Name]; ok {
 				dups = append(dups, lab.FieldError{Field: "resources." + r.Name, Message: "is declared twice: give each resource its own name"})
 			}
-			resources[r.Name] = map[string]any{"fencing": r.Fencing, "remember": r.Remember}
+			obj := map[string]any{"fencing": r.Fencing, "remember": r.Remember}
+			if r.Keys != "" {
+				obj["keys"] = r.Keys
+			}
+			if r.Tokens != "" {
+				obj["tokens"] = r.Tokens
+			}
+			resources[r.Name] = obj
 		}
 		file["resources"] = resources
 	}
@@ -92,6 +102,8 @@ func eventJSON(e Event) map[string]json.RawMessage {
 		case v == "":
 		case f == "token":
 			obj[f] = numberJSON(v)
+		case f == "split" || f == "rmw":
+			obj[f] = boolJSON(v)
 		default:
 			obj[f] = stringJSON(v)
 		}
@@ -112,6 +124,15 @@ func numberJSON(s string) json.RawMessage {
 	return stringJSON(s)
 }
 
+// boolJSON writes true and false as they are, and anything else as a
+// string, for the engine to reject with its own message.
+func boolJSON(s string) json.RawMessage {
+	if s = strings.TrimSpace(s); s == "true" || s == "false" {
+		return json.RawMessage(s)
+	}
+	return stringJSON(s)
+}
+
 func stringJSON(s string) json.RawMessage {
 	b, _ := json.Marshal(s) // a string always encodes
 	return b
@@ -124,11 +145,12 @@ func stringJSON(s string) json.RawMessage {
 func Of(s *lab.Scenario, from string) Draft {
 	d := Draft{From: from, Title: s.Title, Description: s.Description}
 	for _, name := range lab.SortedNames(s.Scopes) {
-		d.Scopes = append(d.Scopes, Scope{Name: name, FirstToken: strconv.FormatInt(s.Scopes[name].FirstToken, 10)})
+		sc := s.Scopes[name]
+		d.Scopes = append(d.Scopes, Scope{Name: name, FirstToken: strconv.FormatInt(sc.FirstToken, 10), Remember: sc.Remember})
 	}
 	for _, name := range lab.SortedNames(s.Resources) {
 		r := s.Resources[name]
-		d.Resources = append(d.Resources, Resource{Name: name, Fencing: r.Fencing, Remember: r.Remember})
+		d.Resources = append(d.Resources, Resource{Name: name, Fencing: r.Fencing, Remember: r.Remember, Keys: r.Keys, Tokens: r.Tokens})
 	}
 	for _, e := range s.Events {
 		if e.Actor != "" && !slices.ContainsFunc(d.Actors, func(a Actor) bool { return a.Name == e.Actor }) {
@@ -143,17 +165,32 @@ func Of(s *lab.Scenario, from string) Draft {
 	return d
 }
 
+// boolText is a flag as typed: "" when it was left out.
+func boolText(b *bool) string {
+	if b == nil {
+		return ""
+	}
+	return strconv.FormatBool(*b)
+}
+
 func eventOf(e lab.Event, oneScope, oneResource bool) Event {
 	de := Event{
 		Kind: e.Kind, Actor: e.Actor, Scope: e.Scope, Resource: e.Resource,
 		ID: e.ID, Request: e.Request, Op: e.Op, Note: e.Note,
 	}
-	if oneScope {
-		de.Scope = ""
+	// Only where Parse filled them in: a read's resource, and a check's,
+	// write's or restart's scope, are as written (model 3).
+	switch e.Kind {
+	case lab.Acquire, lab.Expire, lab.Renew, lab.Release:
+		if oneScope {
+			de.Scope = ""
+		}
+	case lab.Write, lab.Send:
+		if oneResource {
+			de.Resource = ""
+		}
 	}
-	if oneResource && e.Kind != lab.Restart {
-		de.Resource = ""
-	}
+	de.Split, de.RMW = boolText(e.Split), boolText(e.RMW)
 	if e.Value != nil {
 		de.Value = *e.Value
 	}
