@@ -93,6 +93,7 @@ func checkAppendix(t *testing.T, name, resource string, s *Scenario, rows []appe
 }
 
 func TestAppendixStaleReadFreshToken(t *testing.T) {
+	t.Parallel()
 	s := loadAppendix(t, "stale-read-fresh-token")
 	all := map[int]Decision{1: Granted, 4: Granted, 8: Granted, 6: Accepted}
 	with := func(step int, d Decision) map[int]Decision {
@@ -119,6 +120,7 @@ func TestAppendixStaleReadFreshToken(t *testing.T) {
 }
 
 func TestAppendixSplitBrain(t *testing.T) {
+	t.Parallel()
 	steps := func(d Decision) map[int]Decision {
 		return map[int]Decision{2: Accepted, 3: Granted, 4: OK, 5: Accepted, 6: d}
 	}
@@ -162,6 +164,7 @@ func classOfWant(p Policy) Class {
 }
 
 func TestAppendixLeaseServiceForgets(t *testing.T) {
+	t.Parallel()
 	s := loadAppendix(t, "lease-service-forgets")
 	steps := func(d8, d9 Decision) map[int]Decision {
 		return map[int]Decision{4: Accepted, 6: Granted, 8: d8, 9: d9}
@@ -192,6 +195,7 @@ func TestAppendixLeaseServiceForgets(t *testing.T) {
 }
 
 func TestAppendixKeysForgotten(t *testing.T) {
+	t.Parallel()
 	s := loadAppendix(t, "keys-forgotten")
 	checkAppendix(t, "keys-forgotten", "ledger", s, []appendixRow{
 		{but(policies[:], FencedStrict), map[int]Decision{6: Accepted}, "credit 10 to account 7", "duplicate-applied@6:corrupting", Corrupting},
@@ -204,6 +208,7 @@ func TestAppendixKeysForgotten(t *testing.T) {
 }
 
 func TestAppendixTwoLeasesOneWorker(t *testing.T) {
+	t.Parallel()
 	s := loadAppendix(t, "two-leases-one-worker")
 	steps := func(d8, d9 Decision) map[int]Decision {
 		return map[int]Decision{3: Accepted, 4: Accepted, 7: Accepted, 8: d8, 9: d9}

@@ -11,6 +11,7 @@ import (
 // terminal or break an export's lines is refused, naming the field, and
 // that line breaks and tabs stay allowed where text has several lines.
 func TestParseRefusesControlCharacters(t *testing.T) {
+	t.Parallel()
 	acquire := `{"actor":"A","kind":"acquire"}`
 	scenario := func(title, desc, event string) string {
 		return `{"version":1,"title":` + title + `,"description":` + desc + `,"events":[` + acquire + `,` + event + `]}`

@@ -14,6 +14,7 @@ import (
 // the standard library, and none of the packages that bring a clock,
 // randomness or I/O beyond the reader Parse is given.
 func TestImportsStandardLibraryOnly(t *testing.T) {
+	t.Parallel()
 	forbidden := map[string]bool{"time": true, "math/rand": true, "math/rand/v2": true, "crypto/rand": true,
 		"os": true, "net": true, "net/http": true, "sync": true, "unsafe": true, "os/exec": true}
 	files, err := filepath.Glob("*.go")

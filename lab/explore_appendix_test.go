@@ -11,6 +11,7 @@ import (
 // free): the orderings and the explored events, and per policy the worst
 // class and the orderings per class, as corrupting/refusing/deposed/overrun.
 func TestExploreAppendixTable(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		orderings int64
@@ -63,6 +64,7 @@ func TestExploreAppendixTable(t *testing.T) {
 // TestExploreCASAsUnfenced: on a scenario without an rmw write, cas
 // counts exactly as unfenced (model 3's compatibility).
 func TestExploreCASAsUnfenced(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"paused-worker", "old-token-first", "issuer-failover", "split-brain", "two-leases-one-worker"} {
 		x := Explore(context.Background(), builtin(t, name), ExploreOptions{})
 		u, c := x.Of(Unfenced), x.Of(CAS)

@@ -14,6 +14,7 @@ import (
 // without ever being loaded. So the key holds everything the decisions
 // read, and the loader reads what the encoder wrote.
 func TestCodecRoundTrip(t *testing.T) {
+	t.Parallel()
 	n := 2000
 	if testing.Short() {
 		n = 300

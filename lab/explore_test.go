@@ -49,6 +49,10 @@ func describeOptions(o ExploreOptions) string {
 // four switches (40 each with -short, too few to check that every class
 // and policy comes up).
 func TestExploreMatchesNaive(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("compares thousands of explorations with the naive enumerator; runs without -short")
+	}
 	for _, opt := range switches {
 		t.Run(describeOptions(opt), func(t *testing.T) {
 			testMatchesNaive(t, opt)
@@ -130,6 +134,7 @@ func testMatchesNaive(t *testing.T, opt ExploreOptions) {
 // the built-ins: orderings, and per policy the worst class and the number
 // of orderings that reach it.
 func TestExploreSpecTable(t *testing.T) {
+	t.Parallel()
 	type worst struct {
 		class Class
 		n     int64
@@ -188,6 +193,7 @@ func merge[K comparable, V any](a, b map[K]V) map[K]V {
 // TestExploreSplitEvents checks the explored events of paused-worker: each
 // write a send "#N" with the write's fields, then its deliver.
 func TestExploreSplitEvents(t *testing.T) {
+	t.Parallel()
 	s := builtin(t, "paused-worker")
 	x := Explore(context.Background(), s, ExploreOptions{})
 	var got []string
@@ -220,6 +226,7 @@ func deref(p *string) string {
 // unowned write through, fenced-register stops every superseded write but
 // not every unowned one, and authoritative and client-check are always safe.
 func TestExploreModel1(t *testing.T) {
+	t.Parallel()
 	s := builtin(t, "old-token-first")
 	x := Explore(context.Background(), s, ExploreOptions{Writes: WritesAtomic, Expiry: ExpiryProgram})
 	if !x.Complete || x.Orderings.Int64() != 21 {
@@ -282,6 +289,7 @@ func checkCounterexample(t *testing.T, s *Scenario, x *Exploration, p Policy) {
 }
 
 func TestExplorePausedWorker(t *testing.T) {
+	t.Parallel()
 	s := builtin(t, "paused-worker")
 	for _, opt := range switches {
 		x := Explore(context.Background(), s, opt)
@@ -293,6 +301,7 @@ func TestExplorePausedWorker(t *testing.T) {
 }
 
 func TestExploreDeterministic(t *testing.T) {
+	t.Parallel()
 	s := builtin(t, "racy-receiver")
 	a, _ := json.Marshal(Explore(context.Background(), s, ExploreOptions{}))
 	b, _ := json.Marshal(Explore(context.Background(), s, ExploreOptions{}))
@@ -304,6 +313,7 @@ func TestExploreDeterministic(t *testing.T) {
 // TestExploreBudget stops at a budget smaller than the states there are,
 // says so, and never counts more than the whole exploration does.
 func TestExploreBudget(t *testing.T) {
+	t.Parallel()
 	s := builtin(t, "racy-receiver")
 	full := Explore(context.Background(), s, ExploreOptions{})
 	for _, budget := range []int{1, 2, 10, 50, full.States - 1, full.States} {
@@ -366,6 +376,7 @@ func crowd(t testing.TB) *Scenario {
 }
 
 func TestExploreHugeStopsAtBudget(t *testing.T) {
+	t.Parallel()
 	const budget = 20_000
 	x := Explore(context.Background(), crowd(t), ExploreOptions{Budget: budget})
 	if x.Complete || x.Stopped != StopBudget || x.States != budget {
@@ -377,6 +388,7 @@ func TestExploreHugeStopsAtBudget(t *testing.T) {
 }
 
 func TestExploreCanceled(t *testing.T) {
+	t.Parallel()
 	s := fourWorkers(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -400,6 +412,7 @@ func TestExploreCanceled(t *testing.T) {
 }
 
 func TestExploreDeadline(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithDeadline(context.Background(), time.Unix(0, 0))
 	defer cancel()
 	if x := Explore(ctx, fourWorkers(t), ExploreOptions{}); x.Complete || x.Stopped != StopDeadline {
@@ -410,6 +423,7 @@ func TestExploreDeadline(t *testing.T) {
 // TestExploreBeyondUint64 counts C(80,40), about 1.1e23 orderings, exactly
 // (writes atomic, so that B's write is one event).
 func TestExploreBeyondUint64(t *testing.T) {
+	t.Parallel()
 	lines := []string{"A acquire"}
 	for range 39 {
 		lines = append(lines, "A read")
@@ -440,6 +454,7 @@ func TestExploreBeyondUint64(t *testing.T) {
 }
 
 func TestExploreNoEvents(t *testing.T) {
+	t.Parallel()
 	x := Explore(context.Background(), ev(t, ""), ExploreOptions{})
 	if !x.Complete || x.Orderings.Int64() != 1 || x.States != 1 {
 		t.Errorf("Explore(no events) = %v orderings, %d states, complete %v; want 1, 1, complete", x.Orderings, x.States, x.Complete)
@@ -447,6 +462,7 @@ func TestExploreNoEvents(t *testing.T) {
 }
 
 func TestReorder(t *testing.T) {
+	t.Parallel()
 	s := builtin(t, "old-token-first")
 	for _, order := range [][]int{{1, 2, 3}, {1, 2, 3, 4, 5, 6, 6}, {0, 1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6, 8}} {
 		if _, err := Reorder(s, order); err == nil {
@@ -473,6 +489,7 @@ func TestReorder(t *testing.T) {
 // valid scenario: "#N" becomes write-N, or write-N-2 when a send of the
 // file already has the id write-N, in the send and in its deliver.
 func TestExplorationReorderRenames(t *testing.T) {
+	t.Parallel()
 	s := ev(t, job41, "A acquire", "A send write-3 first", "A write second", "deliver write-3")
 	x := Explore(context.Background(), s, ExploreOptions{})
 	if got := len(x.Events); got != 5 || x.Events[2].ID != "#3" || x.Events[3].Request != "#3" {
@@ -508,6 +525,7 @@ func TestExplorationReorderRenames(t *testing.T) {
 // the number of workers and however they run, also when the budget cuts a
 // layer short.
 func TestExploreWorkers(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		s    *Scenario
@@ -545,6 +563,7 @@ func TestExploreWorkers(t *testing.T) {
 // events of the links behind the layers: one worker reads 280 times, then
 // writes without a lease, an overrun at the last step of the one ordering.
 func TestExploreManyEvents(t *testing.T) {
+	t.Parallel()
 	var lines []string
 	for range 280 {
 		lines = append(lines, "A read")

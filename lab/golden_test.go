@@ -29,6 +29,7 @@ func library(t testing.TB) *lab.Library {
 // golden file. Run `go test ./lab -run Golden -update` after a deliberate
 // change, and read the diff.
 func TestGoldenTraces(t *testing.T) {
+	t.Parallel()
 	for _, b := range library(t).List {
 		t.Run(b.Name, func(t *testing.T) {
 			got, err := json.MarshalIndent(lab.Replay(b.Scenario), "", "  ")
@@ -56,6 +57,7 @@ func TestGoldenTraces(t *testing.T) {
 
 // TestDeterministic replays every built-in twice and wants byte-equal JSON.
 func TestDeterministic(t *testing.T) {
+	t.Parallel()
 	for _, b := range library(t).List {
 		first, _ := json.Marshal(lab.Replay(b.Scenario))
 		second, _ := json.Marshal(lab.Replay(b.Scenario))

@@ -9,6 +9,7 @@ import (
 // TestListsAreCopies: what the list functions return is the caller's own;
 // changing it changes nothing for the next caller.
 func TestListsAreCopies(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		change func()

@@ -7,6 +7,7 @@ import (
 )
 
 func TestOrderingsMatchExplore(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"paused-worker", "old-token-first", "duplicate-retry", "racy-receiver"} {
 		for _, opt := range []ExploreOptions{{}, {Writes: WritesAtomic, Expiry: ExpiryProgram}} {
 			t.Run(name+"/"+cmp.Or(string(opt.Writes), "split"), func(t *testing.T) { testOrderings(t, name, opt) })
@@ -40,6 +41,7 @@ func testOrderings(t *testing.T, name string, opt ExploreOptions) {
 }
 
 func TestOrderingsStopsEarly(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for range Orderings(builtin(t, "paused-worker"), ExploreOptions{}) {
 		n++
@@ -53,6 +55,7 @@ func TestOrderingsStopsEarly(t *testing.T) {
 }
 
 func TestRandomOrderingIsAnOrdering(t *testing.T) {
+	t.Parallel()
 	s := builtin(t, "old-token-first")
 	all := map[string]bool{}
 	for o := range Orderings(s, ExploreOptions{}) {

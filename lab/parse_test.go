@@ -15,6 +15,7 @@ type wantErr struct {
 }
 
 func TestParseRejects(t *testing.T) {
+	t.Parallel()
 	ok := `{"actor":"A","kind":"acquire"}`
 	wrap := func(events ...string) string {
 		return `{"version":1,"title":"t","events":[` + strings.Join(events, ",") + `]}`
@@ -115,6 +116,7 @@ func numbered(format string, n int) string {
 }
 
 func TestParseSyntaxErrors(t *testing.T) {
+	t.Parallel()
 	for _, src := range []string{``, `{`, `{"version":1,}`, `{"version":1} {"version":1}`, `nul`} {
 		_, err := Parse(strings.NewReader(src))
 		var se *SyntaxError
@@ -125,6 +127,7 @@ func TestParseSyntaxErrors(t *testing.T) {
 }
 
 func TestParseDefaults(t *testing.T) {
+	t.Parallel()
 	s, err := Parse(strings.NewReader(`{"version":1,"title":"t","events":[
 		{"actor":"A","kind":"acquire"},{"actor":"A","kind":"write","value":"v"},{"actor":"A","kind":"write","value":"w","token":null}]}`))
 	if err != nil {
@@ -154,6 +157,7 @@ func TestParseDefaults(t *testing.T) {
 // TestCanonicalRoundTrip: the JSON of a parsed scenario parses back to the
 // same scenario, so a saved run can be replayed again.
 func TestCanonicalRoundTrip(t *testing.T) {
+	t.Parallel()
 	src := `{"version":1,"title":"<b>t</b>","scopes":{"job":{"first_token":-3}},"resources":{"r":{"fencing":false,"remember":"memory"}},
 		"events":[{"actor":"A","kind":"acquire","token":9223372036854775807},{"actor":"A","kind":"send","id":"x","value":"","token":null,"op":"k"},
 		{"kind":"deliver","request":"x"},{"kind":"restart","resource":"r"}]}`
@@ -178,6 +182,7 @@ func TestCanonicalRoundTrip(t *testing.T) {
 // TestEventJSONRoundTrip: a trace read back with encoding/json (as a saved
 // run is) keeps an explicit null token apart from an absent one.
 func TestEventJSONRoundTrip(t *testing.T) {
+	t.Parallel()
 	s, err := Parse(strings.NewReader(`{"version":1,"title":"t","events":[
 		{"actor":"A","kind":"acquire","token":-7},{"actor":"A","kind":"write","value":"v","token":null},{"actor":"A","kind":"write","value":"w"}]}`))
 	if err != nil {

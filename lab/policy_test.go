@@ -43,6 +43,7 @@ var facetCases = []facetCase{
 }
 
 func TestPolicyFacets(t *testing.T) {
+	t.Parallel()
 	for _, tt := range facetCases {
 		if got := facetsOf(tt.p); got != tt.want {
 			t.Errorf("facets of %q = %+v, want %+v", tt.p, got, tt.want)
@@ -53,6 +54,7 @@ func TestPolicyFacets(t *testing.T) {
 // TestEveryPolicyHasFacetCases: a policy added to lab without its case in
 // facetCases fails here.
 func TestEveryPolicyHasFacetCases(t *testing.T) {
+	t.Parallel()
 	for _, p := range lab.Policies() {
 		if !slices.ContainsFunc(facetCases, func(c facetCase) bool { return c.p == p }) {
 			t.Errorf("policy %s has no case in facetCases (lab/policy_test.go)", p)
@@ -61,6 +63,7 @@ func TestEveryPolicyHasFacetCases(t *testing.T) {
 }
 
 func TestDefaultPolicies(t *testing.T) {
+	t.Parallel()
 	got := lab.DefaultPolicies()
 	if want := []lab.Policy{lab.Unfenced, lab.Fenced}; !slices.Equal(got, want) {
 		t.Errorf("DefaultPolicies() = %v, want %v", got, want)
@@ -74,6 +77,7 @@ func TestDefaultPolicies(t *testing.T) {
 // TestEveryPolicyInTheContract: lab/doc.go names every policy in its
 // section "Policies", so the contract says what each decides.
 func TestEveryPolicyInTheContract(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("doc.go")
 	if err != nil {
 		t.Fatal(err)

@@ -24,6 +24,7 @@ func cached(t *testing.T) *Scenario {
 // scenario compiled afresh gives. A token or value changed behind its
 // pointer leaves the program matching: it keeps the pointer, not the value.
 func TestCompiledFollowsChanges(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		change func(s *Scenario)
@@ -78,6 +79,7 @@ func TestCompiledFollowsChanges(t *testing.T) {
 // TestCompiledReused checks that an unchanged scenario is not compiled
 // again, and that replaying does not change its program.
 func TestCompiledReused(t *testing.T) {
+	t.Parallel()
 	s := cached(t)
 	pr := s.compiled.pr
 	want := compile(s)
@@ -96,6 +98,7 @@ func TestCompiledReused(t *testing.T) {
 // program, which nothing may write (go test -race checks that), and each
 // gets the trace a replay alone gives.
 func TestReplaySharesProgram(t *testing.T) {
+	t.Parallel()
 	s := cached(t)
 	want := Replay(s).AppendJSON(nil)
 	got := make([][]byte, 4)

@@ -31,6 +31,7 @@ func forRandom(t *testing.T, n int, o genOptions, check func(t *testing.T, s *Sc
 var wide = genOptions{actors: 3, scopes: 2, resources: 2, events: 30, tokens: true, memory: true, unfenced: true}
 
 func TestPropertyDeterministicJSON(t *testing.T) {
+	t.Parallel()
 	forRandom(t, 300, wide, func(t *testing.T, s *Scenario, tr *Trace) {
 		a, _ := json.Marshal(tr)
 		b, _ := json.Marshal(Replay(s))
@@ -43,6 +44,7 @@ func TestPropertyDeterministicJSON(t *testing.T) {
 // TestPropertyShape: a step per event, an outcome per policy, and skips
 // that are the same in every policy and listed as warnings.
 func TestPropertyShape(t *testing.T) {
+	t.Parallel()
 	forRandom(t, 300, wide, func(t *testing.T, s *Scenario, tr *Trace) {
 		if len(tr.Steps) != len(s.Events) || !slices.Equal(tr.Policies, policies[:]) {
 			t.Fatalf("trace has %d steps and policies %v, want %d and %v", len(tr.Steps), tr.Policies, len(s.Events), policies)
@@ -74,6 +76,7 @@ func TestPropertyShape(t *testing.T) {
 // TestPropertyValuesChangeOnlyAtWrites: a value changes only at a step
 // that delivers or commits.
 func TestPropertyValuesChangeOnlyAtWrites(t *testing.T) {
+	t.Parallel()
 	forRandom(t, 300, wide, func(t *testing.T, s *Scenario, tr *Trace) {
 		for i := 1; i < len(tr.Steps); i++ {
 			st := tr.Steps[i]
@@ -101,6 +104,7 @@ func sameValues(a, b map[string]*string) bool {
 // TestPropertyFencedNeverStale: under fenced, at durable fencing receivers,
 // with one scope and no token overrides, no stale-overwrite can happen.
 func TestPropertyFencedNeverStale(t *testing.T) {
+	t.Parallel()
 	o := genOptions{actors: 4, scopes: 1, resources: 2, events: 40}
 	unfenced := 0
 	forRandom(t, 500, o, func(t *testing.T, s *Scenario, tr *Trace) {
@@ -127,6 +131,7 @@ func count(tr *Trace, p Policy, kind Invariant) int {
 // TestPropertyAuthoritativeOwned: under authoritative, without token
 // overrides, no write lands from an actor that does not hold the lease.
 func TestPropertyAuthoritativeOwned(t *testing.T) {
+	t.Parallel()
 	o := genOptions{actors: 4, scopes: 2, resources: 2, events: 40, memory: true}
 	unfenced := 0
 	forRandom(t, 500, o, func(t *testing.T, s *Scenario, tr *Trace) {
@@ -145,6 +150,7 @@ func TestPropertyAuthoritativeOwned(t *testing.T) {
 // TestPropertyIdempotentNoDuplicates: fenced-idempotent never applies an
 // operation twice at a fencing receiver.
 func TestPropertyIdempotentNoDuplicates(t *testing.T) {
+	t.Parallel()
 	o := genOptions{actors: 3, scopes: 2, resources: 2, events: 40, tokens: true, memory: true}
 	fenced := 0
 	forRandom(t, 500, o, func(t *testing.T, s *Scenario, tr *Trace) {
@@ -161,6 +167,7 @@ func TestPropertyIdempotentNoDuplicates(t *testing.T) {
 // TestPropertyRoundTrip: the canonical JSON of a scenario replays to the
 // same trace.
 func TestPropertyRoundTrip(t *testing.T) {
+	t.Parallel()
 	forRandom(t, 200, wide, func(t *testing.T, s *Scenario, tr *Trace) {
 		s2, err := reparse(s)
 		if err != nil {

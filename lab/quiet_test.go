@@ -24,6 +24,7 @@ func replayQuietly(s *Scenario) *replayer {
 // with their classes, the same receivers and leases at the end; and no
 // reason, value or warning built.
 func TestQuietReplayDecides(t *testing.T) {
+	t.Parallel()
 	var inputs []*Scenario
 	for _, name := range []string{"paused-worker", "old-token-first", "issuer-failover", "racy-receiver", "forgetful-receiver",
 		"duplicate-retry", "scope-mismatch", "renew-keeps-lease", "check-then-pause", "external-side-effect"} {

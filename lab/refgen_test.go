@@ -306,6 +306,7 @@ func refCompare(s *lab.Scenario) []string {
 // TestReferenceModel compares the engine with the model on the built-in
 // scenarios and on REF_N (default 20,000; 500 under -short) random ones.
 func TestReferenceModel(t *testing.T) {
+	t.Parallel()
 	var inputs []string
 	files, _ := filepath.Glob("../scenarios/*.json")
 	for _, f := range files {

@@ -76,6 +76,7 @@ type decisions [numPolicies]Decision
 func all9(d Decision) decisions { return decisions{d, d, d, d, d, d, d, d, d} }
 
 func TestReplayDecisions(t *testing.T) {
+	t.Parallel()
 	U, C, F, S, I, G, A, R := Unfenced, ClientCheck, Fenced, FencedStrict, FencedIdempotent, FencedRegister, Authoritative, FencedRacy
 	_ = []Policy{U, C, F, S, I, G, A, R}
 	tests := []struct {
@@ -234,6 +235,7 @@ func TestReplayDecisions(t *testing.T) {
 // split grant, and the rules that keep valid-write-rejected off stale rmw
 // writes.
 func TestReplayViolationsModel3(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		head   string

@@ -9,6 +9,7 @@ import (
 // TestRequests pairs sends and delivers in a hand-made trace, where a
 // deliver that one policy drops or skips leaves the request to a later one.
 func TestRequests(t *testing.T) {
+	t.Parallel()
 	step := func(kind Kind, id, request string, d map[Policy]Decision) Step {
 		st := Step{Event: Event{Kind: kind, ID: id, Request: request}}
 		for _, p := range Policies() {
@@ -52,6 +53,7 @@ func TestRequests(t *testing.T) {
 // TestRequestsReplay reads the pairs off real replays, one of them a send
 // that client-check aborts, so that its deliver is dropped there.
 func TestRequestsReplay(t *testing.T) {
+	t.Parallel()
 	aborted, err := Parse(strings.NewReader(`{"version": 1, "title": "aborted send",
 		"scopes": {"job": {}}, "resources": {"result": {"fencing": true}},
 		"events": [{"actor": "A", "kind": "acquire"}, {"actor": "A", "kind": "expire"},

@@ -9,6 +9,7 @@ import (
 
 // TestStatesPausedWorker follows A's lease through the paused-worker lesson.
 func TestStatesPausedWorker(t *testing.T) {
+	t.Parallel()
 	sts := States(builtin(t, "paused-worker"))
 	if len(sts) != 8 {
 		t.Fatalf("States gave %d states, want one per event (8)", len(sts))
@@ -42,6 +43,7 @@ func TestStatesPausedWorker(t *testing.T) {
 // check or a refused renewal tells it, and requests are in flight from
 // their send to their delivery.
 func TestStatesAgreeWithReplay(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(10, 2))
 	for n := range 300 {
 		s, err := reparse(generate(rng, genOptions{actors: 3, scopes: 2, resources: 2, events: 30, tokens: true, memory: true}))

@@ -40,6 +40,7 @@ func checkTraceJSON(t *testing.T, name string, tr *Trace) {
 // bytes encoding/json would, on every built-in, on random scenarios and on
 // text that needs escaping.
 func TestTraceJSONMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
 	lib, err := LoadLibrary(scenarios.FS, scenarios.Order())
 	if err != nil {
 		t.Fatal(err)

@@ -21,6 +21,7 @@ import (
 // Version gives for it, both without the lessons' words (notes, title,
 // description), so rewording a lesson changes nothing here.
 func TestVersionBumped(t *testing.T) {
+	t.Parallel()
 	lib, err := LoadLibrary(scenarios.FS, scenarios.Order())
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 // TestOrderMatchesFiles checks that Order names every embedded file once and
 // nothing else, so a new scenario cannot be left out of the listings.
 func TestOrderMatchesFiles(t *testing.T) {
+	t.Parallel()
 	files, err := fs.Glob(FS, "*.json")
 	if err != nil {
 		t.Fatalf("fs.Glob(FS, %q): %v", "*.json", err)
@@ -32,6 +33,7 @@ func TestOrderMatchesFiles(t *testing.T) {
 
 // TestOrderIsACopy: a caller changing what Order returned changes nothing.
 func TestOrderIsACopy(t *testing.T) {
+	t.Parallel()
 	o := Order()
 	o[0] = "changed"
 	if Order()[0] != "paused-worker" {
@@ -48,6 +50,7 @@ var awaitingWords = []string{"stale-read-fresh-token", "split-brain", "lease-ser
 // description with the paragraph that says what exploring every ordering
 // shows, which the scenario's page sets apart and links to the explorer.
 func TestEveryOrderingParagraph(t *testing.T) {
+	t.Parallel()
 	for _, name := range Order() {
 		if slices.Contains(awaitingWords, name) {
 			continue

@@ -26,6 +26,7 @@ func readDoc(t *testing.T, path string) string {
 func documented(doc, w string) bool { return strings.Contains(doc, "`"+w+"`") }
 
 func TestEveryPolicyComplete(t *testing.T) {
+	t.Parallel()
 	model, format := readDoc(t, "../docs/model.md"), readDoc(t, "../scenarios/README.md")
 	for _, p := range lab.Policies() {
 		if policyText[p] == "" {
@@ -41,6 +42,7 @@ func TestEveryPolicyComplete(t *testing.T) {
 }
 
 func TestEveryKindComplete(t *testing.T) {
+	t.Parallel()
 	model, format := readDoc(t, "../docs/model.md"), readDoc(t, "../scenarios/README.md")
 	for _, k := range lab.Kinds() {
 		if kindText[k] == "" {
@@ -59,6 +61,7 @@ func TestEveryKindComplete(t *testing.T) {
 }
 
 func TestEveryInvariantComplete(t *testing.T) {
+	t.Parallel()
 	model := readDoc(t, "../docs/model.md")
 	for _, inv := range lab.Invariants() {
 		if invariantText[inv] == "" {
@@ -71,6 +74,7 @@ func TestEveryInvariantComplete(t *testing.T) {
 }
 
 func TestEveryClassComplete(t *testing.T) {
+	t.Parallel()
 	contract, model, css := readDoc(t, "../lab/doc.go"), readDoc(t, "../docs/model.md"), readDoc(t, "../static/css/site.css")
 	for _, c := range lab.Classes() {
 		if classText[c] == "" || classShort[c] == "" || classGlyph[c] == "" {

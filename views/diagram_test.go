@@ -15,6 +15,7 @@ import (
 // in a scrolling region labelled by the diagram's title, for every policy
 // and for an unknown one (drawn as the first policy).
 func TestDiagramWrapsInline(t *testing.T) {
+	t.Parallel()
 	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order())
 	if err != nil {
 		t.Fatal(err)

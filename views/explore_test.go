@@ -11,6 +11,7 @@ import (
 )
 
 func TestCountText(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ n, want string }{
 		{"0", "0"},
 		{"21", "21"},
@@ -29,6 +30,7 @@ func TestCountText(t *testing.T) {
 }
 
 func TestDurationText(t *testing.T) {
+	t.Parallel()
 	tests := map[time.Duration]string{2 * time.Second: "2\u00a0s", 1500 * time.Millisecond: "1.5\u00a0s",
 		500 * time.Millisecond: "500\u00a0ms", 10 * time.Second: "10\u00a0s"}
 	for d, want := range tests {
@@ -41,6 +43,7 @@ func TestDurationText(t *testing.T) {
 // TestJoinDescription keeps a saved counterexample within the limit of a
 // description, the note first.
 func TestJoinDescription(t *testing.T) {
+	t.Parallel()
 	note := "A counterexample."
 	for _, desc := range []string{"", "short", strings.Repeat("é", lab.MaxDescription)} {
 		got := joinDescription(note, desc)
@@ -54,6 +57,7 @@ func TestJoinDescription(t *testing.T) {
 // bar for fewer than all, splits by worst class in order of severity, and
 // always fills the bar exactly.
 func TestSegments(t *testing.T) {
+	t.Parallel()
 	all := big.NewInt(1_000_000)
 	r := &ExploreResult{X: &lab.Exploration{Orderings: all}}
 	row := func(byClass map[lab.Class]int64) ExploreRow {
@@ -92,6 +96,7 @@ func TestSegments(t *testing.T) {
 
 // TestWorstWords says each policy's worst class in words a class can read.
 func TestWorstWords(t *testing.T) {
+	t.Parallel()
 	all := big.NewInt(720)
 	for _, tt := range []struct {
 		c    lab.Class

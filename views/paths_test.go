@@ -7,6 +7,7 @@ import (
 )
 
 func TestPaths(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ got, want string }{
 		{ScenarioPath("paused-worker"), "/scenarios/paused-worker"},
 		{RunPath("AbC123"), "/r/AbC123"},
@@ -36,6 +37,7 @@ func TestPaths(t *testing.T) {
 }
 
 func TestCutPaths(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		call, got string
 		ok        bool

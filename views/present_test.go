@@ -8,6 +8,7 @@ import (
 )
 
 func TestDiagramPolicy(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		chosen []lab.Policy
 		asked  string
@@ -29,6 +30,7 @@ func TestDiagramPolicy(t *testing.T) {
 }
 
 func TestPageQuery(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		chosen []lab.Policy
 		d      lab.Policy
@@ -49,6 +51,7 @@ func TestPageQuery(t *testing.T) {
 // TestQuestion asks about writes and deliveries that are accepted or
 // rejected under the diagram's policy, and only in predict mode.
 func TestQuestion(t *testing.T) {
+	t.Parallel()
 	sc, err := lab.Parse(strings.NewReader(`{"version": 1, "title": "q", "events": [
 		{"actor": "A", "kind": "acquire"},
 		{"actor": "A", "kind": "expire"},

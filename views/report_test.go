@@ -8,6 +8,7 @@ import (
 )
 
 func TestActorClass(t *testing.T) {
+	t.Parallel()
 	var events []lab.Event
 	for _, a := range strings.Fields("B A B C D E F G H I") {
 		events = append(events, lab.Event{Actor: a, Kind: lab.Read})
@@ -29,6 +30,7 @@ func TestActorClass(t *testing.T) {
 }
 
 func TestDisagreeAndChanged(t *testing.T) {
+	t.Parallel()
 	old, next := "old", "new"
 	step := func(n int, unfenced, fenced lab.Decision, uv, fv *string) lab.Step {
 		var o lab.Outcomes

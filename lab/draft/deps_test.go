@@ -12,6 +12,7 @@ import (
 // TestImportsLabOnly keeps the editor's rules out of the web: besides the
 // standard library, the draft imports lab and nothing else.
 func TestImportsLabOnly(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)

@@ -34,6 +34,7 @@ func base(extra ...string) url.Values {
 }
 
 func TestCompile(t *testing.T) {
+	t.Parallel()
 	tok := func(n int64) *int64 { return &n }
 	str := func(s string) *string { return &s }
 	tests := []struct {
@@ -97,6 +98,7 @@ func TestCompile(t *testing.T) {
 // TestOfBuiltins turns every built-in into a draft and back: the
 // same scenario, byte for byte as saved.
 func TestOfBuiltins(t *testing.T) {
+	t.Parallel()
 	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order())
 	if err != nil {
 		t.Fatal(err)
@@ -118,6 +120,7 @@ func TestOfBuiltins(t *testing.T) {
 }
 
 func TestApply(t *testing.T) {
+	t.Parallel()
 	kinds := func(d Draft) string {
 		var out []string
 		for _, e := range d.Events {
@@ -172,6 +175,7 @@ func TestApply(t *testing.T) {
 }
 
 func TestApplyDeclarations(t *testing.T) {
+	t.Parallel()
 	d := Decode(base("ev.1.kind=read", "ev.1.actor=A"))
 	if focus := Apply(&d, string(ActorAdd)); focus != "actor-3-name" || d.Actors[2].Name != "C" {
 		t.Errorf("actor-add: focus %q, actors %v; want actor-3-name and C", focus, d.Actors)
@@ -197,6 +201,7 @@ func TestApplyDeclarations(t *testing.T) {
 // kind in step with lab.Parse: a card offers a field exactly when the
 // engine takes it on that kind.
 func TestKindFieldsMatchTheEngine(t *testing.T) {
+	t.Parallel()
 	sample := map[string]any{"actor": "A", "scope": "job", "resource": "result", "value": "v",
 		"id": "x", "request": "x", "op": "o", "token": 1}
 	for _, k := range lab.Kinds() {
@@ -224,6 +229,7 @@ func TestKindFieldsMatchTheEngine(t *testing.T) {
 }
 
 func TestPlace(t *testing.T) {
+	t.Parallel()
 	d := Draft{
 		Scopes:    []Scope{{Name: "job"}, {Name: "other"}},
 		Resources: []Resource{{Name: "result"}},
@@ -256,6 +262,7 @@ func TestPlace(t *testing.T) {
 // mistake is marked once, on the actor's own field, and on none of the
 // cards A acts in.
 func TestPlaceActorName(t *testing.T) {
+	t.Parallel()
 	d := Decode(base("actor.1.name=Zoë", "ev.1.kind=acquire", "ev.1.actor=A", "ev.2.kind=pause", "ev.2.actor=A",
 		"ev.3.kind=read", "ev.3.actor=B", "ev.4.kind=write", "ev.4.actor=A", "ev.4.value=v"))
 	_, err := Compile(&d)
@@ -275,6 +282,7 @@ func TestPlaceActorName(t *testing.T) {
 // TestNames: the templates the editor's script reads are the names the
 // server makes, and the parts of a card share its prefix.
 func TestNames(t *testing.T) {
+	t.Parallel()
 	fill := strings.NewReplacer("{n}", "12", "{field}", "value").Replace
 	if got, want := fill(EventNameTemplate), EventName(12, "value"); got != want {
 		t.Errorf("EventNameTemplate gives %q, EventName %q", got, want)
@@ -307,6 +315,7 @@ func TestNames(t *testing.T) {
 // TestMarkAnchor: an error's link leads to its control, else its card,
 // else the editor as a whole.
 func TestMarkAnchor(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		m    Mark
 		want string

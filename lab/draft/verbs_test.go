@@ -10,6 +10,7 @@ import (
 )
 
 func TestParseOp(t *testing.T) {
+	t.Parallel()
 	for _, v := range Verbs() {
 		if got, want := parseOp(Op(v, 3)), (parsed{verb: v, n: 3}); got != want && v != Add {
 			t.Errorf("parseOp(Op(%s, 3)) = %+v, want %+v", v, got, want)
@@ -27,6 +28,7 @@ func TestParseOp(t *testing.T) {
 // the draft through Apply (Run alone changes nothing), and a verb added
 // without its case here fails.
 func TestEveryVerbApplies(t *testing.T) {
+	t.Parallel()
 	f := base("scope.2.name=other", "resource.2.name=mail",
 		"ev.1.kind=acquire", "ev.1.actor=A", "ev.2.kind=pause", "ev.2.actor=A", "ev.3.kind=read", "ev.3.actor=A")
 	ops := map[Verb]string{
@@ -52,6 +54,7 @@ func TestEveryVerbApplies(t *testing.T) {
 // TestOpTemplates: the script fills in the templates and gets what Op and
 // AddOp build.
 func TestOpTemplates(t *testing.T) {
+	t.Parallel()
 	fill := strings.NewReplacer("{verb}", string(Dup), "{kind}", string(lab.Write), "{n}", "12")
 	if got, want := fill.Replace(OpTemplate), Op(Dup, 12); got != want {
 		t.Errorf("OpTemplate gives %q, Op %q", got, want)

@@ -13,6 +13,7 @@ import (
 // templ, no web framework and nothing of package views, so the CLI and
 // the server's exports build without them.
 func TestImportsNoPages(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 )
 
 func TestDiagram(t *testing.T) {
+	t.Parallel()
 	cases := map[string]*lab.Scenario{
 		"paused-worker":        builtin(t, "paused-worker"),
 		"racy-receiver":        builtin(t, "racy-receiver"),
@@ -57,6 +58,7 @@ func checkDiagram(t *testing.T, call string, doc svgDoc, tr *lab.Trace, p lab.Po
 
 // Actor names are restricted, but titles, values and notes are free text.
 func TestDiagramEscapesText(t *testing.T) {
+	t.Parallel()
 	title := `<script>alert("t")</script> & co`
 	value := `<script>x</script>&amp;`
 	s := parseScenario(t, map[string]any{
@@ -89,6 +91,7 @@ func TestDiagramEscapesText(t *testing.T) {
 // Every kind of event has its sign: skipped, refused, crash, restart,
 // aborted and dropped requests, a request never delivered, a commit.
 func TestDiagramMarks(t *testing.T) {
+	t.Parallel()
 	s := parseScenario(t, map[string]any{
 		"version": 1, "title": "marks",
 		"resources": map[string]any{"result": map[string]any{"fencing": true, "remember": "memory"}},
@@ -141,6 +144,7 @@ func TestDiagramMarks(t *testing.T) {
 }
 
 func TestDiagramDeterministic(t *testing.T) {
+	t.Parallel()
 	s := generated(t, 40)
 	tr := lab.Replay(s)
 	for _, p := range lab.Policies() {
@@ -151,6 +155,7 @@ func TestDiagramDeterministic(t *testing.T) {
 }
 
 func TestDiagramEmpty(t *testing.T) {
+	t.Parallel()
 	s := parseScenario(t, map[string]any{"version": 1, "title": "blank", "events": []any{}})
 	tr := lab.Replay(s)
 	doc := readSVG(t, "SVG", renderFile(t, s, tr, lab.Fenced))
@@ -158,6 +163,7 @@ func TestDiagramEmpty(t *testing.T) {
 }
 
 func TestSVGIsADocument(t *testing.T) {
+	t.Parallel()
 	out := renderFile(t, builtin(t, "paused-worker"), lab.Replay(builtin(t, "paused-worker")), lab.Fenced)
 	for _, want := range []string{`<?xml version="1.0" encoding="UTF-8"?>`, `<svg xmlns="http://www.w3.org/2000/svg"`, ` height="`} {
 		if !bytes.Contains(out, []byte(want)) {

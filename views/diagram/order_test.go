@@ -11,6 +11,7 @@ import (
 // TestInlineOrder: the editor's actor list decides the lanes' order
 // and colours, so a drag that changes who acts first repaints nothing.
 func TestInlineOrder(t *testing.T) {
+	t.Parallel()
 	s := builtin(t, "paused-worker")
 	tr := lab.Replay(s)
 	lanes := func(order []string) (first, second int) {

@@ -18,6 +18,7 @@ import (
 // blank, and that it carries the colours of what it shows: a strip in the
 // worst class's colour where an invariant broke, no red where nothing did.
 func TestDiagramPNG(t *testing.T) {
+	t.Parallel()
 	cases := map[string]*lab.Scenario{
 		"paused-worker": builtin(t, "paused-worker"),
 		"generated-40":  generated(t, 40),
@@ -59,6 +60,7 @@ func TestDiagramPNG(t *testing.T) {
 
 // TestDiagramPNGLongRun draws a very long run smaller rather than huge.
 func TestDiagramPNGLongRun(t *testing.T) {
+	// Not parallel: it lowers maxFullArea for the others while it runs.
 	defer func(area int) { maxFullArea = area }(maxFullArea)
 	maxFullArea = 1 << 20
 	s := generated(t, 400)
@@ -143,6 +145,7 @@ func BenchmarkDiagramPNG(b *testing.B) {
 // TestDiagramPNGConcurrent draws pictures at once, as a server does: the
 // glyphs and buffers they share must not mix one picture into another.
 func TestDiagramPNGConcurrent(t *testing.T) {
+	t.Parallel()
 	s := builtin(t, "paused-worker")
 	tr := lab.Replay(s)
 	want := map[lab.Policy][]byte{}

@@ -16,6 +16,7 @@ import (
 // TestGlyphCache checks that a glyph from the cache is the mask the face
 // draws at any whole-pixel position with the same fraction.
 func TestGlyphCache(t *testing.T) {
+	t.Parallel()
 	c := newCanvas(1, 1)
 	for _, size := range []float64{13, 26, 21.7} {
 		face, key, err := c.fonts.get(bold, size)
@@ -54,6 +55,7 @@ func render(m *image.Alpha, r image.Rectangle) []byte {
 // TestUpFilter checks the word-at-a-time "up" filter against the bytes'
 // own differences, for even and odd widths.
 func TestUpFilter(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, w := range []int{1, 2, 3, 8, 9, 1884} {
 		cur, above := make([]byte, 4*w), make([]byte, 4*w)
@@ -77,6 +79,7 @@ func TestUpFilter(t *testing.T) {
 // noise that fills several IDAT chunks, odd widths, one pixel, and a
 // sub-image that does not start at the origin.
 func TestEncodePNG(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(5, 6))
 	shapes := func(w, h int) *image.RGBA {
 		img := image.NewRGBA(image.Rect(0, 0, w, h))
@@ -135,6 +138,7 @@ func TestEncodePNG(t *testing.T) {
 // (each band places the outline in float32 from its own corner, which
 // rounds differently).
 func TestBands(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		a, b point

@@ -13,6 +13,7 @@ import (
 // code block and act on a terminal: the heading stays one line, no line
 // opens a fence, and no control character reaches the file.
 func TestMarkdownTextCannotBreakTheDocument(t *testing.T) {
+	t.Parallel()
 	sc, err := lab.Parse(strings.NewReader(`{"version":1,"title":"t","events":[
 		{"actor":"A","kind":"acquire"},{"actor":"A","kind":"write","value":"v"}]}`))
 	if err != nil {

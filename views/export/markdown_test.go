@@ -14,6 +14,7 @@ import (
 // escaped with backslashes where it would be markup, never with HTML
 // entities.
 func TestMarkdownPlainCharacters(t *testing.T) {
+	t.Parallel()
 	s := builtin(t, "paused-worker")
 	s.Title = `Tokens <b>bold</b> & a < b, R&D &amp; 3 > 2`
 	var buf bytes.Buffer
