@@ -174,12 +174,24 @@ func (lx *lexer) finish(end int) {
 	raw := lx.src[lx.start:end]
 	body := stripComments(raw)
 	if strings.TrimSpace(body) != "" {
-		lead := len(raw) - len(strings.TrimLeft(raw, " \t\r\n"))
-		lx.cur.Line = lx.line + strings.Count(lx.src[:lx.start+lead], "\n")
+		lx.cur.Line = lx.line + strings.Count(lx.src[:lx.start+leading(raw)], "\n")
 		lx.cur.Text = strings.TrimSpace(body)
 		lx.out = append(lx.out, lx.cur)
 	}
 	lx.cur, lx.depth = Statement{}, 0
+}
+
+// leading is the length of the blank and comment-only lines that open s.
+func leading(s string) int {
+	n := 0
+	for l := range strings.Lines(s) {
+		t := strings.TrimSpace(l)
+		if t != "" && !strings.HasPrefix(t, "--") {
+			return n + len(l) - len(strings.TrimLeft(l, " \t"))
+		}
+		n += len(l)
+	}
+	return n
 }
 
 // stripComments drops whole lines that are only a -- comment, for
