@@ -61,7 +61,7 @@ func scenario(t testing.TB, path string) *lab.Scenario {
 
 // open parses an example and connects to a fresh database of its engine;
 // the deferred SQLite example runs as its comment says, _txlock=deferred.
-func open(t testing.TB, path string, engine sqlprobe.Engine, policy lab.Policy, conns int) *sqlprobe.Receiver {
+func open(t testing.TB, path string, engine sqlprobe.Engine, policy lab.Policy, conns int) (*sqlprobe.Receiver, string) {
 	t.Helper()
 	in, err := os.Open(path)
 	if err != nil {
@@ -81,7 +81,7 @@ func open(t testing.TB, path string, engine sqlprobe.Engine, policy lab.Policy, 
 		t.Fatalf("Open(%s, %s): %v", path, sqlprobe.Redact(db), err)
 	}
 	t.Cleanup(func() { r.Close() })
-	return r
+	return r, db
 }
 
 // TestExamples plays every docs/sql file and checks the probe judges it
@@ -91,7 +91,7 @@ func open(t testing.TB, path string, engine sqlprobe.Engine, policy lab.Policy, 
 func TestExamples(t *testing.T) {
 	for _, ex := range examples(t) {
 		t.Run(ex.name, func(t *testing.T) {
-			r := open(t, ex.path, ex.engine, ex.policy, 4)
+			r, _ := open(t, ex.path, ex.engine, ex.policy, 4)
 			p := &probe.Prober{Client: r, Policy: ex.policy, Remember: lab.Durable}
 			ctx := t.Context()
 			if ex.expect == "wrong" {
