@@ -6,7 +6,7 @@
 //	fencelab scenarios
 //	fencelab probe --target URL (FILE | --scenario NAME) [--policy P] [--orderings all|N | --concurrent W --duration D]
 //	fencelab probe --sql FILE --db URL (FILE | --scenario NAME) [--policy P] [modes as above]
-//	fencelab receiver [--addr ADDR] [--policy P] [--store memory|sqlite] [--db PATH] [--flaw racy|forgetful]
+//	fencelab receiver [--addr ADDR] [--policy P] [--store memory|sqlite|postgres://…|mysql://…] [--db PATH] [--flaw racy|forgetful]
 package main
 
 import (
@@ -77,7 +77,7 @@ const usage = `usage:
   fencelab probe --sql FILE --db URL ... [--isolation L] [--retries 20]
                                                            the same against the statements your service runs
          (--db postgres://…, mysql://user:pass@host:port/db or a SQLite file; see docs/probe.md)
-  fencelab receiver [--addr 127.0.0.1:8081] [--policy P] [--store memory|sqlite] [--db PATH]
+  fencelab receiver [--addr 127.0.0.1:8081] [--policy P] [--store memory|sqlite|postgres://…|mysql://…] [--db PATH]
          [--flaw racy|forgetful] [--window D]              run a reference receiver
 `
 

@@ -79,3 +79,19 @@ func TestProbeSQLJSON(t *testing.T) {
 		t.Errorf("probe --sql --json = %s, want agree with the sqlite statement file", out.String())
 	}
 }
+
+func TestReceiverStoreURL(t *testing.T) {
+	for _, store := range []string{"postgres://u@h/d", "mysql://u:p@h:3306/d"} {
+		if _, err := parseReceiverFlags([]string{"--store", store}); err != nil {
+			t.Errorf("parseReceiverFlags(--store %s) = %v, want accepted", store, err)
+		}
+	}
+	for _, store := range []string{"mongodb://h/d", "postgres", "mysql://h"} {
+		if _, err := parseReceiverFlags([]string{"--store", store}); err == nil {
+			t.Errorf("parseReceiverFlags(--store %s) = nil error, want a usage error", store)
+		}
+	}
+	if got := storeName("mysql://u:secret@h:3306/d"); strings.Contains(got, "secret") || !strings.HasPrefix(got, "mysql (") {
+		t.Errorf("storeName(mysql://u:secret@…) = %q, want the engine without the password", got)
+	}
+}
