@@ -64,6 +64,9 @@ func writeOrderingsText(w io.Writer, o *OrderingsResult) {
 func writeConcurrentText(w io.Writer, c *ConcurrentResult) {
 	fmt.Fprintf(w, "%d workers, %d requests in %.2f s: %.0f requests/s (%d applied, %d rejected, %d suppressed, %d failed)\n",
 		c.Workers, c.Requests, c.Seconds, c.PerSecond, c.Applied, c.Rejected, c.Suppressed, c.Errors)
+	if c.GaveUp > 0 {
+		fmt.Fprintf(w, "gave up: %d writes still failed to serialize after every retry (--retries); neither applied nor rejected\n", c.GaveUp)
+	}
 	if c.Final != nil {
 		fmt.Fprintf(w, "final: the resource holds %s\n", holdingWords(c.Final.Value, c.Final.Token))
 	}
