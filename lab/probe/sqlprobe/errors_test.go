@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -160,5 +161,34 @@ func TestGivesUp(t *testing.T) {
 	}
 	if res.Concurrent.GaveUp == 0 || res.Verdict != probe.Agree {
 		t.Errorf("serializable without retries: %d gave up, verdict %s (%s); want some given up and agree", res.Concurrent.GaveUp, res.Verdict, res.Divergence)
+	}
+}
+
+// TestMisconfigured: a database that answers but refuses the connection
+// is unreachable, with the database's reason and without the password.
+func TestMisconfigured(t *testing.T) {
+	f, err := sqlprobe.Parse("r.sql", strings.NewReader(okReset+okWrite+okRead))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg, err := url.Parse(server(t, postgresEnv, postgresRequired))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg.Path = "/no_such_database"
+	maria, err := url.Parse(server(t, mariaDBEnv, mariaDBRequired))
+	if err != nil {
+		t.Fatal(err)
+	}
+	maria.User = url.UserPassword(maria.User.Username(), "wrong-secret")
+	for _, tt := range []struct{ db, words string }{
+		{pg.String(), "no_such_database"},
+		{maria.String(), "Access denied"},
+	} {
+		_, err := sqlprobe.Open(t.Context(), f, tt.db, sqlprobe.Options{Policy: lab.Fenced})
+		var ue *probe.UnreachableError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.words) || strings.Contains(err.Error(), "wrong-secret") {
+			t.Errorf("Open(%s) = %v, want an UnreachableError saying %q without the password", sqlprobe.Redact(tt.db), err, tt.words)
+		}
 	}
 }

@@ -41,7 +41,9 @@ func (r *Receiver) retry(ctx context.Context, fn func(*sql.Tx) error) error {
 	var last error
 	for try := 0; try <= r.opt.Retries; try++ {
 		if try > 0 {
-			time.Sleep(backoff)
+			if err := sleep(ctx, backoff); err != nil {
+				return err
+			}
 			backoff = min(2*backoff, 100*time.Millisecond)
 		}
 		err := r.once(ctx, fn)
@@ -268,4 +270,16 @@ func integer(v any) (*int64, error) {
 		return nil, fmt.Errorf("%q is not an integer", *s)
 	}
 	return &n, nil
+}
+
+// sleep waits d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

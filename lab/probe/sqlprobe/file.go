@@ -7,10 +7,12 @@ package sqlprobe
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // File is a parsed statement file.
@@ -41,11 +43,18 @@ var blockParams = map[string][]string{
 	"restart": {"resource"},
 }
 
+// maxFile is the largest statement file Parse reads.
+const maxFile = 1 << 20
+
 // blockOrder is the order blocks are listed in messages.
 var blockOrder = []string{"reset", "write", "read", "check", "grant", "restart"}
 
 // isolations are the levels an isolation line may name.
 var isolations = []string{"read committed", "repeatable read", "serializable"}
+
+// txControl are the statements that would end or split the probe's
+// transaction.
+var txControl = []string{"begin", "commit", "rollback", "start", "savepoint", "release", "end", "abort"}
 
 // FileError is a mistake in a statement file, at a line.
 type FileError struct {
@@ -65,9 +74,15 @@ func (e *FileError) Error() string {
 // required block present, no unknown block or parameter, a read that
 // returns value and token, a check that returns token.
 func Parse(name string, r io.Reader) (*File, error) {
-	b, err := io.ReadAll(io.LimitReader(r, 1<<20))
+	b, err := io.ReadAll(io.LimitReader(r, maxFile+1))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	if len(b) > maxFile {
+		return nil, &FileError{name, 0, "larger than 1 MiB: a statement file holds a few blocks"}
+	}
+	if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
+		return nil, &FileError{name, 0, "not a text file (invalid UTF-8 or a NUL byte)"}
 	}
 	f := &File{Name: name, Text: string(b), Blocks: map[string]*Block{}}
 	if err := f.blocks(); err != nil {
@@ -81,9 +96,14 @@ func (f *File) blocks() error {
 	var cur *Block
 	var body strings.Builder
 	bodyLine := 0
+	var unclosed error
 	flush := func() {
-		if cur != nil {
-			cur.Statements = split(body.String(), bodyLine)
+		if cur != nil && unclosed == nil {
+			var open int
+			cur.Statements, open = split(body.String(), bodyLine)
+			if open > 0 {
+				unclosed = &FileError{f.Name, open, fmt.Sprintf("block %s: a quote or comment opened here is never closed", cur.Name)}
+			}
 		}
 		body.Reset()
 	}
@@ -94,7 +114,9 @@ func (f *File) blocks() error {
 		key, val, ok := directive(line)
 		switch {
 		case ok && key == "name":
-			flush()
+			if flush(); unclosed != nil {
+				return unclosed
+			}
 			if err := f.open(val, n); err != nil {
 				return err
 			}
@@ -112,7 +134,7 @@ func (f *File) blocks() error {
 		body.WriteString(line + "\n")
 	}
 	flush()
-	return nil
+	return unclosed
 }
 
 // directive reads "-- name: X" or "-- isolation: Y" (any case, any space).
@@ -174,6 +196,9 @@ func (f *File) checkBlock(b *Block) error {
 		return &FileError{f.Name, b.Line, fmt.Sprintf("block %s has no statement", b.Name)}
 	}
 	for _, st := range b.Statements {
+		if w := st.first(); slices.Contains(txControl, w) {
+			return &FileError{f.Name, st.Line, fmt.Sprintf("block %s: %s; the probe runs each block as one transaction of its own, so leave transaction control out (an isolation line sets the level)", b.Name, strings.ToUpper(w))}
+		}
 		for _, p := range st.Params() {
 			if !slices.Contains(blockParams[b.Name], p) {
 				return &FileError{f.Name, st.Line, fmt.Sprintf("block %s: unknown parameter :%s; it takes %s", b.Name, p, paramList(b.Name))}

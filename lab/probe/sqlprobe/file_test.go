@@ -30,6 +30,12 @@ func TestParseMistakes(t *testing.T) {
 		{"statement outside", "DELETE FROM r;\n-- name: reset\nDELETE FROM r;\n", 1, "before the first -- name:"},
 		{"bad isolation", "-- name: reset\nDELETE FROM r;\n-- name: write\n-- isolation: snapshot\nUPDATE r SET value = :value;\n" + goodRead, 4, `isolation "snapshot"`},
 		{"two isolations", "-- name: reset\nDELETE FROM r;\n-- name: check\n-- isolation: serializable\nSELECT token FROM r;\n-- name: write\n-- isolation: read committed\nUPDATE r SET value = :value;\n" + goodRead, 3, "give one level"},
+		{"unclosed quote", "-- name: reset\nDELETE FROM r;\n-- name: write\nUPDATE r\n SET value = 'oops;\n" + goodRead, 5, "never closed"},
+		{"unclosed comment", "-- name: reset\nDELETE FROM r; /* about\n-- name: write\nUPDATE r SET value = :value;\n" + goodRead, 2, "never closed"},
+		{"commit in a block", "-- name: reset\nDELETE FROM r;\n-- name: write\nUPDATE r SET value = :value;\nCOMMIT;\n" + goodRead, 5, "leave transaction control out"},
+		{"begin in a block", "-- name: reset\nBEGIN; DELETE FROM r;\n-- name: write\nUPDATE r SET value = :value;\n" + goodRead, 2, "BEGIN"},
+		{"too large", "-- name: reset\n" + strings.Repeat("-- padding\n", 100_000), 0, "larger than 1 MiB"},
+		{"binary", "-- name: reset\nDELETE\x00 FROM r;\n", 0, "not a text file"},
 		{"isolation in read", "-- name: reset\nDELETE FROM r;\n-- name: write\nUPDATE r SET value = :value;\n-- name: read\n-- isolation: serializable\nSELECT value, token FROM r;\n", 6, "only check and write"},
 	}
 	for _, tt := range tests {

@@ -35,6 +35,7 @@ func (s Statement) Params() []string {
 type lexer struct {
 	src   string
 	line  int // the line src starts at
+	open  int // the line of a quote or comment never closed; 0: none
 	i     int
 	out   []Statement
 	cur   Statement
@@ -44,14 +45,22 @@ type lexer struct {
 }
 
 // split cuts src, which starts at line, into statements at semicolons
-// outside quotes and comments. Empty statements are dropped.
-func split(src string, line int) []Statement {
+// outside quotes and comments. Empty statements are dropped. unclosed is
+// the line of a quote or block comment that never ends, or 0.
+func split(src string, line int) (stmts []Statement, unclosed int) {
 	lx := &lexer{src: src, line: line}
 	for lx.i < len(src) {
 		lx.step()
 	}
 	lx.finish(len(src))
-	return lx.out
+	return lx.out, lx.open
+}
+
+// unclosed notes a quote or comment opened at i that never ends.
+func (lx *lexer) unclosed(i int) {
+	if lx.open == 0 {
+		lx.open = lx.line + strings.Count(lx.src[:i], "\n")
+	}
 }
 
 func (lx *lexer) step() {
@@ -135,6 +144,9 @@ func (lx *lexer) quoted(q byte) {
 		j++
 	}
 	end := min(j+1, len(lx.src))
+	if j >= len(lx.src) {
+		lx.unclosed(lx.i)
+	}
 	if q != '\'' {
 		lx.cur.words = append(lx.cur.words, word{strings.ToLower(lx.src[lx.i+1 : j]), lx.depth})
 	}
@@ -146,6 +158,9 @@ func (lx *lexer) quoted(q byte) {
 func (lx *lexer) copyUntil(end string, keep bool) {
 	j := strings.Index(lx.src[lx.i+2:], end)
 	stop := len(lx.src)
+	if j < 0 && keep {
+		lx.unclosed(lx.i)
+	}
 	if j >= 0 {
 		stop = lx.i + 2 + j
 		if keep {
@@ -160,6 +175,9 @@ func (lx *lexer) copyUntil(end string, keep bool) {
 func (lx *lexer) copyUntilAfter(tag string) {
 	j := strings.Index(lx.src[lx.i+len(tag):], tag)
 	stop := len(lx.src)
+	if j < 0 {
+		lx.unclosed(lx.i)
+	}
 	if j >= 0 {
 		stop = lx.i + len(tag) + j + len(tag)
 	}
@@ -270,4 +288,12 @@ func (s Statement) names(ws ...string) bool {
 		}
 	}
 	return true
+}
+
+// first is the statement's first word, lower case.
+func (s Statement) first() string {
+	if len(s.words) == 0 {
+		return ""
+	}
+	return s.words[0].text
 }
