@@ -14,6 +14,8 @@ func TestProbeSQLCommand(t *testing.T) {
 	bad := filepath.Join(dir, "bad.sql")
 	os.WriteFile(bad, []byte("-- name: reset\nDELETE FROM r;\n-- name: write\nUPDATE r SET v = :vaule;\n-- name: read\nSELECT value, token FROM r;\n"), 0o600)
 	good := "../../docs/sql/sqlite-conditional-update.sql"
+	refused := filepath.Join(dir, "refused.sql")
+	os.WriteFile(refused, []byte("-- name: reset\nCREATE TABLE IF NOT EXISTS r (name TEXT PRIMARY KEY);\n-- name: write\nUPDATE nosuch SET v = :value;\n-- name: read\nSELECT value, token FROM r;\n"), 0o600)
 	db := filepath.Join(dir, "r.db")
 	tests := []struct {
 		name   string
@@ -32,6 +34,8 @@ func TestProbeSQLCommand(t *testing.T) {
 			[]string{"## Probe: "}, ""},
 		{"a mistake in the file", []string{"--sql", bad, "--db", db, "--scenario", "paused-worker"}, 2, nil, "bad.sql:4: block write: unknown parameter :vaule"},
 		{"no such file", []string{"--sql", filepath.Join(dir, "none.sql"), "--db", db, "--scenario", "paused-worker"}, 2, nil, "none.sql"},
+		{"a statement the database refuses", []string{"--sql", refused, "--db", db, "--scenario", "paused-worker"}, 2, nil,
+			"step 6: block write, statement 1 (line 4: UPDATE nosuch SET v = :value): no such table: nosuch"},
 		{"sql without db", []string{"--sql", good, "--scenario", "paused-worker"}, 2, nil, "--sql needs --db"},
 		{"db without sql", []string{"--db", db, "--scenario", "paused-worker"}, 2, nil, "--db needs --sql"},
 		{"both", []string{"--target", "http://x", "--sql", good, "--db", db, "--scenario", "paused-worker"}, 2, nil, "not both"},
