@@ -143,3 +143,30 @@ func verdict(t *testing.T, ex example, mode string, res *probe.Result, err error
 		t.Errorf("%s %s as %s = %s (%s), want %s (its comment says %s)", ex.name, mode, ex.policy, res.Verdict, res.Divergence, want, ex.expect)
 	}
 }
+
+// TestRowsChanged: on MariaDB an UPDATE writing equal values counts zero
+// rows, so without the writes column the second of two equal writes reads
+// as rejected; clientFoundRows=true in --db counts rows found instead.
+func TestRowsChanged(t *testing.T) {
+	base := database(t, sqlprobe.MySQL)
+	b, err := os.ReadFile("../../../docs/sql/mysql-conditional-update.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := sqlprobe.Parse("no-writes.sql", strings.NewReader(strings.ReplaceAll(string(b), ", writes = writes + 1", "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := scenario(t, "../../../docs/sql/same-write-twice.json")
+	for _, tt := range []struct{ db, want string }{{base, probe.Disagree}, {base + "?clientFoundRows=true", probe.Agree}} {
+		r, err := sqlprobe.Open(t.Context(), f, tt.db, sqlprobe.Options{Policy: lab.Fenced})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := (&probe.Prober{Client: r, Policy: lab.Fenced}).Sequential(t.Context(), s)
+		r.Close()
+		if err != nil || res.Verdict != tt.want {
+			t.Errorf("same-write-twice without the writes column on %s = %v, %v; want %s", sqlprobe.Redact(tt.db), res.Verdict, err, tt.want)
+		}
+	}
+}
