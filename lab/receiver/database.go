@@ -133,7 +133,8 @@ func (d *Database) rebind(q string) string {
 	return b.String()
 }
 
-// racy drops the locks: the flaw reads what others may be changing.
+// stmt is a statement in the engine's placeholders; the racy flaw drops
+// the locks and reads what others may be changing.
 func (d *Database) stmt(name string) string {
 	q, ok := DatabaseStatements[name]
 	if !ok {

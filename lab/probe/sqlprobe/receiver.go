@@ -242,8 +242,8 @@ func (r *Receiver) admits(t, remembered *int64) (bool, string) {
 	return true, ""
 }
 
-// Resource and the other blocks but write cannot give up quietly: a read
-// that never serializes ends the probe.
+// giveUpStops: only a write may give up quietly; a reset, read, grant or
+// restart that never serializes ends the probe.
 func giveUpStops(err error) error {
 	var gu *gaveUp
 	if errors.As(err, &gu) {
