@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -105,6 +106,10 @@ func observedView(run store.Run, tr *lab.Trace) (*views.Observed, error) {
 	}
 	v := &views.Observed{Target: res.Target, Policy: res.Policy, Remember: res.Remember, Mode: res.Mode,
 		Verdict: res.Verdict, Divergence: res.Divergence, Overrides: res.Overrides}
+	if q := res.SQL; q != nil {
+		v.SQL = &views.ObservedSQL{Name: q.Name, Engine: q.Engine, Isolation: q.Isolation,
+			Lines: strings.Split(strings.TrimRight(q.Text, "\n"), "\n")}
+	}
 	if o := res.Orderings; o != nil {
 		v.Orderings = fmt.Sprintf("%s orderings requested; %d played, %d disagree. This is the first that disagreed.", o.Requested, o.Tried, o.Disagreed)
 	}

@@ -14,6 +14,37 @@ type Observed struct {
 	Overrides  []string
 	Orderings  string // for the every-ordering mode, a sentence
 	Rows       []ObservedRow
+	// SQL is the statement file a SQL probe ran, shown beside the
+	// table; nil for an HTTP receiver and for probes saved before it.
+	SQL *ObservedSQL
+}
+
+// ObservedSQL is a statement file with its engine, line by line so that a
+// postmortem can point at a line.
+type ObservedSQL struct {
+	Name      string
+	Engine    string // postgres, mysql or sqlite
+	Isolation string // empty: the database's default
+	Lines     []string
+}
+
+func (q *ObservedSQL) engineWords() string {
+	switch q.Engine {
+	case "postgres":
+		return "PostgreSQL"
+	case "mysql":
+		return "MySQL/MariaDB"
+	case "sqlite":
+		return "SQLite (every transaction BEGIN IMMEDIATE)"
+	}
+	return q.Engine
+}
+
+func (o *Observed) layoutClass() string {
+	if o.SQL != nil {
+		return "observed-with-sql"
+	}
+	return "observed-alone"
 }
 
 // ObservedRow is one step: the receiver's columns are empty where it took

@@ -5,7 +5,8 @@
 //	fencelab explore [FILE | - | --scenario NAME] [--json] [--budget N] [--deadline D]
 //	fencelab scenarios
 //	fencelab probe --target URL (FILE | --scenario NAME) [--policy P] [--orderings all|N | --concurrent W --duration D]
-//	fencelab receiver [--addr ADDR] [--policy P] [--store memory|sqlite] [--db PATH] [--flaw racy|forgetful]
+//	fencelab probe --sql FILE --db URL (FILE | --scenario NAME) [--policy P] [modes as above]
+//	fencelab receiver [--addr ADDR] [--policy P] [--store memory|sqlite|postgres://…|mysql://…] [--db PATH] [--flaw racy|forgetful]
 package main
 
 import (
@@ -15,6 +16,7 @@ import (
 	"os"
 
 	"fencelab/lab/probe"
+	"fencelab/lab/probe/sqlprobe"
 )
 
 func main() {
@@ -72,7 +74,10 @@ const usage = `usage:
   fencelab probe --target URL FILE|- | --scenario NAME [--policy P] [--remember durable|memory]
          [--orderings all|N [--seed S] | --concurrent W [--duration 10s]] [--format table|markdown|json]
          [--timeout 5s] [--save BASE]                      check a real receiver against the model
-  fencelab receiver [--addr 127.0.0.1:8081] [--policy P] [--store memory|sqlite] [--db PATH]
+  fencelab probe --sql FILE --db URL ... [--isolation L] [--retries 20]
+                                                           the same against the statements your service runs
+         (--db postgres://…, mysql://user:pass@host:port/db or a SQLite file; see docs/probe.md)
+  fencelab receiver [--addr 127.0.0.1:8081] [--policy P] [--store memory|sqlite|postgres://…|mysql://…] [--db PATH]
          [--flaw racy|forgetful] [--window D]              run a reference receiver
 `
 
@@ -89,7 +94,9 @@ func exitCode(err error, stderr io.Writer) int {
 		return 1
 	}
 	var unreachable *probe.UnreachableError
-	if errors.As(err, &unreachable) {
+	var broken *probe.BrokenError
+	var badFile *sqlprobe.FileError
+	if errors.As(err, &unreachable) || errors.As(err, &broken) || errors.As(err, &badFile) {
 		fmt.Fprintf(stderr, "fencelab: %v\n", err)
 		return 2
 	}

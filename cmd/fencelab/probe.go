@@ -14,6 +14,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/lab/probe"
+	"fencelab/lab/probe/sqlprobe"
 	"fencelab/scenarios"
 )
 
@@ -32,6 +33,7 @@ type probeFlags struct {
 	format     string
 	save       string
 	keepGoing  bool
+	sql        sqlFlags
 }
 
 // disagreeError is a probe that found the receiver disagreeing with the
@@ -57,18 +59,21 @@ func runProbe(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return reportInvalid(err, stderr)
 		}
 	}
-	client, err := probe.NewClient(f.target, f.timeout, max(f.concurrent, 1))
-	if err != nil {
-		return &usageError{"probe: " + err.Error()}
-	}
-	defer client.Close()
-	p := &probe.Prober{Client: client, Policy: f.policy, Remember: f.remember}
-	bar := newProgressBar(stderr)
-	p.Progress = bar.show
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	rcv, done, err := openReceiver(ctx, f)
+	if err != nil {
+		return err
+	}
+	defer done()
+	p := &probe.Prober{Client: rcv, Policy: f.policy, Remember: f.remember}
+	bar := newProgressBar(stderr)
+	p.Progress = bar.show
 	res, err := probeRun(ctx, p, s, f)
 	bar.done()
+	if err == nil {
+		annotate(rcv, res)
+	}
 	if errors.Is(err, probe.ErrTooManyOrderings) {
 		return &usageError{"probe: " + err.Error()}
 	}
@@ -138,6 +143,10 @@ func parseProbeFlags(args []string, stdinPiped bool) (probeFlags, error) {
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	fs.StringVar(&f.save, "save", "", "a fencelab server's base URL: save what the probe saw there and print its link")
 	fs.BoolVar(&f.keepGoing, "keep-going", false, "with --concurrent, run the whole duration after a violation")
+	fs.StringVar(&f.sql.file, "sql", "", "a file of named SQL blocks (reset, write, read, check, grant, restart): probe the statements your service runs")
+	fs.StringVar(&f.sql.db, "db", "", "with --sql: postgres://…, mysql://user:pass@host:port/db (MySQL, MariaDB) or a SQLite file")
+	fs.StringVar(&f.sql.isolation, "isolation", "", "with --sql: read committed, repeatable read or serializable, when the file has no -- isolation: line")
+	fs.IntVar(&f.sql.retries, "retries", sqlprobe.DefaultRetries, "with --sql: how often a serialization failure or deadlock is retried")
 	files, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return f, &usageError{"probe: its options:\n" + flagList(fs)}
@@ -182,8 +191,8 @@ func checkProbeFlags(f *probeFlags, files []string, stdinPiped bool) error {
 	}
 	n, nerr := strconv.Atoi(f.orderings)
 	switch {
-	case f.target == "":
-		return usage("give --target URL, the receiver's base URL")
+	case checkSQLFlags(f) != nil:
+		return checkSQLFlags(f)
 	case f.remember != lab.Durable && f.remember != lab.Memory:
 		return usage("--remember %q: use durable or memory", f.remember)
 	case f.format != "table" && f.format != "markdown" && f.format != "json":

@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"fencelab/lab"
+	"fencelab/lab/probe/sqlprobe"
 	"fencelab/lab/receiver"
 
 	_ "github.com/mattn/go-sqlite3" // the "sqlite3" driver of the SQLite receiver
@@ -43,14 +44,10 @@ func runReceiver(args []string, stdout, stderr io.Writer) error {
 }
 
 func serveReceiver(ctx context.Context, ln net.Listener, f receiverFlags, stdout, stderr io.Writer) error {
-	var st receiver.Store = receiver.NewMemory(f.opt)
-	if f.store == "sqlite" {
-		db, err := receiver.OpenSQLite(f.db, f.opt)
-		if err != nil {
-			ln.Close()
-			return err
-		}
-		st = db
+	st, err := openReceiverStore(ctx, f)
+	if err != nil {
+		ln.Close()
+		return err
 	}
 	defer st.Close()
 	log := slog.New(slog.NewTextHandler(stderr, nil))
@@ -61,7 +58,7 @@ func serveReceiver(ctx context.Context, ln net.Listener, f receiverFlags, stdout
 	if f.opt.Flaw != receiver.Correct {
 		flaw = "flaw " + string(f.opt.Flaw)
 	}
-	fmt.Fprintf(stdout, "receiver (%s, %s store, %s) listening on http://%s\n", f.opt.Policy, f.store, flaw, ln.Addr())
+	fmt.Fprintf(stdout, "receiver (%s, %s store, %s) listening on http://%s\n", f.opt.Policy, storeName(f.store), flaw, ln.Addr())
 	return serveUntilDone(ctx, log, hs, ln)
 }
 
@@ -71,7 +68,7 @@ func parseReceiverFlags(args []string) (receiverFlags, error) {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8081", "listen address (port 0: any free port)")
 	policy := fs.String("policy", string(lab.Fenced), "the policy it implements, one of: "+strings.Trim(fmt.Sprint(receiver.Policies), "[]"))
-	fs.StringVar(&f.store, "store", "memory", "memory or sqlite")
+	fs.StringVar(&f.store, "store", "memory", "memory, sqlite, postgres://… or mysql://user:pass@host:port/db (the statements: docs/probe.md)")
 	fs.StringVar(&f.db, "db", "./receiver.db", "the SQLite file of --store sqlite")
 	flaw := fs.String("flaw", "", "racy or forgetful: a receiver broken on purpose")
 	fs.DurationVar(&f.opt.Window, "window", 0, "with --flaw racy, a pause between check and write, as in 2ms")
@@ -88,10 +85,46 @@ func parseReceiverFlags(args []string) (receiverFlags, error) {
 	if err := f.opt.Validate(); err != nil {
 		return f, &usageError{"receiver: " + err.Error()}
 	}
-	if f.store != "memory" && f.store != "sqlite" {
-		return f, &usageError{fmt.Sprintf("receiver: unknown --store %q: use memory or sqlite", f.store)}
+	if f.store != "memory" && f.store != "sqlite" && !isDatabaseURL(f.store) {
+		return f, &usageError{fmt.Sprintf("receiver: unknown --store %q: use memory, sqlite, postgres://… or mysql://user:pass@host:port/db", sqlprobe.Redact(f.store))}
 	}
 	return f, nil
 }
 
-const receiverUsage = "fencelab receiver [--addr 127.0.0.1:8081] [--policy P] [--store memory|sqlite] [--db PATH] [--flaw racy|forgetful] [--window D]"
+const receiverUsage = `fencelab receiver [--addr 127.0.0.1:8081] [--policy P] [--store memory|sqlite|postgres://…|mysql://…] [--db PATH] [--flaw racy|forgetful] [--window D]
+
+On PostgreSQL, MySQL and MariaDB each write is one transaction:
+  SELECT token FROM fencelab_receiver_floor WHERE id = 1 FOR UPDATE
+  INSERT the resource's row when missing (ON CONFLICT DO NOTHING / INSERT IGNORE)
+  SELECT remembered FROM fencelab_receiver_resources WHERE name = ? FOR UPDATE
+  SELECT count(*) FROM fencelab_receiver_ops WHERE resource = ? AND op = ?   (fenced-idempotent)
+  the decision in Go, then
+  UPDATE fencelab_receiver_resources SET value = ?, token = ?, remembered = ? WHERE name = ?
+  INSERT the op key when missing
+--flaw racy reads without FOR UPDATE. Every statement: docs/probe.md.
+`
+
+// openReceiverStore opens the store --store names.
+func openReceiverStore(ctx context.Context, f receiverFlags) (receiver.Store, error) {
+	switch {
+	case f.store == "sqlite":
+		return receiver.OpenSQLite(f.db, f.opt)
+	case isDatabaseURL(f.store):
+		return receiver.OpenDatabase(ctx, f.store, f.opt)
+	}
+	return receiver.NewMemory(f.opt), nil
+}
+
+func isDatabaseURL(s string) bool {
+	e, _, err := sqlprobe.DSN(s)
+	return err == nil && e != sqlprobe.SQLite
+}
+
+// storeName names a store without its password.
+func storeName(store string) string {
+	if isDatabaseURL(store) {
+		e, _, _ := sqlprobe.DSN(store)
+		return string(e) + " (" + sqlprobe.Redact(store) + ")"
+	}
+	return store
+}

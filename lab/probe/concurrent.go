@@ -204,8 +204,7 @@ func (r *run) fail(err error) {
 	if r.firstErr == nil {
 		r.firstErr = err
 	}
-	var ue *UnreachableError
-	if errors.As(err, &ue) || errors.Is(err, ErrNotSupported) {
+	if stops(err) || errors.Is(err, ErrNotSupported) {
 		r.stop.Store(true)
 	}
 }

@@ -23,6 +23,8 @@ func (r *run) result(ctx context.Context, recs []Record, elapsed time.Duration) 
 			cr.Suppressed++
 		case "error":
 			cr.Errors++
+		case GaveUp:
+			cr.GaveUp++
 		}
 	}
 	cr.PerSecond = float64(len(recs)) / elapsed.Seconds()
@@ -35,6 +37,8 @@ func (r *run) result(ctx context.Context, recs []Record, elapsed time.Duration) 
 		return res, nil
 	case errors.As(r.firstErr, &ue) && cr.Requests == cr.Errors:
 		return nil, r.firstErr
+	case stops(r.firstErr) && !errors.As(r.firstErr, &ue):
+		return nil, r.firstErr // a statement the database refuses: exit 2
 	case r.firstErr != nil:
 		cr.FirstError = r.firstErr.Error()
 	}

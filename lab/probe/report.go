@@ -64,6 +64,9 @@ func writeOrderingsText(w io.Writer, o *OrderingsResult) {
 func writeConcurrentText(w io.Writer, c *ConcurrentResult) {
 	fmt.Fprintf(w, "%d workers, %d requests in %.2f s: %.0f requests/s (%d applied, %d rejected, %d suppressed, %d failed)\n",
 		c.Workers, c.Requests, c.Seconds, c.PerSecond, c.Applied, c.Rejected, c.Suppressed, c.Errors)
+	if c.GaveUp > 0 {
+		fmt.Fprintf(w, "gave up: %d writes still failed to serialize after every retry (--retries); neither applied nor rejected\n", c.GaveUp)
+	}
 	if c.Final != nil {
 		fmt.Fprintf(w, "final: the resource holds %s\n", holdingWords(c.Final.Value, c.Final.Token))
 	}
@@ -161,6 +164,7 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 			fmt.Fprintf(&b, "- %s\n- %s\n\n", md(recordText(v.Before)), md(recordText(v.After)))
 		}
 	}
+	writeSQLMarkdown(&b, r.SQL)
 	if len(steps) > 0 {
 		b.WriteString("| # | actor | event | request | expected | observed | |\n|--:|---|---|---|---|---|---|\n")
 		for _, st := range steps {
@@ -179,4 +183,20 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 // md escapes text for a Markdown table cell.
 func md(s string) string {
 	return strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;", ">", "&gt;", "\n", " ").Replace(s)
+}
+
+// writeSQLMarkdown adds the statement file a SQL receiver ran.
+func writeSQLMarkdown(b *strings.Builder, q *SQLFile) {
+	if q == nil {
+		return
+	}
+	iso := ""
+	if q.Isolation != "" {
+		iso = ", isolation " + q.Isolation
+	}
+	fence := "```"
+	for strings.Contains(q.Text, fence) {
+		fence += "`"
+	}
+	fmt.Fprintf(b, "Statements: `%s` on %s%s.\n\n%ssql\n%s\n%s\n\n", md(q.Name), q.Engine, iso, fence, strings.TrimRight(q.Text, "\n"), fence)
 }

@@ -21,6 +21,18 @@ type Result struct {
 	Steps      []Step            `json:"steps,omitempty"`
 	Orderings  *OrderingsResult  `json:"orderings,omitempty"`
 	Concurrent *ConcurrentResult `json:"concurrent,omitempty"`
+
+	// SQL is the statement file of a SQL receiver; nil for HTTP.
+	SQL *SQLFile `json:"sql,omitempty"`
+}
+
+// SQLFile is the statement file a SQL receiver ran, kept with the result
+// so that a saved probe shows the statements beside what they did.
+type SQLFile struct {
+	Name      string `json:"name"`   // the file as given to --sql
+	Engine    string `json:"engine"` // postgres, mysql or sqlite
+	Isolation string `json:"isolation,omitempty"`
+	Text      string `json:"text"`
 }
 
 // The verdicts of a probe.
@@ -81,4 +93,8 @@ type ConcurrentResult struct {
 	Final        *Holding   `json:"final,omitempty"`
 	Violation    *Violation `json:"violation,omitempty"`
 	StoppedEarly bool       `json:"stopped_early,omitempty"`
+
+	// GaveUp counts writes still failing to serialize after every retry
+	// (SQL receivers): neither applied nor rejected.
+	GaveUp int `json:"gave_up,omitempty"`
 }

@@ -10,7 +10,8 @@ import (
 
 // Prober plays scenarios at one receiver under the policy it claims.
 type Prober struct {
-	Client   *Client
+	// Client is the receiver: an HTTP Client or a SQL receiver.
+	Client   Receiver
 	Policy   lab.Policy
 	Remember lab.Remember
 	// Progress, when set, is told how far a long mode has come.
@@ -36,7 +37,7 @@ func (p *Prober) result(title, mode string, changes []string) *Result {
 	if p.Remember == lab.Memory {
 		remember = string(lab.Memory)
 	}
-	return &Result{Target: p.Client.base, Scenario: title, Policy: p.Policy, Remember: remember,
+	return &Result{Target: p.Client.Target(), Scenario: title, Policy: p.Policy, Remember: remember,
 		Mode: mode, Overrides: changes, Verdict: Agree}
 }
 
@@ -177,7 +178,7 @@ func (pl *player) record(row Step, err error) (bool, error) {
 		pl.out.steps = append(pl.out.steps, row)
 		return true, nil
 	case err != nil:
-		return true, err
+		return true, fmt.Errorf("step %d: %w", row.Index, err)
 	}
 	if row.Expected != nil {
 		row.Agree = same(row.Expected, row.Observed)

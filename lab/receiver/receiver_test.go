@@ -1,13 +1,20 @@
 package receiver
 
 import (
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"fencelab/lab"
+	"fencelab/lab/probe"
 
-	_ "github.com/mattn/go-sqlite3" // the "sqlite3" driver the SQLite receiver opens
+	_ "github.com/go-sql-driver/mysql" // "mysql", for Database on MariaDB
+	_ "github.com/jackc/pgx/v5/stdlib" // "pgx", for Database on PostgreSQL
+	_ "github.com/mattn/go-sqlite3"    // the "sqlite3" driver the SQLite receiver opens
 )
 
 func tok(n int64) *int64 { return &n }
@@ -60,19 +67,15 @@ func TestStores(t *testing.T) {
 		{lab.Fenced, Racy, []step{{token: tok(42), want: Applied}, {token: tok(41), want: Rejected}}},
 	}
 	for _, tt := range tests {
-		for _, kind := range []string{"memory", "sqlite"} {
+		for _, kind := range []string{"memory", "sqlite", "postgres", "mariadb"} {
 			t.Run(kind+"/"+string(tt.policy)+"/"+string(tt.flaw), func(t *testing.T) {
 				opt := Options{Policy: tt.policy, Flaw: tt.flaw}
-				var st Store = NewMemory(opt)
-				if kind == "sqlite" {
-					db, err := OpenSQLite(filepath.Join(t.TempDir(), "r.db"), opt)
-					if err != nil {
-						t.Fatal(err)
-					}
-					st = db
-				}
+				st := openKind(t, kind, opt)
 				defer st.Close()
 				ctx := t.Context()
+				if err := st.Reset(ctx); err != nil {
+					t.Fatal(err)
+				}
 				for i, s := range tt.steps {
 					switch {
 					case s.restart:
@@ -174,6 +177,72 @@ func TestEveryFencedPolicyValid(t *testing.T) {
 		err := Options{Policy: p}.Validate()
 		if want := p.ClaimableByReceiver() && p.ChecksToken(); (err == nil) != want {
 			t.Errorf("Options{Policy: %s}.Validate() = %v, want accepted %t", p, err, want)
+		}
+	}
+}
+
+// openKind opens a store of the kind; PostgreSQL and MariaDB only when
+// FENCELAB_TEST_POSTGRES or FENCELAB_TEST_MARIADB names one (required
+// in CI), never under -short.
+func openKind(t *testing.T, kind string, opt Options) Store {
+	t.Helper()
+	switch kind {
+	case "memory":
+		return NewMemory(opt)
+	case "sqlite":
+		db, err := OpenSQLite(filepath.Join(t.TempDir(), "r.db"), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return db
+	}
+	env, required := "FENCELAB_TEST_POSTGRES", "FENCELAB_POSTGRES_TESTS"
+	if kind == "mariadb" {
+		env, required = "FENCELAB_TEST_MARIADB", "FENCELAB_MARIADB_TESTS"
+	}
+	url := os.Getenv(env)
+	switch {
+	case testing.Short():
+		t.Skip("a real database: not under -short")
+	case url == "" && os.Getenv(required) == "required":
+		t.Fatalf("%s=required but %s names no server", required, env)
+	case url == "":
+		t.Skipf("a real database: set %s to run", env)
+	}
+	db, err := OpenDatabase(t.Context(), url, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// TestDatabaseConcurrent probes the receiver on PostgreSQL and MariaDB
+// with concurrent writers over HTTP: the correct one agrees, the racy one
+// (no FOR UPDATE) is caught.
+func TestDatabaseConcurrent(t *testing.T) {
+	for _, kind := range []string{"postgres", "mariadb"} {
+		for _, flaw := range []Flaw{Correct, Racy} {
+			t.Run(kind+"/"+string(cmpOr(flaw, "correct")), func(t *testing.T) {
+				opt := Options{Policy: lab.Fenced, Flaw: flaw}
+				st := openKind(t, kind, opt)
+				defer st.Close()
+				srv := httptest.NewServer(Handler(st, opt, slog.New(slog.NewTextHandler(io.Discard, nil))))
+				defer srv.Close()
+				c, err := probe.NewClient(srv.URL, 5*time.Second, 4)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				p := &probe.Prober{Client: c, Policy: lab.Fenced, Remember: lab.Durable}
+				res, err := p.Concurrent(t.Context(), probe.ConcurrentOptions{Workers: 4, Duration: 5 * time.Second})
+				want := probe.Agree
+				if flaw == Racy {
+					want = probe.Disagree
+				}
+				if err != nil || res.Verdict != want {
+					t.Errorf("concurrent probe of the %s receiver on %s = %+v, %v; want %s", cmpOr(flaw, "correct"), kind, res, err, want)
+				}
+			})
 		}
 	}
 }
