@@ -97,6 +97,10 @@ func (s *Server) handleCreateRoom(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	undo, err := s.admitRoom(c)
+	if err != nil {
+		return err
+	}
 	secret := randomString(32)
 	now := time.Now()
 	r := store.Room{ID: randomString(12), SecretHash: hashSecret(secret), Page: page, Title: deck.Report.Scenario.Title,
@@ -108,12 +112,26 @@ func (s *Server) handleCreateRoom(c echo.Context) error {
 		}
 	}
 	if err != nil {
+		undo()
 		return fmt.Errorf("create room: %w", err)
 	}
+	s.metrics.roomsCreated.Inc()
 	c.SetCookie(&http.Cookie{Name: presenterCookie(r.ID), Value: secret, Path: views.RoomPath(r.ID),
 		HttpOnly: true, Secure: c.IsTLS(), SameSite: http.SameSiteStrictMode, MaxAge: int(s.roomLimits.TTL.Seconds())})
 	q := url.Values{"room": {r.ID}}
 	return seeOther(c, views.PresentPathOf(page)+"?"+q.Encode())
+}
+
+// admitRoom charges a new live room to the client's budget, or says it is
+// over it.
+func (s *Server) admitRoom(c echo.Context) (undo func(), err error) {
+	undo, over := s.budgets.takeRoom(clientKey(c))
+	if over != nil {
+		s.metrics.refusedBy(over.limit)
+		over.retryAfter(c)
+		return nil, over
+	}
+	return undo, nil
 }
 
 // policyNames spells policies as strings, for a query or a stored room.
