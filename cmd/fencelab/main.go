@@ -6,6 +6,8 @@
 //	fencelab scenarios
 //	fencelab probe --target URL (FILE | --scenario NAME) [--policy P] [--orderings all|N | --concurrent W --duration D]
 //	fencelab receiver [--addr ADDR] [--policy P] [--store memory|sqlite] [--db PATH] [--flaw racy|forgetful]
+//	fencelab admin hide|unhide|list ...
+//	fencelab backup [--db FILE] PATH
 package main
 
 import (
@@ -49,6 +51,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return runProbe(args[1:], stdin, stdout, stderr)
 	case "receiver":
 		return runReceiver(args[1:], stdout, stderr)
+	case "admin":
+		return admin(args[1:], stdout, stderr)
+	case "backup":
+		return backup(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -74,6 +80,10 @@ const usage = `usage:
          [--timeout 5s] [--save BASE]                      check a real receiver against the model
   fencelab receiver [--addr 127.0.0.1:8081] [--policy P] [--store memory|sqlite] [--db PATH]
          [--flaw racy|forgetful] [--window D]              run a reference receiver
+  fencelab admin hide RUN_ID --reason TEXT [--db D]      take a run down: 410 Gone, the reason shown
+  fencelab admin unhide RUN_ID [--db D]                  show a hidden run again
+  fencelab admin list [--recent N] [--db D]              the runs saved last, hidden ones marked
+  fencelab backup [--db FILE] PATH                         copy a running SQLite store to PATH
 `
 
 func exitCode(err error, stderr io.Writer) int {
@@ -87,6 +97,13 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	if errors.As(err, &invalidError{}) || errors.As(err, &disagreeError{}) {
 		return 1
+	}
+	var exit *exitError
+	if errors.As(err, &exit) {
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintf(stderr, "fencelab: %s\n", msg)
+		}
+		return exit.code
 	}
 	var unreachable *probe.UnreachableError
 	if errors.As(err, &unreachable) {

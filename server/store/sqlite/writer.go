@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mattn/go-sqlite3"
@@ -38,6 +39,8 @@ type writer struct {
 	queue chan *save
 	quit  chan struct{}
 	done  chan struct{}
+	// observe, if set, is told each group's size after its commit.
+	observe atomic.Pointer[func(int)]
 }
 
 func newWriter(db *sql.DB, check func() error) *writer {
@@ -141,6 +144,9 @@ func (w *writer) commit(batch []*save) {
 		return
 	}
 	results, err := w.runGroup(live)
+	if f := w.observe.Load(); f != nil {
+		(*f)(len(live))
+	}
 	for i, s := range live {
 		if err != nil {
 			results[i] = saveResult{err: err}
