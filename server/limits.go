@@ -180,22 +180,56 @@ func (b *budgets) takeSave(key string, n int) (undo func(), err *refusal) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	cl := b.of(key, now)
-	saves, err := take(cl.saves, now, 1, func(wait time.Duration) *refusal {
-		return over("saves", wait, "This address has saved too many runs: its budget is %d runs at once, then %d an hour. Nothing was saved; try again in %s.",
-			b.saves.burst, b.saves.perHour, waitWords(wait))
-	})
+	saves, err := take(cl.saves, now, 1, b.overSaves)
 	if err != nil {
 		return nil, err
 	}
-	bytes, err := take(cl.bytes, now, n, func(wait time.Duration) *refusal {
-		return over("bytes", wait, "This address has saved too many bytes: its budget is %s at once, then %s an hour. Nothing was saved; try again in %s.",
-			byteWords(b.bytes.burst), byteWords(b.bytes.perHour), waitWords(wait))
-	})
+	bytes, err := take(cl.bytes, now, n, b.overBytes)
 	if err != nil {
 		saves.cancel()
 		return nil, err
 	}
 	return func() { saves.cancel(); bytes.cancel() }, nil
+}
+
+// spent refuses a save at once when key has no save or no byte left, so
+// that a client past its budget does not make the server replay its
+// scenario only to be refused.
+func (b *budgets) spent(key string) *refusal {
+	now := time.Now()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	cl := b.of(key, now)
+	if wait := untilOne(cl.saves, now); wait > 0 {
+		return b.overSaves(wait)
+	}
+	if wait := untilOne(cl.bytes, now); wait > 0 {
+		return b.overBytes(wait)
+	}
+	return nil
+}
+
+// untilOne is how long until l holds a whole token; 0 when it does now
+// or is off.
+func untilOne(l *rate.Limiter, now time.Time) time.Duration {
+	if l == nil {
+		return 0
+	}
+	missing := 1 - l.TokensAt(now)
+	if missing <= 0 {
+		return 0
+	}
+	return time.Duration(missing / float64(l.Limit()) * float64(time.Second))
+}
+
+func (b *budgets) overSaves(wait time.Duration) *refusal {
+	return over("saves", wait, "This address has saved too many runs: its budget is %d runs at once, then %d an hour. Nothing was saved; try again in %s.",
+		b.saves.burst, b.saves.perHour, waitWords(wait))
+}
+
+func (b *budgets) overBytes(wait time.Duration) *refusal {
+	return over("bytes", wait, "This address has saved too many bytes: its budget is %s at once, then %s an hour. Nothing was saved; try again in %s.",
+		byteWords(b.bytes.burst), byteWords(b.bytes.perHour), waitWords(wait))
 }
 
 // takeRoom charges key one new live room.

@@ -83,7 +83,7 @@ func (s *Server) saveProbe(c echo.Context, sc *lab.Scenario, res *probe.Result) 
 		return store.Run{}, fmt.Errorf("encode observation: %w", err)
 	}
 	id := s.runID(append(append(canonical, '\n'), observed...))
-	return s.keep(c, store.Run{ID: id, Title: sc.Title, Scenario: canonical, Trace: trace, Observed: observed, EngineVersion: lab.Version})
+	return s.keep(c, store.Run{ID: id, Title: sc.Title, Scenario: canonical, Trace: trace, Observed: observed, EngineVersion: lab.Version}, nil)
 }
 
 // observedView turns a stored observation into the page's rows: every

@@ -127,9 +127,7 @@ func (s *Server) handleCreateRoom(c echo.Context) error {
 func (s *Server) admitRoom(c echo.Context) (undo func(), err error) {
 	undo, over := s.budgets.takeRoom(clientKey(c))
 	if over != nil {
-		s.metrics.refusedBy(over.limit)
-		over.retryAfter(c)
-		return nil, over
+		return nil, s.refuse(c, over)
 	}
 	return undo, nil
 }

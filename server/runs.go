@@ -60,20 +60,27 @@ func (s *Server) save(c echo.Context, sc *lab.Scenario) (store.Run, error) {
 	if err != nil {
 		return store.Run{}, fmt.Errorf("encode scenario: %w", err)
 	}
-	trace := lab.Replay(sc).AppendJSON(nil)
-	return s.keep(c, store.Run{ID: s.runID(canonical), Title: sc.Title, Scenario: canonical, Trace: trace, EngineVersion: lab.Version})
+	run := store.Run{ID: s.runID(canonical), Title: sc.Title, Scenario: canonical, EngineVersion: lab.Version}
+	return s.keep(c, run, func(r *store.Run) { r.Trace = lab.Replay(sc).AppendJSON(nil) })
 }
 
 // keep stores run for the client of c, unless it is stored already: run
 // ids are content-addressed, so the same scenario saved again is the
 // stored run, costs the client nothing, and answers 410 when hidden. A new
-// run is charged to the client's budgets first and given back if the
-// store then fails.
-func (s *Server) keep(c echo.Context, run store.Run) (store.Run, error) {
+// run is completed by fill (the replay, which a client past its budget
+// is refused before), charged to the client's budgets, and given back if
+// the store then fails.
+func (s *Server) keep(c echo.Context, run store.Run, fill func(*store.Run)) (store.Run, error) {
 	ctx := c.Request().Context()
 	stored, err := s.runByID(ctx, run.ID)
 	if !errors.Is(err, store.ErrNotFound) {
 		return stored, err
+	}
+	if over := s.budgets.spent(clientKey(c)); over != nil {
+		return store.Run{}, s.refuse(c, over)
+	}
+	if fill != nil {
+		fill(&run)
 	}
 	n := runBytes(run)
 	undo, err := s.admit(c, n)
@@ -91,14 +98,20 @@ func (s *Server) keep(c echo.Context, run store.Run) (store.Run, error) {
 	return stored, nil
 }
 
+// refuse answers a request over a client's budget: counted, with the
+// seconds to wait.
+func (s *Server) refuse(c echo.Context, over *refusal) error {
+	s.metrics.refusedBy(over.limit)
+	over.retryAfter(c)
+	return over
+}
+
 // admit charges a new run of n bytes to the client's budgets and checks
 // that the store has room for it, or says which limit it is over.
 func (s *Server) admit(c echo.Context, n int) (undo func(), err error) {
 	undo, over := s.budgets.takeSave(clientKey(c), n)
 	if over != nil {
-		s.metrics.refusedBy(over.limit)
-		over.retryAfter(c)
-		return nil, over
+		return nil, s.refuse(c, over)
 	}
 	if err := s.size.check(c.Request().Context(), n); err != nil {
 		undo()
