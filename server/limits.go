@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"net"
@@ -23,10 +24,14 @@ import (
 type Limits struct {
 	Saves            int   // runs saved at once: 600
 	SavesPerHour     int   // runs saved per hour after that: 1,800
-	SaveBytes        int64 // bytes saved at once (scenario, trace, observation): 64 MiB
-	SaveBytesPerHour int64 // bytes saved per hour after that: 64 MiB
+	SaveBytes        int64 // bytes saved at once (scenario, trace, observation): 32 MiB
+	SaveBytesPerHour int64 // bytes saved per hour after that: 32 MiB
 	Rooms            int   // live rooms created at once: 30
 	RoomsPerHour     int   // live rooms created per hour after that: 30
+	// SavesAtOnce is how many of one client's saves are served at once;
+	// more wait their turn, so that a client with many connections cannot
+	// take every core and the writer's queue from the others: 4.
+	SavesAtOnce int
 	// MaxStoreSize is the store's size in bytes past which saves answer
 	// 507 and everything else goes on; 0 or less: no limit.
 	MaxStoreSize int64
@@ -36,10 +41,11 @@ type Limits struct {
 const (
 	defaultSaves            = 600
 	defaultSavesPerHour     = 1800
-	defaultSaveBytes        = 64 << 20
-	defaultSaveBytesPerHour = 64 << 20
+	defaultSaveBytes        = 32 << 20
+	defaultSaveBytesPerHour = 32 << 20
 	defaultRooms            = 30
 	defaultRoomsPerHour     = 30
+	defaultSavesAtOnce      = 4
 )
 
 func (l Limits) withDefaults() Limits {
@@ -59,6 +65,7 @@ func (l Limits) withDefaults() Limits {
 	pick(&l.SaveBytesPerHour, defaultSaveBytesPerHour)
 	pickInt(&l.Rooms, defaultRooms)
 	pickInt(&l.RoomsPerHour, defaultRoomsPerHour)
+	pickInt(&l.SavesAtOnce, defaultSavesAtOnce)
 	return l
 }
 
@@ -97,6 +104,9 @@ func (b bucket) refill() time.Duration {
 type client struct {
 	saves, bytes, rooms *rate.Limiter
 	seen                time.Time
+	// inFlight holds a token for each of the client's saves being
+	// served; the next one waits for a free token (nil: no bound).
+	inFlight chan struct{}
 }
 
 // budgets keeps each client's buckets. A client unseen for longer than
@@ -104,6 +114,7 @@ type client struct {
 // full again, just as a new client's.
 type budgets struct {
 	saves, bytes, rooms bucket
+	atOnce              int // saves served at once per client; 0: no bound
 	forget              time.Duration
 
 	mu      sync.Mutex
@@ -114,7 +125,7 @@ type budgets struct {
 func newBudgets(l Limits) *budgets {
 	b := &budgets{saves: bucket{int64(l.Saves), int64(l.SavesPerHour)},
 		bytes: bucket{l.SaveBytes, l.SaveBytesPerHour}, rooms: bucket{int64(l.Rooms), int64(l.RoomsPerHour)},
-		clients: map[string]*client{}}
+		clients: map[string]*client{}, atOnce: max(l.SavesAtOnce, 0)}
 	b.forget = max(b.saves.refill(), b.bytes.refill(), b.rooms.refill())
 	return b
 }
@@ -149,6 +160,9 @@ func (b *budgets) of(key string, now time.Time) *client {
 		}
 	}
 	cl := &client{saves: b.saves.limiter(), bytes: b.bytes.limiter(), rooms: b.rooms.limiter(), seen: now}
+	if b.atOnce > 0 {
+		cl.inFlight = make(chan struct{}, b.atOnce)
+	}
 	b.clients[key] = cl
 	return cl
 }
@@ -190,6 +204,23 @@ func (b *budgets) takeSave(key string, n int) (undo func(), err *refusal) {
 		return nil, err
 	}
 	return func() { saves.cancel(); bytes.cancel() }, nil
+}
+
+// turn waits until fewer than atOnce of key's saves are being served, and
+// returns what ends this one's turn; ctx's error if it ends first.
+func (b *budgets) turn(ctx context.Context, key string) (func(), error) {
+	b.mu.Lock()
+	slots := b.of(key, time.Now()).inFlight
+	b.mu.Unlock()
+	if slots == nil {
+		return func() {}, nil
+	}
+	select {
+	case slots <- struct{}{}:
+		return func() { <-slots }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // spent refuses a save at once when key has no save or no byte left, so

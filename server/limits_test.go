@@ -87,7 +87,8 @@ func TestClassroomBehindOneAddress(t *testing.T) {
 
 // TestSaveBudgets: past a client's budget of saves or bytes a new run is
 // refused with 429, Retry-After and a sentence naming the budget; the
-// same run saved again costs nothing; another client has its own budget.
+// same run saved again costs nothing (as many distinct runs pass after
+// it as without it); another client has its own budget.
 func TestSaveBudgets(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -99,31 +100,51 @@ func TestSaveBudgets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			plain, _ := untilRefused(t, limitedServer(t, tt.limits), 0)
 			srv := limitedServer(t, tt.limits)
-			var rec *httptest.ResponseRecorder
-			saved := 0
-			for i := range 50 {
-				if rec = saveFrom(srv, "198.51.100.1", titled(t, "paused-worker", fmt.Sprint("Run ", i))); rec.Code != http.StatusCreated {
-					break
-				}
-				saved++
-			}
+			saved, rec := untilRefused(t, srv, 5)
 			if rec.Code != http.StatusTooManyRequests || !strings.Contains(rec.Body.String(), tt.words) ||
 				rec.Header().Get("Retry-After") == "" {
 				t.Fatalf("save #%d past the budget = %d %s (Retry-After %q), want 429 saying %q with a Retry-After",
 					saved, rec.Code, rec.Body, rec.Header().Get("Retry-After"), tt.words)
 			}
-			if saved == 0 {
-				t.Errorf("no save passed before the budget ran out")
-			}
-			if rec := saveFrom(srv, "198.51.100.1", titled(t, "paused-worker", "Run 0")); rec.Code != http.StatusCreated {
-				t.Errorf("saving run 0 again past the budget = %d %s, want 201: it is stored already", rec.Code, rec.Body)
+			if saved == 0 || saved != plain {
+				t.Errorf("%d distinct runs passed with run 0 saved 5 times more, %d without; want the same, at least 1", saved, plain)
 			}
 			if rec := saveFrom(srv, "198.51.100.2", titled(t, "paused-worker", "Another client")); rec.Code != http.StatusCreated {
 				t.Errorf("another client's save = %d %s, want 201", rec.Code, rec.Body)
 			}
 		})
 	}
+}
+
+// untilRefused saves distinct runs from one client until one is refused,
+// saving the first again `again` times, and returns how many distinct
+// runs passed and the refusal.
+func untilRefused(t *testing.T, srv http.Handler, again int) (int, *httptest.ResponseRecorder) {
+	t.Helper()
+	saved := 0
+	for i := range 50 {
+		rec := saveFrom(srv, "198.51.100.1", titled(t, "paused-worker", fmt.Sprint("Run ", i)))
+		if rec.Code != http.StatusCreated {
+			return saved, rec
+		}
+		saved++
+		for range again * btoi(i == 0) {
+			if rec := saveFrom(srv, "198.51.100.1", titled(t, "paused-worker", "Run 0")); rec.Code != http.StatusCreated {
+				t.Fatalf("saving run 0 again = %d %s, want 201", rec.Code, rec.Body)
+			}
+		}
+	}
+	t.Fatal("50 distinct runs passed: no budget ran out")
+	return 0, nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // TestRoomBudget: past a client's budget of live rooms, 429.

@@ -23,7 +23,7 @@ func (s *Server) routes() {
 	read(views.RouteScenarioPresent, s.handleScenarioPresent)
 	read(views.RouteScenarioEmbed, framable(s.cached(revalidateCache, s.handleScenarioEmbed)))
 	e.POST(views.RouteReplay, s.handleReplayPage)
-	e.POST(views.RouteRuns, s.handleSaveRunForm)
+	e.POST(views.RouteRuns, s.withinBudget(s.handleSaveRunForm))
 	read(views.RouteRun, s.shown(s.handleRunPath)) // the page, and .md, .json, .svg, .png
 	read(views.RouteRunPresent, s.shown(s.handleRunPresent))
 	read(views.RouteRunEmbed, framable(s.shown(s.cached(exportCache, s.handleRunEmbed))))
@@ -31,7 +31,7 @@ func (s *Server) routes() {
 	read(views.RouteEditor, s.handleEditor)
 	e.POST(views.RouteEditor, s.handleEditorForm)
 	e.POST(views.RouteEditorPreview, s.handleEditorPreview)
-	e.POST(views.RouteEditorSave, s.handleEditorSave)
+	e.POST(views.RouteEditorSave, s.withinBudget(s.handleEditorSave))
 	e.POST(views.RouteEditorExplore, s.handleEditorExplore)
 	e.POST(views.RouteRooms, s.handleCreateRoom)
 	read(views.RouteRoom, s.handleRoomSummary)
@@ -47,8 +47,8 @@ func (s *Server) routes() {
 	e.POST(views.RouteExploreEdit, s.handleExploreEdit)
 
 	e.POST(views.RouteAPIReplay, s.handleAPIReplay)
-	e.POST(views.RouteAPIRuns, s.handleAPISaveRun)
-	e.POST(views.RouteAPIProbes, s.handleAPISaveProbe)
+	e.POST(views.RouteAPIRuns, s.withinBudget(s.handleAPISaveRun))
+	e.POST(views.RouteAPIProbes, s.withinBudget(s.handleAPISaveProbe))
 	e.POST(views.RouteAPIExplore, s.handleAPIExplore)
 	read(views.RouteAPIRun, s.shown(s.cached(immutableCache, s.handleAPIRun)))
 	read(views.RouteAPIScenarios, s.handleAPIScenarios)

@@ -98,6 +98,27 @@ func (s *Server) keep(c echo.Context, run store.Run, fill func(*store.Run)) (sto
 	return stored, nil
 }
 
+// withinBudget guards a route that saves: a client with no save or byte
+// left is refused before its body is read, so that flooding costs the
+// server next to nothing, and a client's saves beyond Limits.SavesAtOnce
+// wait their turn. A run it had saved before would have cost it
+// nothing, but cannot be told without reading the body: it is refused
+// too, until the client's budget refills.
+func (s *Server) withinBudget(h echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		key := clientKey(c)
+		if over := s.budgets.spent(key); over != nil {
+			return s.refuse(c, over)
+		}
+		done, err := s.budgets.turn(c.Request().Context(), key)
+		if err != nil {
+			return err
+		}
+		defer done()
+		return h(c)
+	}
+}
+
 // refuse answers a request over a client's budget: counted, with the
 // seconds to wait.
 func (s *Server) refuse(c echo.Context, over *refusal) error {

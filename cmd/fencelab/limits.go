@@ -20,8 +20,8 @@ const defaultSQLiteMaxSize = 2 << 30
 // limitFlags are the serve flags of the per-client budgets and the store's
 // size; each takes its default from a FENCELAB_ variable.
 type limitFlags struct {
-	saves, savesPerHour, rooms, roomsPerHour *int
-	bytes, bytesPerHour, maxStoreSize        *byteSize
+	saves, savesPerHour, rooms, roomsPerHour, atOnce *int
+	bytes, bytesPerHour, maxStoreSize                *byteSize
 }
 
 // addLimitFlags declares the limit flags on flags, or fails on an
@@ -38,6 +38,7 @@ func addLimitFlags(flags *flag.FlagSet) (*limitFlags, error) {
 		{&lf.savesPerHour, "client-saves-per-hour", "FENCELAB_CLIENT_SAVES_PER_HOUR", 1800, "new runs one client may save per hour once its burst is spent"},
 		{&lf.rooms, "client-rooms", "FENCELAB_CLIENT_ROOMS", 30, "live rooms one client may create at once; 0: no limit"},
 		{&lf.roomsPerHour, "client-rooms-per-hour", "FENCELAB_CLIENT_ROOMS_PER_HOUR", 30, "live rooms one client may create per hour once its burst is spent"},
+		{&lf.atOnce, "client-saves-at-once", "FENCELAB_CLIENT_SAVES_AT_ONCE", 4, "saves of one client served at once, more wait their turn; 0: no bound"},
 	}
 	for _, f := range ints {
 		def, err := envInt(f.env, f.def)
@@ -52,8 +53,8 @@ func addLimitFlags(flags *flag.FlagSet) (*limitFlags, error) {
 		def       int64
 		help      string
 	}{
-		{lf.bytes, "client-save-bytes", "FENCELAB_CLIENT_SAVE_BYTES", 64 << 20, "bytes of new runs one client may save at once, such as 64MiB; 0: no limit"},
-		{lf.bytesPerHour, "client-save-bytes-per-hour", "FENCELAB_CLIENT_SAVE_BYTES_PER_HOUR", 64 << 20, "bytes of new runs one client may save per hour once its burst is spent"},
+		{lf.bytes, "client-save-bytes", "FENCELAB_CLIENT_SAVE_BYTES", 32 << 20, "bytes of new runs one client may save at once, such as 32MiB; 0: no limit"},
+		{lf.bytesPerHour, "client-save-bytes-per-hour", "FENCELAB_CLIENT_SAVE_BYTES_PER_HOUR", 32 << 20, "bytes of new runs one client may save per hour once its burst is spent"},
 		{lf.maxStoreSize, "max-store-size", "FENCELAB_MAX_STORE_SIZE", -1, "database size past which saves answer 507, such as 2GiB; 0: no limit; default 2GiB for SQLite, none for PostgreSQL"},
 	}
 	for _, f := range sizes {
@@ -81,6 +82,7 @@ func (lf *limitFlags) limits(postgres bool) server.Limits {
 		Saves: int(off(int64(*lf.saves))), SavesPerHour: int(off(int64(*lf.savesPerHour))),
 		SaveBytes: off(lf.bytes.n), SaveBytesPerHour: off(lf.bytesPerHour.n),
 		Rooms: int(off(int64(*lf.rooms))), RoomsPerHour: int(off(int64(*lf.roomsPerHour))),
+		SavesAtOnce:  int(off(int64(*lf.atOnce))),
 		MaxStoreSize: lf.maxStoreSize.n,
 	}
 	if l.MaxStoreSize < 0 && !postgres {
@@ -91,7 +93,7 @@ func (lf *limitFlags) limits(postgres bool) server.Limits {
 
 // check refuses negative limits.
 func (lf *limitFlags) check() error {
-	for _, n := range []int{*lf.saves, *lf.savesPerHour, *lf.rooms, *lf.roomsPerHour} {
+	for _, n := range []int{*lf.saves, *lf.savesPerHour, *lf.rooms, *lf.roomsPerHour, *lf.atOnce} {
 		if n < 0 {
 			return &usageError{fmt.Sprintf("a client limit must be 0 (none) or more, got %d", n)}
 		}
