@@ -32,6 +32,9 @@ type Limits struct {
 	// more wait their turn, so that a client with many connections cannot
 	// take every core and the writer's queue from the others: 4.
 	SavesAtOnce int
+	// RefusalDelay is how long a refused client waits for its 429, at
+	// most its Retry-After: 1 s; negative: no wait.
+	RefusalDelay time.Duration
 	// MaxStoreSize is the store's size in bytes past which saves answer
 	// 507 and everything else goes on; 0 or less: no limit.
 	MaxStoreSize int64
@@ -46,6 +49,7 @@ const (
 	defaultRooms            = 30
 	defaultRoomsPerHour     = 30
 	defaultSavesAtOnce      = 4
+	defaultRefusalDelay     = time.Second
 )
 
 func (l Limits) withDefaults() Limits {
@@ -66,6 +70,9 @@ func (l Limits) withDefaults() Limits {
 	pickInt(&l.Rooms, defaultRooms)
 	pickInt(&l.RoomsPerHour, defaultRoomsPerHour)
 	pickInt(&l.SavesAtOnce, defaultSavesAtOnce)
+	if l.RefusalDelay == 0 {
+		l.RefusalDelay = defaultRefusalDelay
+	}
 	return l
 }
 
@@ -114,7 +121,8 @@ type client struct {
 // full again, just as a new client's.
 type budgets struct {
 	saves, bytes, rooms bucket
-	atOnce              int // saves served at once per client; 0: no bound
+	atOnce              int           // saves served at once per client; 0: no bound
+	delay               time.Duration // before a refusal is answered
 	forget              time.Duration
 
 	mu      sync.Mutex
@@ -125,7 +133,8 @@ type budgets struct {
 func newBudgets(l Limits) *budgets {
 	b := &budgets{saves: bucket{int64(l.Saves), int64(l.SavesPerHour)},
 		bytes: bucket{l.SaveBytes, l.SaveBytesPerHour}, rooms: bucket{int64(l.Rooms), int64(l.RoomsPerHour)},
-		clients: map[string]*client{}, atOnce: max(l.SavesAtOnce, 0)}
+		clients: map[string]*client{}, atOnce: max(l.SavesAtOnce, 0),
+		delay: max(l.RefusalDelay, 0)}
 	b.forget = max(b.saves.refill(), b.bytes.refill(), b.rooms.refill())
 	return b
 }

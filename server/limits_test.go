@@ -16,9 +16,13 @@ import (
 	"fencelab/server"
 )
 
-// limitedServer is a server on a fresh SQLite file with the given limits.
+// limitedServer is a server on a fresh SQLite file with the given limits,
+// answering refusals at once unless they say otherwise.
 func limitedServer(t testing.TB, limits server.Limits) *server.Server {
 	t.Helper()
+	if limits.RefusalDelay == 0 {
+		limits.RefusalDelay = -1
+	}
 	db := openDB(t, t.TempDir())
 	secret, err := db.Secret(t.Context())
 	if err != nil {

@@ -120,10 +120,21 @@ func (s *Server) withinBudget(h echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // refuse answers a request over a client's budget: counted, with the
-// seconds to wait.
+// seconds to wait, after a moment. A flood over many connections waits
+// for each answer before its next request: held a second, it sends one
+// request a second per connection instead of hundreds, and a waiting
+// request costs no core.
 func (s *Server) refuse(c echo.Context, over *refusal) error {
 	s.metrics.refusedBy(over.limit)
 	over.retryAfter(c)
+	if d := min(over.retry, s.budgets.delay); d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-c.Request().Context().Done():
+		}
+	}
 	return over
 }
 
