@@ -114,6 +114,10 @@ type client struct {
 	// inFlight holds a token for each of the client's saves being
 	// served; the next one waits for a free token (nil: no bound).
 	inFlight chan struct{}
+	// need is the bytes of the client's last save refused for its byte
+	// budget: until the bucket holds that much, the next one is refused
+	// before its body is read (a flood repeats its sizes).
+	need int
 }
 
 // budgets keeps each client's buckets. A client unseen for longer than
@@ -210,8 +214,10 @@ func (b *budgets) takeSave(key string, n int) (undo func(), err *refusal) {
 	bytes, err := take(cl.bytes, now, n, b.overBytes)
 	if err != nil {
 		saves.cancel()
+		cl.need = n
 		return nil, err
 	}
+	cl.need = 0
 	return func() { saves.cancel(); bytes.cancel() }, nil
 }
 
@@ -240,22 +246,22 @@ func (b *budgets) spent(key string) *refusal {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	cl := b.of(key, now)
-	if wait := untilOne(cl.saves, now); wait > 0 {
+	if wait := until(cl.saves, now, 1); wait > 0 {
 		return b.overSaves(wait)
 	}
-	if wait := untilOne(cl.bytes, now); wait > 0 {
+	if wait := until(cl.bytes, now, max(cl.need, 1)); wait > 0 {
 		return b.overBytes(wait)
 	}
 	return nil
 }
 
-// untilOne is how long until l holds a whole token; 0 when it does now
-// or is off.
-func untilOne(l *rate.Limiter, now time.Time) time.Duration {
+// until is how long until l holds n tokens (at most its burst); 0 when
+// it does now or is off.
+func until(l *rate.Limiter, now time.Time, n int) time.Duration {
 	if l == nil {
 		return 0
 	}
-	missing := 1 - l.TokensAt(now)
+	missing := float64(min(n, l.Burst())) - l.TokensAt(now)
 	if missing <= 0 {
 		return 0
 	}
