@@ -1,13 +1,13 @@
 // Command fencelab replays lease-and-fencing scenarios and serves the lab.
 //
 //	fencelab [serve] [--addr :8080] [--db ./fencelab.db]
+//	fencelab admin hide|unhide|list ... [--db D]
+//	fencelab backup [--db FILE] PATH
 //	fencelab replay [FILE | - | --scenario NAME] [--policies a,b] [--json | --format table|markdown|json|svg]
 //	fencelab explore [FILE | - | --scenario NAME] [--json] [--budget N] [--deadline D]
 //	fencelab scenarios
 //	fencelab probe --target URL (FILE | --scenario NAME) [--policy P] [--orderings all|N | --concurrent W --duration D]
 //	fencelab receiver [--addr ADDR] [--policy P] [--store memory|sqlite] [--db PATH] [--flaw racy|forgetful]
-//	fencelab admin hide|unhide|list ...
-//	fencelab backup [--db FILE] PATH
 package main
 
 import (
@@ -67,6 +67,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 const usage = `usage:
   fencelab [serve] [--addr :8080] [--db ./fencelab.db]   serve the lab
+  fencelab admin hide RUN_ID --reason TEXT [--db D]        take a run down: 410 Gone, the reason shown
+  fencelab admin unhide RUN_ID [--db D]                    show a hidden run again
+  fencelab admin list [--recent N] [--db D]                the runs saved last, hidden ones marked
+  fencelab backup [--db FILE] PATH                         copy a running SQLite store to PATH
   fencelab replay                                          print the seed's four lines
   fencelab replay FILE|- [--policies p,q] [--format F]     replay a scenario file (- for stdin)
   fencelab replay --scenario NAME [--policies p,q] [--format F]
@@ -80,15 +84,18 @@ const usage = `usage:
          [--timeout 5s] [--save BASE]                      check a real receiver against the model
   fencelab receiver [--addr 127.0.0.1:8081] [--policy P] [--store memory|sqlite] [--db PATH]
          [--flaw racy|forgetful] [--window D]              run a reference receiver
-  fencelab admin hide RUN_ID --reason TEXT [--db D]      take a run down: 410 Gone, the reason shown
-  fencelab admin unhide RUN_ID [--db D]                  show a hidden run again
-  fencelab admin list [--recent N] [--db D]              the runs saved last, hidden ones marked
-  fencelab backup [--db FILE] PATH                         copy a running SQLite store to PATH
 `
 
 func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return 0
+	}
+	var exit *exitError
+	if errors.As(err, &exit) {
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintf(stderr, "fencelab: %s\n", msg)
+		}
+		return exit.code
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {
@@ -97,13 +104,6 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	if errors.As(err, &invalidError{}) || errors.As(err, &disagreeError{}) {
 		return 1
-	}
-	var exit *exitError
-	if errors.As(err, &exit) {
-		if msg := err.Error(); msg != "" {
-			fmt.Fprintf(stderr, "fencelab: %s\n", msg)
-		}
-		return exit.code
 	}
 	var unreachable *probe.UnreachableError
 	if errors.As(err, &unreachable) {
