@@ -176,7 +176,14 @@ type decks struct {
 	m  map[string]views.PresentPage
 }
 
+// roomDeck is the room's presentation, kept in memory once built; a room
+// on a run taken down since answers 410, kept or not.
 func (s *Server) roomDeck(ctx context.Context, r store.Room) (views.PresentPage, error) {
+	if id, ok := views.CutRunPath(r.Page); ok {
+		if err := s.checkShown(ctx, id); err != nil {
+			return views.PresentPage{}, err
+		}
+	}
 	s.decks.mu.Lock()
 	d, ok := s.decks.m[r.ID]
 	s.decks.mu.Unlock()

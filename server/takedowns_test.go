@@ -16,8 +16,8 @@ import (
 
 // TestHiddenRunIsGone: once a run is hidden, every address that shows it
 // answers 410 with the reason, at once, pages already in the page cache
-// included; saving the same scenario again does not bring it back; shown
-// again, it answers 200.
+// included, and a live room on it; saving the same scenario again does not
+// bring it back; shown again, it answers 200.
 func TestHiddenRunIsGone(t *testing.T) {
 	db := openDB(t, t.TempDir())
 	secret, err := db.Secret(t.Context())
@@ -47,6 +47,19 @@ func TestHiddenRunIsGone(t *testing.T) {
 				t.Fatalf("GET %s before hiding = %d, want 200", target, rec.Code)
 			}
 		}
+	}
+	room := postForm(t, srv, "/rooms", url.Values{"page": {"/r/" + id}})
+	loc, err := url.Parse(room.Header().Get("Location"))
+	if room.Code != http.StatusSeeOther || err != nil {
+		t.Fatalf("POST /rooms for the run = %d (Location %q), want 303", room.Code, room.Header().Get("Location"))
+	}
+	r, err := db.Room(t.Context(), loc.Query().Get("room"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads = append(reads, "/join/"+r.Code)
+	if rec := plainGet(srv, "/join/"+r.Code); rec.Code != http.StatusOK {
+		t.Fatalf("GET /join/%s before hiding = %d, want 200", r.Code, rec.Code)
 	}
 	const reason = "It named a real person."
 	if err := db.Hide(t.Context(), id, reason, time.Now()); err != nil {
