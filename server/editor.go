@@ -104,7 +104,7 @@ func (s *Server) saveDraft(c echo.Context, target func(id string, ps []lab.Polic
 	if err != nil {
 		return err
 	}
-	run, err := s.save(c.Request().Context(), sc)
+	run, err := s.save(c, sc)
 	if err != nil {
 		return err
 	}

@@ -91,7 +91,8 @@ func (s *Server) classify(err error, c echo.Context) problem {
 	case errors.As(err, &inv):
 		return problem{http.StatusUnprocessableEntity, "This scenario is not valid",
 			"Nothing was run. Fix these problems and replay it:", inv.Errors}
-	case errors.As(err, &herr) && (herr.Code < 500 || herr.Code == http.StatusServiceUnavailable):
+	case errors.As(err, &herr) && (herr.Code < 500 || herr.Code == http.StatusServiceUnavailable ||
+		herr.Code == http.StatusInsufficientStorage):
 		return problem{herr.Code, statusTitle(herr.Code), message(herr), nil}
 	case store.CodeOf(err) != 0:
 		return s.storeProblem(store.CodeOf(err), err, c)
@@ -119,6 +120,8 @@ var storeProblems = map[store.Code]problem{
 		message: "No free room code was found. Please try again in a moment."},
 	store.Unavailable: {status: http.StatusServiceUnavailable, title: "Database unavailable",
 		message: "The database cannot be reached right now, so nothing was saved or read. Please try again in a moment."},
+	store.Gone: {status: http.StatusGone, title: "Taken down",
+		message: "This run was taken down by the lab’s operators."},
 	store.Full: {status: http.StatusInsufficientStorage, title: "Storage full",
 		message: "The server cannot store runs now: the database has no room left, so nothing was saved. Saved runs can still be opened."},
 }
@@ -128,12 +131,19 @@ var storeProblems = map[store.Code]problem{
 // error in the log; a missing run or room is the client's doing.
 func (s *Server) storeProblem(code store.Code, err error, c echo.Context) problem {
 	p, ok := storeProblems[code]
+	switch code {
+	case store.Unavailable, store.Full:
+		s.metrics.storeError(code)
+	}
 	if !ok {
+		s.metrics.storeError(code)
 		s.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 		return problem{http.StatusInternalServerError, "Something went wrong",
 			"The server could not answer this request. It has been logged; please try again in a moment.", nil}
 	}
 	switch code {
+	case store.Gone:
+		p.message = goneMessage(err)
 	case store.Unavailable:
 		s.log.Warn("database unavailable", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 		c.Response().Header().Set("Retry-After", retryAfter)

@@ -72,6 +72,7 @@ func TestStoreProblems(t *testing.T) {
 		{store.ErrCodeTaken, http.StatusServiceUnavailable, "room code"},
 		{store.ErrUnavailable, http.StatusServiceUnavailable, "cannot be reached"},
 		{store.ErrFull, http.StatusInsufficientStorage, "no room left"},
+		{store.ErrGone, http.StatusGone, "taken down by the lab’s operators."},
 	}
 	if len(tests) != len(storeProblems) {
 		t.Errorf("the test covers %d codes, storeProblems answers %d", len(tests), len(storeProblems))

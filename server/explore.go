@@ -42,7 +42,7 @@ func (s *Server) handleExploreForm(c echo.Context) error {
 	}
 	form := c.Request().PostForm
 	if form.Get("save") != "" {
-		run, err := s.save(c.Request().Context(), sc)
+		run, err := s.save(c, sc)
 		if err != nil {
 			return err
 		}
@@ -139,7 +139,7 @@ func (s *Server) handleExploreEdit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	run, err := s.save(c.Request().Context(), sc)
+	run, err := s.save(c, sc)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -81,6 +82,9 @@ type explorations struct {
 	mu      sync.Mutex
 	flights map[string]*flight // by scenario key, budget and deadline
 	clients map[string]int     // slots held, by client address
+
+	// Explorations refused, for the metrics.
+	refusedBusy, refusedShare atomic.Int64
 }
 
 // flight is one exploration running for everyone who asked for it.
@@ -165,11 +169,13 @@ func (e *explorations) join(key, client string, sc *lab.Scenario, b bounds, prog
 		return f, nil
 	}
 	if e.clients[client] > 0 {
+		e.refusedShare.Add(1)
 		return nil, errOverShare
 	}
 	select {
 	case e.slots <- struct{}{}:
 	default:
+		e.refusedBusy.Add(1)
 		return nil, errBusy
 	}
 	e.clients[client]++
@@ -198,6 +204,17 @@ func (e *explorations) fly(ctx context.Context, key, client string, f *flight, s
 	f.x = x
 	e.mu.Unlock()
 	close(f.done)
+}
+
+// counts are the explorations running now, and the requests waiting for
+// one that another request started.
+func (e *explorations) counts() (running, waiting int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, f := range e.flights {
+		waiting += f.waiters - 1
+	}
+	return len(e.slots), waiting
 }
 
 // leave stops waiting on f; the last to leave cancels the exploration

@@ -29,6 +29,7 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 		if err := next(c); err != nil {
 			c.Error(err)
 		}
+		s.metrics.request(c.Path(), c.Response().Status)
 		if s.access == nil {
 			return nil
 		}

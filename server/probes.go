@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -33,7 +32,7 @@ func (s *Server) handleAPISaveProbe(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	run, err := s.saveProbe(c.Request().Context(), sc, res)
+	run, err := s.saveProbe(c, sc, res)
 	if err != nil {
 		return err
 	}
@@ -71,7 +70,7 @@ func parseProbeBody(r io.Reader) (*lab.Scenario, *probe.Result, error) {
 
 // saveProbe stores the scenario, its trace and the observation; the id
 // covers the observation too, so two probes of one scenario get two links.
-func (s *Server) saveProbe(ctx context.Context, sc *lab.Scenario, res *probe.Result) (store.Run, error) {
+func (s *Server) saveProbe(c echo.Context, sc *lab.Scenario, res *probe.Result) (store.Run, error) {
 	canonical, err := json.Marshal(sc)
 	if err != nil {
 		return store.Run{}, fmt.Errorf("encode scenario: %w", err)
@@ -85,12 +84,7 @@ func (s *Server) saveProbe(ctx context.Context, sc *lab.Scenario, res *probe.Res
 		return store.Run{}, fmt.Errorf("encode observation: %w", err)
 	}
 	id := s.runID(append(append(canonical, '\n'), observed...))
-	run := store.Run{ID: id, Title: sc.Title, Scenario: canonical, Trace: trace, Observed: observed, EngineVersion: lab.Version}
-	stored, err := s.store.SaveRun(ctx, run)
-	if err != nil {
-		return store.Run{}, fmt.Errorf("save run %s: %w", run.ID, err)
-	}
-	return stored, nil
+	return s.keep(c, store.Run{ID: id, Title: sc.Title, Scenario: canonical, Trace: trace, Observed: observed, EngineVersion: lab.Version}, nil)
 }
 
 // observedView turns a stored observation into the page's rows: every

@@ -111,6 +111,17 @@ func (h *hub) join(r store.Room, presenter bool) (*subscriber, func(), string) {
 	return sub, func() { once.Do(func() { h.leave(lr, sub) }) }, ""
 }
 
+// counts are the rooms with a connection to this server, and the phones
+// connected to them.
+func (h *hub) counts() (rooms, phones int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, lr := range h.rooms {
+		phones += lr.phones
+	}
+	return len(h.rooms), phones
+}
+
 func (h *hub) leave(lr *liveRoom, sub *subscriber) {
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -97,6 +97,10 @@ func (s *Server) handleCreateRoom(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	undo, err := s.admitRoom(c)
+	if err != nil {
+		return err
+	}
 	secret := randomString(32)
 	now := time.Now()
 	r := store.Room{ID: randomString(12), SecretHash: hashSecret(secret), Page: page, Title: deck.Report.Scenario.Title,
@@ -108,12 +112,24 @@ func (s *Server) handleCreateRoom(c echo.Context) error {
 		}
 	}
 	if err != nil {
+		undo()
 		return fmt.Errorf("create room: %w", err)
 	}
+	s.metrics.roomsCreated.Inc()
 	c.SetCookie(&http.Cookie{Name: presenterCookie(r.ID), Value: secret, Path: views.RoomPath(r.ID),
 		HttpOnly: true, Secure: c.IsTLS(), SameSite: http.SameSiteStrictMode, MaxAge: int(s.roomLimits.TTL.Seconds())})
 	q := url.Values{"room": {r.ID}}
 	return seeOther(c, views.PresentPathOf(page)+"?"+q.Encode())
+}
+
+// admitRoom charges a new live room to the client's budget, or says it is
+// over it.
+func (s *Server) admitRoom(c echo.Context) (undo func(), err error) {
+	undo, over := s.budgets.takeRoom(clientKey(c))
+	if over != nil {
+		return nil, s.refuse(c, over)
+	}
+	return undo, nil
 }
 
 // policyNames spells policies as strings, for a query or a stored room.
@@ -160,7 +176,14 @@ type decks struct {
 	m  map[string]views.PresentPage
 }
 
+// roomDeck is the room's presentation, kept in memory once built; a room
+// on a run taken down since answers 410, kept or not.
 func (s *Server) roomDeck(ctx context.Context, r store.Room) (views.PresentPage, error) {
+	if id, ok := views.CutRunPath(r.Page); ok {
+		if err := s.checkShown(ctx, id); err != nil {
+			return views.PresentPage{}, err
+		}
+	}
 	s.decks.mu.Lock()
 	d, ok := s.decks.m[r.ID]
 	s.decks.mu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -26,7 +27,7 @@ func (s *Server) handleSaveRunForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	run, err := s.save(c.Request().Context(), sc)
+	run, err := s.save(c, sc)
 	if err != nil {
 		return err
 	}
@@ -44,7 +45,7 @@ func (s *Server) handleAPISaveRun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	run, err := s.save(c.Request().Context(), sc)
+	run, err := s.save(c, sc)
 	if err != nil {
 		return err
 	}
@@ -53,19 +54,109 @@ func (s *Server) handleAPISaveRun(c echo.Context) error {
 	return writeJSON(c, http.StatusCreated, savedJSON{ID: run.ID, URL: link})
 }
 
-// save replays a valid scenario and stores it with its trace under its id.
-func (s *Server) save(ctx context.Context, sc *lab.Scenario) (store.Run, error) {
+// save replays a valid scenario and keeps it with its trace under its id.
+func (s *Server) save(c echo.Context, sc *lab.Scenario) (store.Run, error) {
 	canonical, err := json.Marshal(sc)
 	if err != nil {
 		return store.Run{}, fmt.Errorf("encode scenario: %w", err)
 	}
-	trace := lab.Replay(sc).AppendJSON(nil)
-	run := store.Run{ID: s.runID(canonical), Title: sc.Title, Scenario: canonical, Trace: trace, EngineVersion: lab.Version}
-	stored, err := s.store.SaveRun(ctx, run)
+	run := store.Run{ID: s.runID(canonical), Title: sc.Title, Scenario: canonical, EngineVersion: lab.Version}
+	return s.keep(c, run, func(r *store.Run) { r.Trace = lab.Replay(sc).AppendJSON(nil) })
+}
+
+// keep stores run for the client of c, unless it is stored already: run
+// ids are content-addressed, so the same scenario saved again is the
+// stored run, costs the client nothing, and answers 410 when hidden. A new
+// run is completed by fill (the replay, which a client past its budget
+// is refused before), charged to the client's budgets, and given back if
+// the store then fails.
+func (s *Server) keep(c echo.Context, run store.Run, fill func(*store.Run)) (store.Run, error) {
+	ctx := c.Request().Context()
+	stored, err := s.runByID(ctx, run.ID)
+	if !errors.Is(err, store.ErrNotFound) {
+		return stored, err
+	}
+	if over := s.budgets.spent(clientKey(c)); over != nil {
+		return store.Run{}, s.refuse(c, over)
+	}
+	if fill != nil {
+		fill(&run)
+	}
+	n := runBytes(run)
+	undo, err := s.admit(c, n)
 	if err != nil {
+		return store.Run{}, err
+	}
+	start := time.Now()
+	stored, err = s.store.SaveRun(ctx, run)
+	s.metrics.saveTook(time.Since(start))
+	if err != nil {
+		undo()
 		return store.Run{}, fmt.Errorf("save run %s: %w", run.ID, err)
 	}
+	s.size.saved(n)
 	return stored, nil
+}
+
+// withinBudget guards a route that saves: a client with no save or byte
+// left is refused before its body is read, so that flooding costs the
+// server next to nothing, and a client's saves beyond Limits.SavesAtOnce
+// wait their turn. A run it had saved before would have cost it
+// nothing, but cannot be told without reading the body: it is refused
+// too, until the client's budget refills.
+func (s *Server) withinBudget(h echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		key := clientKey(c)
+		if over := s.budgets.spent(key); over != nil {
+			return s.refuse(c, over)
+		}
+		done, err := s.budgets.turn(c.Request().Context(), key)
+		if err != nil {
+			return err
+		}
+		defer done()
+		return h(c)
+	}
+}
+
+// refuse answers a request over a client's budget: counted, with the
+// seconds to wait, after a moment. A flood over many connections waits
+// for each answer before its next request: held a second, it sends one
+// request a second per connection instead of hundreds, and a waiting
+// request costs no core.
+func (s *Server) refuse(c echo.Context, over *refusal) error {
+	s.metrics.refusedBy(over.limit)
+	over.retryAfter(c)
+	if d := min(over.retry, s.budgets.delay); d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-c.Request().Context().Done():
+		}
+	}
+	return over
+}
+
+// admit charges a new run of n bytes to the client's budgets and checks
+// that the store has room for it, or says which limit it is over.
+func (s *Server) admit(c echo.Context, n int) (undo func(), err error) {
+	undo, over := s.budgets.takeSave(clientKey(c), n)
+	if over != nil {
+		return nil, s.refuse(c, over)
+	}
+	if err := s.size.check(c.Request().Context(), n); err != nil {
+		undo()
+		s.metrics.refusedBy("store_size")
+		return nil, err
+	}
+	return undo, nil
+}
+
+// runBytes is what a run adds to the store, as a client's byte budget
+// counts it.
+func runBytes(r store.Run) int {
+	return len(r.ID) + len(r.Title) + len(r.Scenario) + len(r.Trace) + len(r.Observed) + len(r.EngineVersion)
 }
 
 // runID is a keyed hash of the canonical scenario and the engine version:
@@ -101,6 +192,9 @@ func (s *Server) loadRun(c echo.Context) (store.Run, error) {
 func (s *Server) runByID(ctx context.Context, id string) (store.Run, error) {
 	if !validID(id) {
 		return store.Run{}, store.ErrNotFound
+	}
+	if err := s.checkShown(ctx, id); err != nil {
+		return store.Run{}, err
 	}
 	run, err := s.store.Run(ctx, id)
 	if err != nil {

@@ -47,18 +47,29 @@ type Config struct {
 	// to come from the address its X-Forwarded-For names. None: the
 	// connection's own address, whatever the headers say.
 	TrustedProxies []string
+	// Takedowns says which runs the operators hid; nil: the Store's own,
+	// when it keeps them.
+	Takedowns store.Takedowns
+	// Limits bounds what each client may save, and the store's size.
+	Limits Limits
+	// Sizer measures the store for Limits.MaxStoreSize and the metrics;
+	// nil: the Store itself, when it can.
+	Sizer store.Sizer
 }
 
 // Server is the lab's HTTP handler.
 type Server struct {
-	echo    *echo.Echo
-	store   store.Runs
-	library *lab.Library
-	secret  []byte
-	log     *slog.Logger
-	access  *slog.Logger // nil: no access log
-	baseURL *url.URL     // nil: each request's own host
-	origins *http.CrossOriginProtection
+	echo  *echo.Echo
+	store store.Runs
+	// takedowns, nil when the store keeps none, is asked before serving
+	// any run.
+	takedowns store.Takedowns
+	library   *lab.Library
+	secret    []byte
+	log       *slog.Logger
+	access    *slog.Logger // nil: no access log
+	baseURL   *url.URL     // nil: each request's own host
+	origins   *http.CrossOriginProtection
 
 	explorations *explorations
 	drifts       *driftMemo
@@ -66,6 +77,10 @@ type Server struct {
 	replays      *pageCache                  // POST /api/replay's answers, by the body's SHA-256
 	assets       map[string]*asset           // the static files, by name
 	formats      map[string]echo.HandlerFunc // a saved run's page and exports, by suffix
+
+	budgets *budgets   // each client's saves, bytes and rooms
+	size    *storeSize // the store's size, for the limit and the metrics
+	metrics *metrics
 
 	rooms      store.Rooms
 	fanout     store.Fanout
@@ -97,6 +112,15 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.access = cfg.AccessLog
+	s.takedowns = cfg.Takedowns
+	if s.takedowns == nil {
+		s.takedowns, _ = cfg.Store.(store.Takedowns)
+	}
+	s.budgets = newBudgets(cfg.Limits.withDefaults())
+	s.size = &storeSize{sizer: cfg.Sizer, max: cfg.Limits.MaxStoreSize}
+	if s.size.sizer == nil {
+		s.size.sizer, _ = cfg.Store.(store.Sizer)
+	}
 	s.explorations = newExplorations(cfg.Explore)
 	s.drifts = newDriftMemo()
 	s.pages = newPageCache(cfg.PageCacheBytes)
@@ -111,6 +135,7 @@ func New(cfg Config) (*Server, error) {
 		s.fanout = store.NewMemoryFanout()
 	}
 	s.hub = newHub(s, s.fanout, s.roomLimits)
+	s.metrics = newMetrics(s)
 	s.decks.m = map[string]views.PresentPage{}
 	s.shutdown = make(chan struct{})
 	s.echo.HideBanner = true

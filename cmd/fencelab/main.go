@@ -1,6 +1,8 @@
 // Command fencelab replays lease-and-fencing scenarios and serves the lab.
 //
 //	fencelab [serve] [--addr :8080] [--db ./fencelab.db]
+//	fencelab admin hide|unhide|list ... [--db D]
+//	fencelab backup [--db FILE] PATH
 //	fencelab replay [FILE | - | --scenario NAME] [--policies a,b] [--json | --format table|markdown|json|svg]
 //	fencelab explore [FILE | - | --scenario NAME] [--json] [--budget N] [--deadline D]
 //	fencelab scenarios
@@ -51,6 +53,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return runProbe(args[1:], stdin, stdout, stderr)
 	case "receiver":
 		return runReceiver(args[1:], stdout, stderr)
+	case "admin":
+		return admin(args[1:], stdout, stderr)
+	case "backup":
+		return backup(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -63,6 +69,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 const usage = `usage:
   fencelab [serve] [--addr :8080] [--db ./fencelab.db]   serve the lab
+  fencelab admin hide RUN_ID --reason TEXT [--db D]        take a run down: 410 Gone, the reason shown
+  fencelab admin unhide RUN_ID [--db D]                    show a hidden run again
+  fencelab admin list [--recent N] [--db D]                the runs saved last, hidden ones marked
+  fencelab backup [--db FILE] PATH                         copy a running SQLite store to PATH
   fencelab replay                                          print the seed's four lines
   fencelab replay FILE|- [--policies p,q] [--format F]     replay a scenario file (- for stdin)
   fencelab replay --scenario NAME [--policies p,q] [--format F]
@@ -84,6 +94,13 @@ const usage = `usage:
 func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return 0
+	}
+	var exit *exitError
+	if errors.As(err, &exit) {
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintf(stderr, "fencelab: %s\n", msg)
+		}
+		return exit.code
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {

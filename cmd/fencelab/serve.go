@@ -22,6 +22,7 @@ import (
 	"fencelab/scenarios"
 	"fencelab/server"
 	"fencelab/server/store"
+	"fencelab/server/store/sqlite"
 )
 
 // Timeouts of the HTTP server: a slow or stalled client cannot hold a
@@ -45,6 +46,8 @@ type serveOptions struct {
 	maxConns              int
 	access                *slog.Logger // nil: no access log
 	rooms                 server.RoomConfig
+	limits                *limitFlags
+	metricsAddr           string // "": no metrics listener
 }
 
 // serve runs the web lab until SIGINT or SIGTERM, then shuts down
@@ -61,6 +64,12 @@ func serve(args []string, stdout, stderr io.Writer) error {
 	proxies := flags.String("trusted-proxy", os.Getenv("FENCELAB_TRUSTED_PROXY"),
 		"comma-separated IPs or CIDR ranges of reverse proxies whose X-Forwarded-For is believed (env FENCELAB_TRUSTED_PROXY)")
 	maxConns := flags.Int("max-conns", defaultMaxConns, "open connections at most, idle ones included")
+	metricsAddr := flags.String("metrics-addr", os.Getenv("FENCELAB_METRICS_ADDR"),
+		"listen address of the Prometheus metrics at /metrics, such as 127.0.0.1:9090 (env FENCELAB_METRICS_ADDR); default: none")
+	limits, err := addLimitFlags(flags)
+	if err != nil {
+		return err
+	}
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -73,7 +82,11 @@ func serve(args []string, stdout, stderr io.Writer) error {
 	if *maxConns < 1 {
 		return &usageError{fmt.Sprintf("--max-conns must be at least 1, got %d", *maxConns)}
 	}
-	opts := serveOptions{addr: *addr, dbPath: *dbPath, baseURL: *baseURL, maxConns: *maxConns}
+	if err := limits.check(); err != nil {
+		return err
+	}
+	opts := serveOptions{addr: *addr, dbPath: *dbPath, baseURL: *baseURL, maxConns: *maxConns,
+		limits: limits, metricsAddr: *metricsAddr}
 	for _, p := range strings.Split(*proxies, ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			opts.trustedProxies = append(opts.trustedProxies, p)
@@ -208,6 +221,15 @@ func listenAndServe(ctx context.Context, log *slog.Logger, opts serveOptions) er
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	hs.RegisterOnShutdown(handler.Close) // live rooms' streams end, so shutdown need not wait for them
+	if sq, ok := db.(*sqlite.DB); ok {
+		sq.ObserveGroups(handler.ObserveSaveGroup)
+	}
+	stopMetrics, err := serveMetrics(log, opts.metricsAddr, handler.Metrics())
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer stopMetrics()
 	log.Info("serving", "addr", ln.Addr().String(), "db", redact(opts.dbPath), "engine", lab.Version,
 		"base_url", opts.baseURL, "max_conns", opts.maxConns)
 	return serveUntilDone(ctx, log, hs, netutil.LimitListener(ln, opts.maxConns))
@@ -227,8 +249,35 @@ func newServer(ctx context.Context, db store.Runs, fanout store.Fanout, log *slo
 		return nil, fmt.Errorf("load built-in scenarios: %w", err)
 	}
 	roomStore, _ := db.(store.Rooms)
+	var limits server.Limits
+	if opts.limits != nil {
+		limits = opts.limits.limits(isPostgres(opts.dbPath))
+	} else if !isPostgres(opts.dbPath) {
+		limits.MaxStoreSize = defaultSQLiteMaxSize
+	}
 	return server.New(server.Config{Store: db, Library: library, Secret: secret, Logger: log, AccessLog: opts.access,
-		BaseURL: opts.baseURL, TrustedProxies: opts.trustedProxies, Rooms: roomStore, Fanout: fanout, Room: opts.rooms})
+		BaseURL: opts.baseURL, TrustedProxies: opts.trustedProxies, Rooms: roomStore, Fanout: fanout, Room: opts.rooms,
+		Limits: limits})
+}
+
+// serveMetrics serves the metrics on addr, a listener of their own so
+// that they need not be public; none when addr is empty. The returned
+// func stops it.
+func serveMetrics(log *slog.Logger, addr string, metrics http.Handler) (func(), error) {
+	if addr == "" {
+		return func() {}, nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("metrics listener: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", metrics)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: readHeaderTimeout, WriteTimeout: writeTimeout,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	go hs.Serve(ln)
+	log.Info("metrics", "addr", ln.Addr().String())
+	return func() { hs.Close() }, nil
 }
 
 // serveUntilDone serves until ctx ends, then stops accepting connections

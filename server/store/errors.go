@@ -25,6 +25,9 @@ const (
 	Answered
 	// NoQuestion: no question is open at this step.
 	NoQuestion
+	// Gone: the run was taken down by the lab's operators; the error's
+	// Message is the reason, as the public reads it.
+	Gone
 )
 
 // Error is the one error type of the store: a code and its words. The
@@ -55,6 +58,7 @@ var (
 	ErrCodeTaken   = &Error{CodeTaken, "room code in use"}
 	ErrAnswered    = &Error{Answered, "already answered"}
 	ErrNoQuestion  = &Error{NoQuestion, "no open question at this step"}
+	ErrGone        = &Error{Gone, "run taken down"}
 )
 
 // CodeOf is the code of the first *Error in err's chain, or 0 when there

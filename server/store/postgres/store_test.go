@@ -40,3 +40,7 @@ func harness(base string) storetest.Harness {
 		}
 	}, Serve: servertest.New}
 }
+
+func TestTakedowns(t *testing.T) {
+	storetest.TestTakedowns(t, harness(storetest.PostgresURL(t)))
+}

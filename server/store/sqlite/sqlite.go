@@ -135,6 +135,12 @@ func dsn(path, params string) string {
 	return "file:" + escape.Replace(path) + "?" + params
 }
 
+// ObserveGroups has f told the size of each group of saves committed
+// together, for the server's metrics. f must be quick: the writer waits.
+func (db *DB) ObserveGroups(f func(size int)) {
+	db.writer.observe.Store(&f)
+}
+
 // Close answers the saves already queued, then closes both connection pools.
 func (db *DB) Close() error {
 	db.writer.close()

@@ -93,3 +93,7 @@ func TestPingReplacedFile(t *testing.T) {
 		t.Errorf("Ping() with the file back = %v, want nil", err)
 	}
 }
+
+func TestTakedowns(t *testing.T) {
+	storetest.TestTakedowns(t, storetest.Harness{Fresh: freshFile, Serve: servertest.New})
+}

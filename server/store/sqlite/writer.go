@@ -6,14 +6,20 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mattn/go-sqlite3"
 )
 
-// maxBatch bounds the saves committed in one transaction, so that one
-// commit never keeps the saves behind it waiting for long.
-const maxBatch = 256
+// maxBatch and maxBatchBytes bound the saves committed in one
+// transaction, so that one commit never keeps the saves behind it waiting
+// for long: a group of large runs is written in several commits, between
+// which the saves queued behind them get their turn sooner.
+const (
+	maxBatch      = 256
+	maxBatchBytes = 4 << 20
+)
 
 // save is one SaveRun waiting for the writer.
 type save struct {
@@ -38,6 +44,8 @@ type writer struct {
 	queue chan *save
 	quit  chan struct{}
 	done  chan struct{}
+	// observe, if set, is told each group's size after its commit.
+	observe atomic.Pointer[func(int)]
 }
 
 func newWriter(db *sql.DB, check func() error) *writer {
@@ -100,18 +108,29 @@ func (w *writer) loop() {
 	}
 }
 
-// gather adds to batch every save queued now, up to maxBatch. It does not
+// gather adds to batch every save queued now, up to maxBatch saves or
+// until it holds maxBatchBytes. It does not
 // wait for more: saves that arrive during a commit make the next group.
 func (w *writer) gather(batch []*save) []*save {
-	for len(batch) < maxBatch {
+	size := 0
+	for _, s := range batch {
+		size += s.size()
+	}
+	for len(batch) < maxBatch && size < maxBatchBytes {
 		select {
 		case s := <-w.queue:
 			batch = append(batch, s)
+			size += s.size()
 		default:
 			return batch
 		}
 	}
 	return batch
+}
+
+// size is about what the save writes: its JSON.
+func (s *save) size() int {
+	return len(s.run.Scenario) + len(s.run.Trace) + len(s.run.Observed)
 }
 
 // drain answers what was queued when Close came.
@@ -141,6 +160,9 @@ func (w *writer) commit(batch []*save) {
 		return
 	}
 	results, err := w.runGroup(live)
+	if f := w.observe.Load(); f != nil {
+		(*f)(len(live))
+	}
 	for i, s := range live {
 		if err != nil {
 			results[i] = saveResult{err: err}

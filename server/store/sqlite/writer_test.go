@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -72,6 +73,41 @@ func TestSaveRunGroupCommit(t *testing.T) {
 	}
 	if c := countRuns(t, db); c != n {
 		t.Errorf("rows after %d saves = %d, want %d", n, c, n)
+	}
+}
+
+// TestSaveRunGroupBytes: large runs queued together are committed in
+// groups of about maxBatchBytes, and ObserveGroups is told each group's
+// size: one client's large runs must not make one long commit.
+func TestSaveRunGroupBytes(t *testing.T) {
+	db, _ := open(t)
+	var sizes []int
+	var mu sync.Mutex
+	db.ObserveGroups(func(n int) { mu.Lock(); sizes = append(sizes, n); mu.Unlock() })
+	taken, release := holdWriter(t, db)
+	big := `{"steps":["` + strings.Repeat("x", 1<<20) + `"]}` // 1 MiB of trace
+	const n = 9
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	wg.Go(func() { _, errs[0] = db.SaveRun(t.Context(), sampleRun("run-0")) })
+	<-taken
+	for i := 1; i < n; i++ {
+		wg.Go(func() {
+			_, errs[i] = db.SaveRun(t.Context(), withRun(fmt.Sprint("run-", i), func(r *Run) { r.Trace = []byte(big) }))
+		})
+	}
+	waitQueued(t, db, n-1)
+	release()
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("SaveRun(run-%d) = %v, want nil", i, err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []int{1, 4, 4}; !slices.Equal(sizes, want) {
+		t.Errorf("a small save, then 8 runs of 1 MiB queued behind it: groups of %v, want %v (4 MiB a group)", sizes, want)
 	}
 }
 

@@ -1,0 +1,349 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"golang.org/x/time/rate"
+)
+
+// Limits bounds what one client may add to the store. A client is an
+// address as the server tells it (behind a trusted proxy, the forwarded
+// one), an IPv6 address counting as its /64, which one machine can fill
+// with addresses. Each budget is a token bucket: Burst at once, refilled
+// steadily at PerHour. A zero field takes its default; a negative one
+// turns that budget off. The defaults let a class of 300 behind one NAT
+// address save twice each in the same minute (see docs/operations.md).
+type Limits struct {
+	Saves            int   // runs saved at once: 600
+	SavesPerHour     int   // runs saved per hour after that: 1,800
+	SaveBytes        int64 // bytes saved at once (scenario, trace, observation): 32 MiB
+	SaveBytesPerHour int64 // bytes saved per hour after that: 32 MiB
+	Rooms            int   // live rooms created at once: 30
+	RoomsPerHour     int   // live rooms created per hour after that: 30
+	// SavesAtOnce is how many of one client's saves are served at once;
+	// more wait their turn, so that a client with many connections cannot
+	// take every core and the writer's queue from the others: 4.
+	SavesAtOnce int
+	// RefusalDelay is how long a refused client waits for its 429, at
+	// most its Retry-After: 1 s; negative: no wait.
+	RefusalDelay time.Duration
+	// MaxStoreSize is the store's size in bytes past which saves answer
+	// 507 and everything else goes on; 0 or less: no limit.
+	MaxStoreSize int64
+}
+
+// The default budgets of one client; Limits says why.
+const (
+	defaultSaves            = 600
+	defaultSavesPerHour     = 1800
+	defaultSaveBytes        = 32 << 20
+	defaultSaveBytesPerHour = 32 << 20
+	defaultRooms            = 30
+	defaultRoomsPerHour     = 30
+	defaultSavesAtOnce      = 4
+	defaultRefusalDelay     = time.Second
+)
+
+func (l Limits) withDefaults() Limits {
+	pick := func(v *int64, def int64) {
+		if *v == 0 {
+			*v = def
+		}
+	}
+	pickInt := func(v *int, def int) {
+		if *v == 0 {
+			*v = def
+		}
+	}
+	pickInt(&l.Saves, defaultSaves)
+	pickInt(&l.SavesPerHour, defaultSavesPerHour)
+	pick(&l.SaveBytes, defaultSaveBytes)
+	pick(&l.SaveBytesPerHour, defaultSaveBytesPerHour)
+	pickInt(&l.Rooms, defaultRooms)
+	pickInt(&l.RoomsPerHour, defaultRoomsPerHour)
+	pickInt(&l.SavesAtOnce, defaultSavesAtOnce)
+	if l.RefusalDelay == 0 {
+		l.RefusalDelay = defaultRefusalDelay
+	}
+	return l
+}
+
+// maxClients bounds the clients remembered: past it, after forgetting
+// those whose buckets are full again, new clients share one budget, so
+// that a flood of addresses costs memory no more than a crowd does.
+const maxClients = 100_000
+
+// overflowClient is the key the clients beyond maxClients share.
+const overflowClient = "overflow"
+
+// bucket is one budget: a token bucket, or none when the budget is off.
+type bucket struct {
+	burst   int64
+	perHour int64
+}
+
+func (b bucket) on() bool { return b.burst > 0 && b.perHour > 0 }
+
+func (b bucket) limiter() *rate.Limiter {
+	if !b.on() {
+		return nil
+	}
+	return rate.NewLimiter(rate.Limit(float64(b.perHour)/3600), int(min(b.burst, math.MaxInt32)))
+}
+
+// refill is how long an empty bucket takes to be full again.
+func (b bucket) refill() time.Duration {
+	if !b.on() {
+		return 0
+	}
+	return time.Duration(float64(b.burst) / float64(b.perHour) * float64(time.Hour))
+}
+
+// client is one client's buckets; a nil limiter is a budget turned off.
+type client struct {
+	saves, bytes, rooms *rate.Limiter
+	seen                time.Time
+	// inFlight holds a token for each of the client's saves being
+	// served; the next one waits for a free token (nil: no bound).
+	inFlight chan struct{}
+	// need is the bytes of the client's last save refused for its byte
+	// budget: until the bucket holds that much, the next one is refused
+	// before its body is read (a flood repeats its sizes).
+	need int
+}
+
+// budgets keeps each client's buckets. A client unseen for longer than
+// the slowest bucket takes to refill is forgotten: its buckets would be
+// full again, just as a new client's.
+type budgets struct {
+	saves, bytes, rooms bucket
+	atOnce              int           // saves served at once per client; 0: no bound
+	delay               time.Duration // before a refusal is answered
+	forget              time.Duration
+
+	mu      sync.Mutex
+	clients map[string]*client
+	swept   time.Time
+}
+
+func newBudgets(l Limits) *budgets {
+	b := &budgets{saves: bucket{int64(l.Saves), int64(l.SavesPerHour)},
+		bytes: bucket{l.SaveBytes, l.SaveBytesPerHour}, rooms: bucket{int64(l.Rooms), int64(l.RoomsPerHour)},
+		clients: map[string]*client{}, atOnce: max(l.SavesAtOnce, 0),
+		delay: max(l.RefusalDelay, 0)}
+	b.forget = max(b.saves.refill(), b.bytes.refill(), b.rooms.refill())
+	return b
+}
+
+// clientKey is the budget a request is charged to: its address, or for
+// IPv6 the /64 it is in.
+func clientKey(c echo.Context) string {
+	ip := net.ParseIP(c.RealIP())
+	if ip == nil {
+		return c.RealIP()
+	}
+	if ip.To4() == nil {
+		return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
+	}
+	return ip.String()
+}
+
+// of returns key's buckets, made on first use. Called with b.mu held.
+func (b *budgets) of(key string, now time.Time) *client {
+	if cl, ok := b.clients[key]; ok {
+		cl.seen = now
+		return cl
+	}
+	if len(b.clients) >= maxClients || now.Sub(b.swept) > time.Minute {
+		b.sweep(now)
+	}
+	if len(b.clients) >= maxClients {
+		key = overflowClient
+		if cl, ok := b.clients[key]; ok {
+			cl.seen = now
+			return cl
+		}
+	}
+	cl := &client{saves: b.saves.limiter(), bytes: b.bytes.limiter(), rooms: b.rooms.limiter(), seen: now}
+	if b.atOnce > 0 {
+		cl.inFlight = make(chan struct{}, b.atOnce)
+	}
+	b.clients[key] = cl
+	return cl
+}
+
+// sweep forgets the clients whose buckets are full again.
+func (b *budgets) sweep(now time.Time) {
+	b.swept = now
+	for k, cl := range b.clients {
+		if now.Sub(cl.seen) > b.forget {
+			delete(b.clients, k)
+		}
+	}
+}
+
+// refusal is a request over a budget: which one, and when to retry.
+type refusal struct {
+	limit string // "saves", "bytes" or "rooms", the metric's label
+	err   *echo.HTTPError
+	retry time.Duration
+}
+
+func (r *refusal) Error() string { return r.err.Error() }
+func (r *refusal) Unwrap() error { return r.err }
+
+// takeSave charges key one save of n bytes, or says which budget it is
+// over. undo gives the tokens back, for a save that then failed.
+func (b *budgets) takeSave(key string, n int) (undo func(), err *refusal) {
+	now := time.Now()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	cl := b.of(key, now)
+	saves, err := take(cl.saves, now, 1, b.overSaves)
+	if err != nil {
+		return nil, err
+	}
+	bytes, err := take(cl.bytes, now, n, b.overBytes)
+	if err != nil {
+		saves.cancel()
+		cl.need = n
+		return nil, err
+	}
+	cl.need = 0
+	return func() { saves.cancel(); bytes.cancel() }, nil
+}
+
+// turn waits until fewer than atOnce of key's saves are being served, and
+// returns what ends this one's turn; ctx's error if it ends first.
+func (b *budgets) turn(ctx context.Context, key string) (func(), error) {
+	b.mu.Lock()
+	slots := b.of(key, time.Now()).inFlight
+	b.mu.Unlock()
+	if slots == nil {
+		return func() {}, nil
+	}
+	select {
+	case slots <- struct{}{}:
+		return func() { <-slots }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// spent refuses a save at once when key has no save or no byte left, so
+// that a client past its budget does not make the server replay its
+// scenario only to be refused.
+func (b *budgets) spent(key string) *refusal {
+	now := time.Now()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	cl := b.of(key, now)
+	if wait := until(cl.saves, now, 1); wait > 0 {
+		return b.overSaves(wait)
+	}
+	if wait := until(cl.bytes, now, max(cl.need, 1)); wait > 0 {
+		return b.overBytes(wait)
+	}
+	return nil
+}
+
+// until is how long until l holds n tokens (at most its burst); 0 when
+// it does now or is off.
+func until(l *rate.Limiter, now time.Time, n int) time.Duration {
+	if l == nil {
+		return 0
+	}
+	missing := float64(min(n, l.Burst())) - l.TokensAt(now)
+	if missing <= 0 {
+		return 0
+	}
+	return time.Duration(missing / float64(l.Limit()) * float64(time.Second))
+}
+
+func (b *budgets) overSaves(wait time.Duration) *refusal {
+	return over("saves", wait, "This address has saved too many runs: its budget is %d runs at once, then %d an hour. Nothing was saved; try again in %s.",
+		b.saves.burst, b.saves.perHour, waitWords(wait))
+}
+
+func (b *budgets) overBytes(wait time.Duration) *refusal {
+	return over("bytes", wait, "This address has saved too many bytes: its budget is %s at once, then %s an hour. Nothing was saved; try again in %s.",
+		byteWords(b.bytes.burst), byteWords(b.bytes.perHour), waitWords(wait))
+}
+
+// takeRoom charges key one new live room.
+func (b *budgets) takeRoom(key string) (undo func(), err *refusal) {
+	now := time.Now()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r, err := take(b.of(key, now).rooms, now, 1, func(wait time.Duration) *refusal {
+		return over("rooms", wait, "This address has started too many live rooms: its budget is %d rooms at once, then %d an hour. Try again in %s.",
+			b.rooms.burst, b.rooms.perHour, waitWords(wait))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.cancel, nil
+}
+
+// reservation is tokens taken from a bucket, or none.
+type reservation struct{ r *rate.Reservation }
+
+func (r reservation) cancel() {
+	if r.r != nil {
+		r.r.Cancel()
+	}
+}
+
+// take takes n tokens from l now, or refuses with refuse(how long until
+// they are there). A request larger than the whole bucket costs the whole
+// bucket, so that it passes when the client has spent nothing for a while.
+func take(l *rate.Limiter, now time.Time, n int, refuse func(time.Duration) *refusal) (reservation, *refusal) {
+	if l == nil {
+		return reservation{}, nil
+	}
+	r := l.ReserveN(now, min(n, l.Burst()))
+	if d := r.DelayFrom(now); d > 0 {
+		r.CancelAt(now)
+		return reservation{}, refuse(d)
+	}
+	return reservation{r}, nil
+}
+
+func over(limit string, wait time.Duration, format string, args ...any) *refusal {
+	return &refusal{limit: limit, retry: wait,
+		err: echo.NewHTTPError(http.StatusTooManyRequests, fmt.Sprintf(format, args...))}
+}
+
+// retryAfter sets the seconds a refused client should wait.
+func (r *refusal) retryAfter(c echo.Context) {
+	c.Response().Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(r.retry.Seconds()))))
+}
+
+// waitWords says a wait to a person: "3 s", "2 min".
+func waitWords(d time.Duration) string {
+	if s := int(math.Ceil(d.Seconds())); s < 120 {
+		return fmt.Sprintf("%d s", s)
+	}
+	return fmt.Sprintf("%d min", int(math.Ceil(d.Minutes())))
+}
+
+// byteWords says a size to a person in binary units.
+func byteWords(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

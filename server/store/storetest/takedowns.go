@@ -1,0 +1,134 @@
+package storetest
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"fencelab/server/store"
+)
+
+// TestTakedowns is the contract of a store.Takedowns and store.Sizer: a
+// run hidden through one store is hidden at once through another on the
+// same database, as on another server; hiding an unknown id is
+// ErrNotFound; unhiding shows it again; the newest runs are listed first
+// with their reasons; the size grows with saves.
+func TestTakedowns(t *testing.T, h Harness) {
+	db := h.Fresh(t)
+	a, b := takedowns(t, db), takedowns(t, db)
+	runs := open(t, db)
+	for i := range 3 {
+		save(t, runs, with(Sample(fmt.Sprint("run-", i)), func(r *store.Run) {
+			r.CreatedAt = r.CreatedAt.Add(time.Duration(i) * time.Minute)
+		}))
+	}
+	t.Run("HideAndUnhide", func(t *testing.T) { testHideAndUnhide(t, a, b) })
+	t.Run("Unknown", func(t *testing.T) { testHideUnknown(t, a) })
+	t.Run("Recent", func(t *testing.T) { testRecent(t, a, b) })
+	t.Run("Size", func(t *testing.T) { testSize(t, runs, a) })
+}
+
+// takedowns is the store opened on db as a store.Takedowns.
+func takedowns(t *testing.T, db Database) interface {
+	store.Takedowns
+	store.Sizer
+} {
+	t.Helper()
+	s := open(t, db)
+	td, ok := s.(store.Takedowns)
+	sz, ok2 := s.(store.Sizer)
+	if !ok || !ok2 {
+		t.Fatal("the store cannot hide runs or tell its size (not a store.Takedowns and store.Sizer)")
+	}
+	return struct {
+		store.Takedowns
+		store.Sizer
+	}{td, sz}
+}
+
+func testHideAndUnhide(t *testing.T, a, b store.Takedowns) {
+	ctx := t.Context()
+	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	wantHidden(t, b, "run-1", "", false)
+	if err := a.Hide(ctx, "run-1", "It named a person.", at); err != nil {
+		t.Fatalf("Hide(run-1) = %v, want nil", err)
+	}
+	wantHidden(t, b, "run-1", "It named a person.", true)
+	wantHidden(t, b, "run-0", "", false)
+	if err := b.Hide(ctx, "run-1", "At the author's request.", at.Add(time.Minute)); err != nil {
+		t.Fatalf("Hide(run-1) again = %v, want nil", err)
+	}
+	wantHidden(t, a, "run-1", "At the author's request.", true)
+	if err := b.Unhide(ctx, "run-1"); err != nil {
+		t.Fatalf("Unhide(run-1) = %v, want nil", err)
+	}
+	wantHidden(t, a, "run-1", "", false)
+	if err := a.Unhide(ctx, "run-1"); err != nil {
+		t.Errorf("Unhide(run-1) of a shown run = %v, want nil", err)
+	}
+}
+
+func wantHidden(t *testing.T, s store.Takedowns, id, reason string, hidden bool) {
+	t.Helper()
+	gotReason, gotHidden, err := s.Hidden(t.Context(), id)
+	if err != nil || gotReason != reason || gotHidden != hidden {
+		t.Errorf("Hidden(%q) = %q, %v, %v; want %q, %v, nil", id, gotReason, gotHidden, err, reason, hidden)
+	}
+}
+
+func testHideUnknown(t *testing.T, s store.Takedowns) {
+	ctx := t.Context()
+	if err := s.Hide(ctx, "no-such-run", "x", time.Now()); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Hide(no-such-run) = %v, want ErrNotFound", err)
+	}
+	if err := s.Unhide(ctx, "no-such-run"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Unhide(no-such-run) = %v, want ErrNotFound", err)
+	}
+	wantHidden(t, s, "no-such-run", "", false)
+}
+
+func testRecent(t *testing.T, a, b store.Takedowns) {
+	ctx := t.Context()
+	if err := a.Hide(ctx, "run-2", "Spam.", time.Now()); err != nil {
+		t.Fatalf("Hide(run-2) = %v", err)
+	}
+	t.Cleanup(func() { a.Unhide(ctx, "run-2") })
+	got, err := b.Recent(ctx, 2)
+	if err != nil {
+		t.Fatalf("Recent(2) = %v", err)
+	}
+	r := Sample("x")
+	size := int64(len(r.Scenario) + len(r.Trace))
+	want := []store.Listing{
+		{ID: "run-2", Title: r.Title, CreatedAt: r.CreatedAt.Add(2 * time.Minute), Bytes: size, Reason: "Spam."},
+		{ID: "run-1", Title: r.Title, CreatedAt: r.CreatedAt.Add(time.Minute), Bytes: size},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Recent(2) (-want +got):\n%s", diff)
+	}
+}
+
+// testSize saves a megabyte of runs and wants the size to grow by at
+// least half of it (a database may compress).
+func testSize(t *testing.T, runs store.Runs, s store.Sizer) {
+	before, err := s.Size(t.Context())
+	if err != nil || before <= 0 {
+		t.Fatalf("Size() = %d, %v; want a positive size", before, err)
+	}
+	for i := range 16 {
+		// Unlike bytes, so that no database compresses them to nothing.
+		var b strings.Builder
+		for j := range 64 << 10 / 8 {
+			fmt.Fprintf(&b, "%08x", (i*7919+j)*2654435761%(1<<32))
+		}
+		save(t, runs, with(Sample(fmt.Sprint("big-", i)), func(r *store.Run) { r.Title = b.String() }))
+	}
+	after, err := s.Size(t.Context())
+	if err != nil || after-before < 512<<10 {
+		t.Errorf("Size() after saving 1 MB = %d, %v; want at least %d", after, err, before+512<<10)
+	}
+}

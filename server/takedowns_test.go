@@ -1,0 +1,101 @@
+package server_test
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"fencelab/server"
+)
+
+// TestHiddenRunIsGone: once a run is hidden, every address that shows it
+// answers 410 with the reason, at once, pages already in the page cache
+// included, and a live room on it; saving the same scenario again does not
+// bring it back; shown again, it answers 200.
+func TestHiddenRunIsGone(t *testing.T) {
+	db := openDB(t, t.TempDir())
+	secret, err := db.Secret(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(server.Config{Store: db, Rooms: db, Library: testLibrary(t), Secret: secret,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := postJSON(t, srv, "/api/runs", builtinSource(t, "paused-worker"))
+	if rec.Code != http.StatusCreated {
+		t.Fatalf("POST /api/runs = %d %s, want 201", rec.Code, rec.Body)
+	}
+	var saved struct{ ID string }
+	if err := json.Unmarshal(rec.Body.Bytes(), &saved); err != nil {
+		t.Fatal(err)
+	}
+	id := saved.ID
+	reads := []string{"/r/" + id, "/r/" + id + ".md", "/r/" + id + ".json", "/r/" + id + ".svg", "/r/" + id + ".png",
+		"/r/" + id + "/embed", "/r/" + id + "/present", "/api/runs/" + id,
+		"/oembed?url=" + url.QueryEscape("http://example.com/r/"+id), "/lab?from=r/" + id}
+	for _, target := range reads { // twice: the second answer comes from the page cache
+		for range 2 {
+			if rec := plainGet(srv, target); rec.Code != http.StatusOK {
+				t.Fatalf("GET %s before hiding = %d, want 200", target, rec.Code)
+			}
+		}
+	}
+	room := postForm(t, srv, "/rooms", url.Values{"page": {"/r/" + id}})
+	loc, err := url.Parse(room.Header().Get("Location"))
+	if room.Code != http.StatusSeeOther || err != nil {
+		t.Fatalf("POST /rooms for the run = %d (Location %q), want 303", room.Code, room.Header().Get("Location"))
+	}
+	r, err := db.Room(t.Context(), loc.Query().Get("room"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads = append(reads, "/join/"+r.Code)
+	if rec := plainGet(srv, "/join/"+r.Code); rec.Code != http.StatusOK {
+		t.Fatalf("GET /join/%s before hiding = %d, want 200", r.Code, rec.Code)
+	}
+	const reason = "It named a real person."
+	if err := db.Hide(t.Context(), id, reason, time.Now()); err != nil {
+		t.Fatalf("Hide(%s) = %v", id, err)
+	}
+	for _, target := range reads {
+		rec := plainGet(srv, target)
+		if rec.Code != http.StatusGone || !strings.Contains(rec.Body.String(), "taken down") ||
+			!strings.Contains(rec.Body.String(), "named a real person") {
+			t.Errorf("GET %s of a hidden run = %d %.200s, want 410 with the reason", target, rec.Code, rec.Body)
+		}
+	}
+	posts := []struct{ target, body string }{
+		{"/api/runs", builtinSource(t, "paused-worker")},
+	}
+	for _, p := range posts {
+		if rec := postJSON(t, srv, p.target, p.body); rec.Code != http.StatusGone {
+			t.Errorf("POST %s of a hidden run's scenario = %d %.200s, want 410", p.target, rec.Code, rec.Body)
+		}
+	}
+	if rec := postForm(t, srv, "/rooms", url.Values{"page": {"/r/" + id}}); rec.Code != http.StatusGone {
+		t.Errorf("POST /rooms for a hidden run = %d, want 410", rec.Code)
+	}
+	if err := db.Unhide(t.Context(), id); err != nil {
+		t.Fatalf("Unhide(%s) = %v", id, err)
+	}
+	for _, target := range reads {
+		if rec := plainGet(srv, target); rec.Code != http.StatusOK {
+			t.Errorf("GET %s once shown again = %d, want 200", target, rec.Code)
+		}
+	}
+}
+
+// plainGet GETs target without the checks of get: an embed page may be framed.
+func plainGet(h http.Handler, target string) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, target, nil))
+	return rec
+}
