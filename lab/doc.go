@@ -373,6 +373,10 @@
 //   - A built-in's one-line lesson is the first sentence of its
 //     description. LoadLibrary fails on any invalid file, so a broken
 //     built-in stops start-up rather than a page later.
-//   - The five teaching scenarios of model 3 are the appendix's files as
-//     given, at the end of the library for now.
+//   - The five teaching scenarios of model 3 replay the appendix's events
+//     as given; their words are written as lessons like the others', and
+//     they stay at the end of the teaching order.
+//   - Threads groups the built-ins for the front page (pauses and checks,
+//     the network, the receiver, the lease service, data freshness); each
+//     built-in is in exactly one, and each thread keeps the teaching order.
 package lab

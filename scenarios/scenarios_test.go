@@ -41,20 +41,12 @@ func TestOrderIsACopy(t *testing.T) {
 	}
 }
 
-// awaitingWords are the teaching scenarios of model 3, kept exactly as the
-// spec's appendix gives them until their lessons' words, and their "Every
-// ordering" paragraph, are written.
-var awaitingWords = []string{"stale-read-fresh-token", "split-brain", "lease-service-forgets", "keys-forgotten", "two-leases-one-worker"}
-
 // TestEveryOrderingParagraph checks that every built-in ends its
 // description with the paragraph that says what exploring every ordering
 // shows, which the scenario's page sets apart and links to the explorer.
 func TestEveryOrderingParagraph(t *testing.T) {
 	t.Parallel()
 	for _, name := range Order() {
-		if slices.Contains(awaitingWords, name) {
-			continue
-		}
 		b, err := fs.ReadFile(FS, name+".json")
 		if err != nil {
 			t.Fatalf("read %s.json: %v", name, err)

@@ -318,3 +318,48 @@ func TestEditorExploreButton(t *testing.T) {
 	}
 	screenshot(t, ctx, "editor-explore")
 }
+
+// TestEditorDragStaleRead teaches stale-read-fresh-token's lesson with a
+// drag, as the README's second walk-through does: as written, A computes
+// its write from a read made before B's write landed, so cas rejects it
+// (the read is stale) while fenced accepts it (43 is the newest token) and
+// B's update is lost. Dragging A's read below B's write makes A read after
+// B's write landed: its read is fresh, so cas accepts the write, and no
+// policy loses an update.
+func TestEditorDragStaleRead(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t)
+	openEditor(t, ctx, base+"/lab?from=stale-read-fresh-token&p=unfenced&p=fenced&p=cas")
+	if got := decisionAt(t, ctx, 9, "cas"); got != "rejected" {
+		t.Fatalf("before the drag, cas decides A's write (step 9) %q, want rejected", got)
+	}
+	if got := decisionAt(t, ctx, 9, "fenced"); got != "accepted" {
+		t.Fatalf("before the drag, fenced decides A's write (step 9) %q, want accepted", got)
+	}
+	if got := finalValue(t, ctx, "cas"); got != "balance 7" {
+		t.Errorf("before the drag, cas ends as %q, want balance 7", got)
+	}
+	if got := verdictLine(t, ctx, "fenced"); !strings.Contains(got, "corrupts data") {
+		t.Errorf("before the drag, fenced's verdict = %q, want it to say it corrupts data (a lost update)", got)
+	}
+	noReload(t, ctx)
+	eval[chromedp.Void](t, ctx, `document.getElementById("ev-4").scrollIntoView({block: "center"})`)
+	from, to := at(t, ctx, "ev-2-handle", .5), at(t, ctx, "ev-6", .75)
+	before := updates(t, ctx)
+	run(t, ctx, "drag A's read below B's write", chromedp.DragAndDropXY(from.X, from.Y, to.X, to.Y, 20))
+	waitForUpdate(t, ctx, before, "cas to end on balance 5", finalValueJS("cas")+` === "balance 5"`)
+	kind := eval[string](t, ctx, `(document.querySelector('[name="ev.6.kind"]') || {value: ""}).value`)
+	if kind != "read" {
+		t.Errorf("after the drag, card 6 is a %q, want A's read", kind)
+	}
+	if got := decisionAt(t, ctx, 9, "cas"); got != "accepted" {
+		t.Errorf("after the drag, cas decides A's write (step 9) %q, want accepted", got)
+	}
+	for _, p := range []string{"unfenced", "fenced", "cas"} {
+		if got := verdictLine(t, ctx, p); !strings.Contains(got, "No invariant violated") {
+			t.Errorf("after the drag, %s's verdict = %q, want no invariant violated", p, got)
+		}
+	}
+	checkNoReload(t, ctx, "dragging")
+	screenshot(t, ctx, "editor-stale-read-after-drag")
+}

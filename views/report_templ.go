@@ -609,7 +609,7 @@ func Verdicts(r *Report) templ.Component {
 }
 
 // Glossary explains the four classes of violations, most severe first,
-// and the five invariants with the class each falls in.
+// and every invariant with the class it falls in.
 func Glossary() templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -658,7 +658,7 @@ func Glossary() templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "</dl><p>The five invariants a write can break, and their class:</p><dl>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "</dl><p>The invariants a write can break, and their class:</p><dl>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
