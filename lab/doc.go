@@ -125,7 +125,10 @@
 // check said so, no renewal was refused, it neither took the scope again
 // nor crashed), and the requests in flight. It is kept out of Replay, so a replay costs what
 // it did and the trace is unchanged; the diagram draws its lease bars,
-// ghosts and pauses from it.
+// ghosts and pauses from it. RMWFreshness reads from a trace, under one
+// policy, what each rmw request knew of its resource when it was decided
+// (stale or not, the version its writer knew, the version then), so the
+// diagram can say "stale: read v0, now v1" by the replay's rule.
 //
 // # Choices where the spec is silent
 //
