@@ -1,5 +1,7 @@
 package lab
 
+import "strconv"
+
 // Freshness is what an rmw request knew of its resource when it was
 // decided (model 3), for a picture that says "stale: read v0, now v1".
 type Freshness struct {
@@ -8,6 +10,18 @@ type Freshness struct {
 	Read  bool   // the writer read the resource before sending
 	Known int    // the version the writer knew: read, or produced by its own write
 	Now   int    // the resource's version when the request was decided
+}
+
+// Describe says in words how stale the request was: "stale: read v0, now
+// v1", "stale: never read, now v1"; "" for a fresh one.
+func (f Freshness) Describe() string {
+	switch {
+	case !f.Stale:
+		return ""
+	case !f.Read:
+		return "stale: never read, now v" + strconv.Itoa(f.Now)
+	}
+	return "stale: read v" + strconv.Itoa(f.Known) + ", now v" + strconv.Itoa(f.Now)
 }
 
 // RMWFreshness is, under policy p, the freshness of each rmw request at
