@@ -107,6 +107,12 @@ func (r *Report) eventFields(e lab.Event) []field {
 	}
 	add("request", e.Request)
 	add("op", e.Op)
+	if e.IsSplit() { // model 3: the lease service grants a scope already held
+		add("split", "true")
+	}
+	if e.IsRMW() { // model 3: the value is computed from the writer's read
+		add("rmw", "true")
+	}
 	if r.showScope() {
 		add("scope", e.Scope)
 	}
