@@ -48,7 +48,7 @@ func Manifest() []byte {
 {
   "name": "fencelab",
   "short_name": "fencelab",
-  "description": "A lab for the lease that ended before the process stopped: replay an order of events under eight protection policies.",
+  "description": "A lab for the lease that ended before the process stopped: replay an order of events under nine protection policies.",
   "start_url": %[1]q,
   "scope": %[1]q,
   "display": "standalone",
