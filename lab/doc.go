@@ -118,12 +118,17 @@
 //
 // States replays a scenario once more and returns, after each step, what a
 // picture needs from that shared part: each scope's holder, token and
-// validity, each worker's pause, crash and latest grant, the leases that
-// expired while their worker has not learned so (no check said so, no
-// renewal was refused, it neither took the scope again nor crashed), and
-// the requests in flight. It is kept out of Replay, so a replay costs what
+// validity, every valid lease of each scope in grant order (two after a
+// split grant) and the leases a restart of a memory scope forgot at that
+// step, each worker's pause, crash and latest grant, the leases that
+// expired or were forgotten while their worker has not learned so (no
+// check said so, no renewal was refused, it neither took the scope again
+// nor crashed), and the requests in flight. It is kept out of Replay, so a replay costs what
 // it did and the trace is unchanged; the diagram draws its lease bars,
-// ghosts and pauses from it.
+// ghosts and pauses from it. RMWFreshness reads from a trace, under one
+// policy, what each rmw request knew of its resource when it was decided
+// (stale or not, the version its writer knew, the version then), so the
+// diagram can say "stale: read v0, now v1" by the replay's rule.
 //
 // # Choices where the spec is silent
 //

@@ -21,14 +21,14 @@ func TestStatesPausedWorker(t *testing.T) {
 		lease LeaseState
 		a     WorkerState
 	}{
-		{1, LeaseState{"job", "A", 41, true}, WorkerState{Actor: "A", Scope: "job", Token: 41}},
-		{3, LeaseState{"job", "A", 41, true}, WorkerState{Actor: "A", Paused: true, Scope: "job", Token: 41}},
-		{4, LeaseState{"job", "A", 41, false}, WorkerState{Actor: "A", Paused: true, Scope: "job", Token: 41, Unaware: []HeldLease{{"job", 41}}}},
-		{5, LeaseState{"job", "B", 42, true}, WorkerState{Actor: "A", Paused: true, Scope: "job", Token: 41, Unaware: []HeldLease{{"job", 41}}}},
-		{8, LeaseState{"job", "B", 42, true}, WorkerState{Actor: "A", Scope: "job", Token: 41, Unaware: []HeldLease{{"job", 41}}}},
+		{1, LeaseState{Scope: "job", Holder: "A", Token: 41, Valid: true, Held: []ActorLease{{"A", 41}}}, WorkerState{Actor: "A", Scope: "job", Token: 41}},
+		{3, LeaseState{Scope: "job", Holder: "A", Token: 41, Valid: true, Held: []ActorLease{{"A", 41}}}, WorkerState{Actor: "A", Paused: true, Scope: "job", Token: 41}},
+		{4, LeaseState{Scope: "job", Holder: "A", Token: 41}, WorkerState{Actor: "A", Paused: true, Scope: "job", Token: 41, Unaware: []HeldLease{{"job", 41}}}},
+		{5, LeaseState{Scope: "job", Holder: "B", Token: 42, Valid: true, Held: []ActorLease{{"B", 42}}}, WorkerState{Actor: "A", Paused: true, Scope: "job", Token: 41, Unaware: []HeldLease{{"job", 41}}}},
+		{8, LeaseState{Scope: "job", Holder: "B", Token: 42, Valid: true, Held: []ActorLease{{"B", 42}}}, WorkerState{Actor: "A", Scope: "job", Token: 41, Unaware: []HeldLease{{"job", 41}}}},
 	}
 	for _, w := range want {
-		if got := job(w.step); got != w.lease {
+		if got := job(w.step); !reflect.DeepEqual(got, w.lease) {
 			t.Errorf("after step %d the lease is %+v, want %+v", w.step, got, w.lease)
 		}
 		if got := a(w.step); !reflect.DeepEqual(got, w.a) {
@@ -57,6 +57,11 @@ func TestStatesAgreeWithReplay(t *testing.T) {
 		for i, st := range tr.Steps {
 			e, d := st.Event, st.Outcomes[0].Decision
 			w := workerIn(sts[i], e.Actor)
+			for _, l := range sts[i].Leases { // no split grants here: at most one valid lease, the latest grant's
+				if latest := []ActorLease{{l.Holder, l.Token}}; l.Valid != reflect.DeepEqual(l.Held, latest) || !l.Valid && len(l.Held) > 0 {
+					t.Fatalf("scenario %d step %d: lease %+v holds %v", n, i+1, l, l.Held)
+				}
+			}
 			switch {
 			case e.Kind == Check && d != Skipped:
 				valid := strings.HasSuffix(st.Outcomes[0].Reason, " is valid")
@@ -79,6 +84,36 @@ func TestStatesAgreeWithReplay(t *testing.T) {
 					t.Fatalf("scenario %d step %d: %s is in flight after its delivery", n, i+1, e.Request)
 				}
 			}
+		}
+	}
+}
+
+// TestStatesModel3 follows the leases of the split-brain and
+// lease-service-forgets lessons: a split grant leaves two valid leases, the
+// latest-granted last, and a restart of a memory scope forgets its leases,
+// leaving their workers unaware.
+func TestStatesModel3(t *testing.T) {
+	tests := []struct {
+		scenario string
+		step     int
+		lease    LeaseState
+		unawareA []HeldLease
+	}{
+		{"split-brain", 1, LeaseState{Scope: "job", Holder: "A", Token: 41, Valid: true, Held: []ActorLease{{"A", 41}}}, nil},
+		{"split-brain", 3, LeaseState{Scope: "job", Holder: "B", Token: 42, Valid: true, Held: []ActorLease{{"A", 41}, {"B", 42}}}, nil},
+		{"split-brain", 6, LeaseState{Scope: "job", Holder: "B", Token: 42, Valid: true, Held: []ActorLease{{"A", 41}, {"B", 42}}}, nil},
+		{"lease-service-forgets", 4, LeaseState{Scope: "job", Holder: "A", Token: 41, Valid: true, Held: []ActorLease{{"A", 41}}}, nil},
+		{"lease-service-forgets", 5, LeaseState{Scope: "job", Holder: "A", Token: 41, Forgotten: []ActorLease{{"A", 41}}}, []HeldLease{{"job", 41}}},
+		{"lease-service-forgets", 6, LeaseState{Scope: "job", Holder: "B", Token: 41, Valid: true, Held: []ActorLease{{"B", 41}}}, []HeldLease{{"job", 41}}},
+	}
+	for _, tt := range tests {
+		sts := States(builtin(t, tt.scenario))
+		st := sts[tt.step-1]
+		if got := st.Leases[0]; !reflect.DeepEqual(got, tt.lease) {
+			t.Errorf("States(%s) step %d lease = %+v, want %+v", tt.scenario, tt.step, got, tt.lease)
+		}
+		if got := workerIn(st, "A").Unaware; !reflect.DeepEqual(got, tt.unawareA) {
+			t.Errorf("States(%s) step %d A unaware of %v, want %v", tt.scenario, tt.step, got, tt.unawareA)
 		}
 	}
 }

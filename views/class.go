@@ -8,7 +8,7 @@ import (
 
 // classText says what each class of violation means, for the glossaries.
 var classText = map[lab.Class]string{
-	lab.Corrupting: "The data is wrong: older work overwrote newer work, or one operation was applied twice.",
+	lab.Corrupting: "The data is wrong: older work overwrote newer work, one operation was applied twice, or an update was overwritten by a value computed without it.",
 	lab.Refusing:   "The rightful holder's write was turned away: the protection got in the way of valid work.",
 	lab.Deposed:    "A worker whose lease had already passed to a newer grant still got a write in. It was told the write succeeded; the new holder may read it and act on it, and its own later write silently replaces it.",
 	lab.Overrun:    "The lease ran out before the worker's write, but nobody had taken over: nothing newer was at risk.",

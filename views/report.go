@@ -25,6 +25,7 @@ type Report struct {
 	actorList  []string
 	resources  []string
 	violations map[lab.Policy]map[int][]lab.Violation // policy → step → violations
+	fresh      map[lab.Policy]map[int]lab.Freshness   // policy → step position → what its rmw request knew
 }
 
 // NewReport prepares a report of the chosen policies; the pages read the
@@ -39,7 +40,9 @@ func NewReport(s *lab.Scenario, t *lab.Trace, chosen []lab.Policy) *Report {
 	}
 	r.resources = resourceNames(s, t)
 	r.violations = map[lab.Policy]map[int][]lab.Violation{}
+	r.fresh = map[lab.Policy]map[int]lab.Freshness{}
 	for _, p := range chosen {
+		r.fresh[p] = lab.RMWFreshness(t, p)
 		byStep := map[int][]lab.Violation{}
 		for _, v := range t.Summary[p].Violations {
 			byStep[v.Step] = append(byStep[v.Step], v)
@@ -126,6 +129,10 @@ func (r *Report) finalTokens(p lab.Policy) map[string]*int64 {
 }
 
 // showScope and showResource hide a field that can only have one value.
+// stale says how stale the rmw request step i decided under p was: "stale:
+// read v0, now v1"; "" for a fresh or plain write.
+func (r *Report) stale(p lab.Policy, i int) string { return r.fresh[p][i].Describe() }
+
 func (r *Report) showScope() bool    { return len(r.Scenario.Scopes) > 1 }
 func (r *Report) showResource() bool { return len(r.resources) > 1 }
 

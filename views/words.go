@@ -27,8 +27,8 @@ var invariantText = map[lab.Invariant]string{
 	lab.SupersededWrite:    "applied a token although a greater one had already been granted",
 	lab.DuplicateApplied:   "applied an operation that had already been applied",
 	lab.ValidWriteRejected: "turned away the write of the worker that holds the current, valid lease",
-	lab.UnownedWrite:       "applied a write whose actor did not validly hold the lease",
-	lab.LostUpdate:         "applied a value computed from a read that another write had already made old",
+	lab.UnownedWrite:       "applied a write whose actor was not the current holder of the lease",
+	lab.LostUpdate:         "applied a read-modify-write while stale: another actor's update, applied since the writer's read, was overwritten by a value computed without it",
 }
 
 // invariantClassText names the class each invariant falls in.
@@ -107,6 +107,12 @@ func (r *Report) eventFields(e lab.Event) []field {
 	}
 	add("request", e.Request)
 	add("op", e.Op)
+	if e.IsSplit() { // model 3: the lease service grants a scope already held
+		add("split", "true")
+	}
+	if e.IsRMW() { // model 3: the value is computed from the writer's read
+		add("rmw", "true")
+	}
 	if r.showScope() {
 		add("scope", e.Scope)
 	}

@@ -22,10 +22,31 @@ func (g *grid) acquire(i int, bg string) []group {
 	shapes := append(arrow(leaseX+4, y, x2, y, c.line, "2", ""), chip(x2-18-chipW(text)/2, y, text, c.line, colWhite)...)
 	g.used[legendToken] = true
 	out := []group{{class: "arrow grant", shapes: shapes}}
+	if others := g.walk.split[i]; len(others) > 0 {
+		out = append(out, g.splitNote(i, others, bg))
+	}
 	if g.p.Registers() {
 		out = append(out, g.registers(i, text))
 	}
 	return out
+}
+
+// splitNote says, right of the new holder's lane, that a split grant left
+// the other leases of the scope valid: two bars at once, in words.
+func (g *grid) splitNote(i int, others []lab.ActorLease, bg string) group {
+	ax, y := g.xOfActor(g.t.Steps[i].Event.Actor), g.mid(i)
+	still := ""
+	for k, o := range others {
+		if k > 0 {
+			still += ", "
+		}
+		still += o.Actor + "'s " + itoa64(o.Token)
+	}
+	n := max(4, (g.room(ax)-ax-14)/6)
+	return group{class: "split", tip: "split brain: " + still + " still valid beside " + g.t.Steps[i].Event.Actor + "'s lease", shapes: []shape{
+		{kind: shText, x1: ax + 14, y1: y - 6, text: "split grant", fill: colBad, bold: true, size: 12, halo: bg},
+		{kind: shText, x1: ax + 14, y1: y + 12, text: clip(still+" still valid", n), fill: colMuted, size: 11, halo: bg},
+	}}
 }
 
 // registers marks each fencing resource that a grant registers its token at.
@@ -88,9 +109,20 @@ func (g *grid) read(i int, bg string) []group {
 		return g.mark(i, bg)
 	}
 	ax, y, rx := g.xOfActor(g.t.Steps[i].Event.Actor), g.mid(i), g.resX[0]
-	v := g.outcome(i).Values[g.resources[0]]
-	text := "reads: empty"
-	if v != nil {
+	o := g.outcome(i)
+	v := o.Values[g.resources[0]]
+	head := "reads"
+	if o.Versions != nil { // a read marks the version it saw (model 3)
+		head = "reads v" + itoa(o.Versions[g.resources[0]])
+	}
+	text := head + ": empty"
+	switch {
+	case v == nil:
+	case o.Versions != nil && textW(head+": "+*v, 12, false) <= g.room(ax)-ax-20:
+		text = head + ": " + *v
+	case o.Versions != nil:
+		text = head + ": " + clip(*v, max(4, (g.room(ax)-ax-20-textW(head+": ", 12, false))/7))
+	default:
 		text = "reads " + clip(*v, max(4, (g.room(ax)-ax-70)/7))
 	}
 	shapes := append(arrow(rx-8, y, ax+8, y, colMuted, "1.5", "2 3"), note(ax+20, y-7, text, "", bg))

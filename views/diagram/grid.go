@@ -45,6 +45,7 @@ type grid struct {
 	height     int
 	violations map[int][]lab.Violation     // step number → violations
 	requests   map[string]lab.RequestSteps // request id → its send and the deliver that decided it
+	fresh      map[int]lab.Freshness       // step position → what the rmw request it decided knew (model 3)
 	used       map[legendKey]bool          // what the legend must explain
 	flights    []group                     // lines that cross bands, drawn beneath them
 
@@ -72,6 +73,7 @@ func newGrid(s *lab.Scenario, t *lab.Trace, p lab.Policy, standalone bool, order
 		g.violations[v.Step] = append(g.violations[v.Step], v)
 	}
 	g.requests = lab.Requests(t, p)
+	g.fresh = lab.RMWFreshness(t, p)
 	g.placeLanes(anyViolations(t))
 	g.placeBands()
 	g.walk = walkSteps(g)

@@ -6,6 +6,7 @@ type legendKey uint8
 const (
 	legendLease legendKey = iota
 	legendGhost
+	legendForgotten
 	legendPause
 	legendToken
 	legendFlight
@@ -19,6 +20,7 @@ const (
 var legendText = [numLegend]string{
 	legendLease:     "lease held",
 	legendGhost:     "lease expired, worker unaware",
+	legendForgotten: "lease forgotten by a restart of the lease service, worker unaware",
 	legendPause:     "paused",
 	legendToken:     "fencing token",
 	legendFlight:    "request in flight",
@@ -101,6 +103,11 @@ func legendSign(k legendKey, x, y int) []shape {
 		return []shape{{kind: shRect, x1: x + 8, y1: y - 9, x2: 9, y2: 18, fill: c.fill, stroke: c.line, width: "1"}}
 	case legendGhost:
 		return []shape{{kind: shRect, x1: x + 8, y1: y - 9, x2: 9, y2: 18, fill: colWhite, stroke: c.line, width: "1.5", dash: "4 3"}}
+	case legendForgotten:
+		return append([]shape{
+			{kind: shRect, x1: x + 8, y1: y - 9, x2: 9, y2: 9, fill: c.fill, stroke: c.line, width: "1"},
+			{kind: shRect, x1: x + 8, y1: y, x2: 9, y2: 9, fill: colWhite, stroke: c.line, width: "1.5", dash: "4 3"},
+		}, cutSign(x+12, y)...)
 	case legendPause:
 		return []shape{{kind: shRect, x1: x, y1: y - 9, x2: 24, y2: 18, r: 3, fill: colPause, stroke: colPauseLine, width: "1", dash: "3 3"}}
 	case legendToken:

@@ -1,6 +1,7 @@
 package diagram
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"fencelab/lab"
@@ -17,7 +18,44 @@ func (g *grid) write(i int, bg string) []group {
 	shapes := arrow(ax+6, y, rx-11, y, c.line, "2.25", "")
 	shapes = append(shapes, g.requestLabel(ax, y+5, min(rx-28, g.room(ax)), st, c, bg, true)...)
 	shapes = append(shapes, endMark(o.Decision, rx, y, bg)...)
-	return []group{{class: "arrow write " + string(o.Decision), shapes: shapes}}
+	return append([]group{{class: "arrow write " + string(o.Decision), shapes: shapes}}, g.staleNote(i, rx, bg)...)
+}
+
+// staleNote marks, above its arrow's end, an rmw write that was stale when
+// decided, in words: "stale: read v0, now v1" (model 3). A fresh or plain
+// write gets none.
+func (g *grid) staleNote(i, rx int, bg string) []group {
+	f, ok := g.fresh[i]
+	if !ok || !f.Stale {
+		return nil
+	}
+	text := f.Describe()
+	tip := f.By + "'s write landed since " + g.t.Steps[i].Event.Actor + " read the resource: this value was computed without it"
+	if e := g.t.Steps[i].Event; e.Kind != lab.Write {
+		tip = f.By + "'s write landed since the writer read the resource: this value was computed without it"
+	}
+	y := g.mid(i)
+	stale := func(y int, text string) shape {
+		return shape{kind: shText, x1: rx - 16, y1: y, text: text, fill: colWarn, bold: true, size: 12, anchor: "end", halo: bg}
+	}
+	shapes := []shape{stale(y-9, text)}
+	if head, tail, ok := strings.Cut(text, ", "); ok && textW(text, 12, true) > rx-16-g.laneLeftOf(rx)-10 {
+		shapes = []shape{stale(y-9, head+","), stale(y+17, tail)} // above and below the arrow, clear of the lane before
+	}
+	return []group{{class: "stale", tip: tip, shapes: shapes}}
+}
+
+// laneLeftOf is the x of the nearest lane left of x.
+func (g *grid) laneLeftOf(x int) int {
+	left := leaseX
+	for _, lanes := range [][]int{g.actorX, g.resX} {
+		for _, lx := range lanes {
+			if lx < x {
+				left = max(left, lx)
+			}
+		}
+	}
+	return left
 }
 
 // requestLabel is the token chip and the value, from just right of the
@@ -80,7 +118,7 @@ func (g *grid) deliver(i int, bg string) []group {
 	g.flights = append(g.flights, group{class: "flight", shapes: a[:1]}) // under every band's labels
 	shapes := append(a[1:], endMark(o.Decision, rx, y, bg)...)
 	g.used[legendFlight] = true
-	return []group{{class: "arrow write " + string(o.Decision) + " delayed", shapes: shapes}}
+	return append([]group{{class: "arrow write " + string(o.Decision) + " delayed", shapes: shapes}}, g.staleNote(i, rx, bg)...)
 }
 
 // commit applies a request checked earlier: a dashed bracket on the
@@ -98,7 +136,7 @@ func (g *grid) commit(i int, bg string) []group {
 	shapes := arrow(rx-26, y, rx-11, y, colInfo, "2", "")
 	shapes = append(shapes, note(rx-50, y+5, "commit "+g.t.Steps[i].Event.Request, "end", bg))
 	shapes = append(shapes, endMark(o.Decision, rx, y, bg)...)
-	return []group{{class: "arrow write applied commit", shapes: shapes}}
+	return append([]group{{class: "arrow write applied commit", shapes: shapes}}, g.staleNote(i, rx, bg)...)
 }
 
 // unsent marks at the worker's end a request that never reached the
@@ -131,6 +169,9 @@ func (g *grid) mark(i int, bg string) []group {
 		shapes = append(shapes, cross(x, y, 8, colInk, "3.5")...)
 		g.used[legendCrash] = true
 	case lab.Restart:
+		if e.Scope != "" {
+			return g.scopeRestart(i, bg)
+		}
 		x = g.xOfResource(e.Resource)
 		shapes = append(shapes, restartSign(x, y)...)
 		if r := g.s.Resources[e.Resource]; r.Remember == lab.Memory && r.Fencing {
@@ -144,6 +185,21 @@ func (g *grid) mark(i int, bg string) []group {
 	}
 	shapes = append(shapes, note(x+20, y+5, text, "", bg))
 	return []group{{class: "mark " + string(e.Kind), shapes: shapes}}
+}
+
+// scopeRestart cuts the lease service's lane (model 3) and names, on each
+// worker's lane, the lease it forgot: the bar there ends in a cut.
+func (g *grid) scopeRestart(i int, bg string) []group {
+	y := g.mid(i)
+	text := "restart: durable"
+	if g.s.Scopes[g.t.Steps[i].Event.Scope].Remember == lab.Memory {
+		text = "restart: forgets"
+	}
+	shapes := append(restartSign(leaseX, y), note(leaseX+20, y+5, text, "", bg))
+	for _, f := range g.walk.forgotten[i] {
+		shapes = append(shapes, note(g.xOfActor(f.Actor)+20, y+5, "lease "+itoa64(f.Token)+" forgotten", "", bg))
+	}
+	return []group{{class: "mark restart scope", shapes: shapes}}
 }
 
 // restartSign cuts the resource's lane with two slashes.

@@ -49,3 +49,5 @@ func resourceNames(s *lab.Scenario, t *lab.Trace) []string {
 	sort.Strings(names)
 	return names
 }
+
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

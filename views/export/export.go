@@ -28,6 +28,19 @@ func Values(values map[string]*string, tokens map[string]*int64) string {
 	return strings.Join(parts, ", ")
 }
 
+// Versions names each resource's version, as in "; versions: balance 1"
+// (model 3); "" for a trace without versions (no rmw write).
+func Versions(versions map[string]int) string {
+	if versions == nil {
+		return ""
+	}
+	var parts []string
+	for _, name := range lab.SortedNames(versions) {
+		parts = append(parts, fmt.Sprintf("%s %d", name, versions[name]))
+	}
+	return "; versions: " + strings.Join(parts, ", ")
+}
+
 // Verdict is a policy's verdict in one line of plain text: its final
 // values, then its violations with their steps, grouped by class from the
 // most severe: "corrupting: stale-overwrite at step 8; deposed: ...".

@@ -30,11 +30,19 @@ func Markdown(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Policy,
 		sep += "---|"
 	}
 	b.WriteString("\n" + sep + "\n")
-	for _, st := range t.Steps {
+	fresh := map[lab.Policy]map[int]lab.Freshness{}
+	for _, p := range policies {
+		fresh[p] = lab.RMWFreshness(t, p)
+	}
+	for i, st := range t.Steps {
 		fmt.Fprintf(&b, "| %d | %s | %s | %s |", st.Index, mdCell(st.Event.Actor), mdEvent(st.Event), mdToken(st.Token))
 		for _, p := range policies {
 			o := st.Outcomes.Of(p)
-			fmt.Fprintf(&b, " **%s** %s<br>%s |", o.Decision, mdCell(strings.TrimPrefix(o.Reason, string(o.Decision)+": ")), mdCell(Values(o.Values, o.Tokens)))
+			reason := strings.TrimPrefix(o.Reason, string(o.Decision)+": ")
+			if stale := fresh[p][i].Describe(); stale != "" && !strings.Contains(reason, "(version ") { // cas's reason says it already
+				reason += " (" + stale + ")"
+			}
+			fmt.Fprintf(&b, " **%s** %s<br>%s |", o.Decision, mdCell(reason), mdCell(Values(o.Values, o.Tokens)+Versions(o.Versions)))
 		}
 		b.WriteString("\n")
 	}

@@ -52,3 +52,25 @@ func builtin(t testing.TB, name string) *lab.Scenario {
 	}
 	return b.Scenario
 }
+
+// TestMarkdownModel3: with cas chosen, the export has its column, names
+// lost-update with its class, and shows versions and a stale rmw write.
+func TestMarkdownModel3(t *testing.T) {
+	s := builtin(t, "stale-read-fresh-token")
+	var buf bytes.Buffer
+	if err := Markdown(&buf, s, lab.Replay(s), []lab.Policy{lab.Fenced, lab.CAS}, "", ""); err != nil {
+		t.Fatalf("Markdown: %v", err)
+	}
+	out := buf.String()
+	for _, want := range []string{
+		"| fenced | cas |",
+		"already accepted (stale: read v0, now v1)<br>balance = balance 5 (43); versions: balance 2",
+		"**rejected** B's write landed after A read balance (version 0, now 1)<br>",
+		"- **fenced**: final balance = balance 5; corrupting: lost-update at step 9",
+		"- **cas**: final balance = balance 7; no violations",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("Markdown(stale-read-fresh-token, fenced+cas) lacks %q:\n%s", want, out)
+		}
+	}
+}
