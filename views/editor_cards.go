@@ -58,33 +58,115 @@ func withCurrent(names []string, current string) []string {
 	return names
 }
 
-// defaultLabel is the empty option of a scope or resource select.
-func defaultLabel(names []string, what string) string {
-	if len(names) == 1 {
-		return names[0] + " (the only " + what + ")"
+// defaultLabel is the empty option of a select of field ("scope" or
+// "resource") on a card of kind k: what the engine takes when the field
+// is left out (model 3: a write's, send's or check's scope is the latest
+// grant's, and a read reads every resource).
+func defaultLabel(k lab.Kind, field string, names []string) string {
+	switch {
+	case len(names) == 1:
+		return names[0] + " (the only " + field + ")"
+	case field == "scope" && (k == lab.Write || k == lab.Send || k == lab.Check):
+		return "the latest grant's scope"
+	case field == "resource" && k == lab.Read:
+		return "every resource"
+	case k == "":
+		return "none"
 	}
-	return "choose a " + what
+	return "choose a " + field
+}
+
+// choice is one option of a select: the value posted and its words.
+type choice struct{ Value, Label string }
+
+// restartChoices lists what a restart can name: each resource, then each
+// scope, and the event's own choice if it is none of them (undeclared, or
+// both from a pasted file), so the engine's error shows on what was said.
+func restartChoices(d *draft.Draft, current string) []choice {
+	var out []choice
+	for _, r := range d.Resources {
+		out = append(out, choice{draft.Restarting("resource", r.Name), "resource " + r.Name + " (a receiver)"})
+	}
+	for _, s := range d.Scopes {
+		out = append(out, choice{draft.Restarting("scope", s.Name), "scope " + s.Name + " (its lease service)"})
+	}
+	if current != "" && !slices.ContainsFunc(out, func(c choice) bool { return c.Value == current }) {
+		out = append(out, choice{current, strings.ReplaceAll(strings.ReplaceAll(current, ":", " "), " scope", " and scope")})
+	}
+	return out
+}
+
+// withChoice adds v to choices when no choice has it, so that a select
+// shows what was posted.
+func withChoice(choices []choice, v string) []choice {
+	if slices.ContainsFunc(choices, func(c choice) bool { return c.Value == v }) {
+		return choices
+	}
+	return append(choices, choice{v, v})
+}
+
+// paletteRestarts is what the palette's restart choice shows: the
+// palette's resource or scope while its kind is restart, else the default.
+func paletteRestarts(a draft.Event) string {
+	if a.Kind != lab.Restart {
+		return ""
+	}
+	return a.Field(draft.Restarts)
+}
+
+// firstResource is the palette's default of what restarts: the first
+// resource, as Add puts it.
+func firstResource(d *draft.Draft) string {
+	if len(d.Resources) == 0 {
+		return "choose what restarts"
+	}
+	return "resource " + d.Resources[0].Name + " (the first)"
+}
+
+// isFlag reports whether field f is true or left out: a checkbox.
+func isFlag(f string) bool { return f == "split" || f == "rmw" }
+
+// flagHint says what checking flag f means.
+func flagHint(f string) string {
+	if f == "split" {
+		return "granted while another actor holds it (split brain)"
+	}
+	return "computed from its read (read-modify-write)"
 }
 
 // isPrimary reports whether a card shows field f at once; the others fold
-// under "more". A scope or resource is primary where there is a choice.
+// under "more". A scope or resource is primary where there is a choice; a
+// flag (split, rmw) and a read's resource (model 3) where the draft uses
+// them, so that a model-2 timeline keeps its compact cards and a model-3
+// one shows its lesson on every card alike.
 func isPrimary(d *draft.Draft, e draft.Event, f string) bool {
 	switch f {
-	case "value", "id", "request", "note":
+	case "value", "id", "request", "note", draft.Restarts:
 		return true
 	case "scope":
 		return len(d.Scopes) > 1
 	case "resource":
-		return e.Kind == lab.Restart || len(d.Resources) > 1
+		return len(d.Resources) > 1 || e.Kind == lab.Read && uses(d, lab.Read, f)
+	case "split", "rmw":
+		return uses(d, e.Kind, f)
 	}
 	return false
+}
+
+// uses reports whether an event of the draft like kind k (a write and a
+// send are alike) sets field f.
+func uses(d *draft.Draft, k lab.Kind, f string) bool {
+	alike := func(x lab.Kind) bool {
+		return x == k || (x == lab.Write || x == lab.Send) && (k == lab.Write || k == lab.Send)
+	}
+	return slices.ContainsFunc(d.Events, func(e draft.Event) bool { return alike(e.Kind) && e.Field(f) != "" })
 }
 
 // cardFields splits the fields event e takes, but the actor (in the
 // card's head), into those shown at once and those folded away; the note
 // comes last among the first.
 func cardFields(d *draft.Draft, e draft.Event) (primary, more []string) {
-	for _, f := range lab.Fields(e.Kind) {
+	for _, f := range draft.Controls(e.Kind) {
 		if f == "actor" {
 			continue
 		}
@@ -118,8 +200,11 @@ func cardTitle(e draft.Event) string {
 
 // fieldLabel is a field's label on a card.
 func fieldLabel(f string) string {
-	if f == "op" {
+	switch f {
+	case "op":
 		return "op key"
+	case draft.Restarts:
+		return "what restarts"
 	}
 	return f
 }
@@ -163,22 +248,47 @@ func advancedSummary(d *draft.Draft) string {
 		if t == "" {
 			t = "1"
 		}
-		parts = append(parts, "scope "+s.Name+" from token "+t)
+		how := ""
+		if s.Remember == lab.Memory {
+			how = ", forgets on restart"
+		}
+		parts = append(parts, "scope "+s.Name+" from token "+t+how)
 	}
 	for _, r := range d.Resources {
-		how := "fenced"
-		if !r.Fencing {
-			how = "takes no token"
-		}
-		if r.Remember == lab.Memory {
-			how += ", forgets on restart"
-		}
-		parts = append(parts, "resource "+r.Name+" ("+how+")")
+		parts = append(parts, "resource "+r.Name+" ("+resourceHow(r)+")")
 	}
 	if len(parts) == 0 {
 		return "the defaults: scope job, resource result"
 	}
 	return strings.Join(parts, " · ")
+}
+
+// resourceHow says in a few words how a resource differs from the default.
+func resourceHow(r draft.Resource) string {
+	how := "fenced"
+	if !r.Fencing {
+		how = "takes no token"
+	}
+	if r.Tokens == lab.PerScopeTokens {
+		how += ", a token per scope"
+	}
+	if r.Remember == lab.Memory {
+		how += ", forgets its token"
+	}
+	if r.Keys == lab.Memory {
+		how += ", forgets its keys"
+	}
+	return how
+}
+
+// keptOption is the value of a select's default option: the default as
+// the draft spells it ("" when left out, the word when a file said it), so
+// that a form round trip leaves the scenario as it was.
+func keptOption[T ~string](current, def T) string {
+	if current == def {
+		return string(def)
+	}
+	return ""
 }
 
 // sourceLabel says where a draft from from came from, for the breadcrumb.
@@ -206,13 +316,14 @@ func fromLink(from string) string {
 
 // paletteFields are the palette's inputs besides kind and actor, each
 // shown (with JavaScript) only for the kinds that take it.
-var paletteFields = []string{"value", "id", "request", "scope", "resource", "op", "token", "note"}
+var paletteFields = []string{"value", "id", "request", draft.Restarts, "scope", "resource", "op", "token", "split", "rmw", "note"}
 
-// kindsTaking lists the kinds that take field f, for the palette.
+// kindsTaking lists the kinds whose cards have a control for field f,
+// for the palette.
 func kindsTaking(f string) string {
 	var out []string
 	for _, k := range lab.Kinds() {
-		if draft.Takes(k, f) {
+		if draft.HasControl(k, f) {
 			out = append(out, string(k))
 		}
 	}
