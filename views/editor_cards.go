@@ -70,8 +70,8 @@ func defaultLabel(k lab.Kind, field string, names []string) string {
 		return "the latest grant's scope"
 	case field == "resource" && k == lab.Read:
 		return "every resource"
-	case k == "":
-		return "none"
+	case k == "": // the palette, whose kind the script changes in place
+		return "the kind's default"
 	}
 	return "choose a " + field
 }
