@@ -198,7 +198,7 @@ func TestApplyDeclarations(t *testing.T) {
 // engine takes it on that kind.
 func TestKindFieldsMatchTheEngine(t *testing.T) {
 	sample := map[string]any{"actor": "A", "scope": "job", "resource": "result", "value": "v",
-		"id": "x", "request": "x", "op": "o", "token": 1}
+		"id": "x", "request": "x", "op": "o", "token": 1, "split": true, "rmw": true}
 	for _, k := range lab.Kinds() {
 		for _, f := range fieldNames {
 			if f == "note" {
