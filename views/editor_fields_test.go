@@ -36,3 +36,31 @@ func TestEveryFieldHasAControl(t *testing.T) {
 		}
 	}
 }
+
+// TestRestartChoices: a restart's select lists each resource, then each
+// scope, and keeps a choice that is neither, in words.
+func TestRestartChoices(t *testing.T) {
+	d := &draft.Draft{Scopes: []draft.Scope{{Name: "job"}}, Resources: []draft.Resource{{Name: "result"}}}
+	tests := []struct {
+		current string
+		want    []string
+	}{
+		{"", []string{"resource:result", "scope:job"}},
+		{"scope:job", []string{"resource:result", "scope:job"}},
+		{"scope:nope", []string{"resource:result", "scope:job", "scope:nope=scope nope"}},
+		{"resource:result scope:job", []string{"resource:result", "scope:job", "resource:result scope:job=resource result and scope job"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for i, c := range restartChoices(d, tt.current) {
+			if i < 2 {
+				got = append(got, c.Value)
+			} else {
+				got = append(got, c.Value+"="+c.Label)
+			}
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("restartChoices(%q) = %q, want %q", tt.current, got, tt.want)
+		}
+	}
+}
