@@ -8,8 +8,8 @@ import (
 
 // kindText says what each kind does, for the palette.
 var kindText = map[lab.Kind]string{
-	lab.Acquire: "takes the lease and its next token",
-	lab.Read:    "reads the resource",
+	lab.Acquire: "takes the lease and its next token (split: even though it is held)",
+	lab.Read:    "reads the resource, the basis of its next rmw write",
 	lab.Pause:   "stops (a GC pause, a stopped VM)",
 	lab.Resume:  "continues after a pause",
 	lab.Expire:  "its lease times out",
@@ -20,7 +20,7 @@ var kindText = map[lab.Kind]string{
 	lab.Send:    "sends a write that stays in flight",
 	lab.Deliver: "an in-flight request arrives",
 	lab.Commit:  "the racy receiver applies a checked request",
-	lab.Restart: "the receiver restarts",
+	lab.Restart: "a receiver or a lease service restarts",
 	lab.Crash:   "the worker stops for good",
 }
 

@@ -58,33 +58,57 @@ func withCurrent(names []string, current string) []string {
 	return names
 }
 
-// defaultLabel is the empty option of a scope or resource select.
-func defaultLabel(names []string, what string) string {
-	if len(names) == 1 {
-		return names[0] + " (the only " + what + ")"
+// defaultLabel is the empty option of a select of field ("scope" or
+// "resource") on a card of kind k: what the engine takes when the field
+// is left out (model 3: a write's, send's or check's scope is the latest
+// grant's, and a read reads every resource).
+func defaultLabel(k lab.Kind, field string, names []string) string {
+	switch {
+	case len(names) == 1:
+		return names[0] + " (the only " + field + ")"
+	case field == "scope" && (k == lab.Write || k == lab.Send || k == lab.Check):
+		return "the latest grant's scope"
+	case field == "resource" && k == lab.Read:
+		return "every resource"
+	case k == "": // the palette, whose kind the script changes in place
+		return "the kind's default"
 	}
-	return "choose a " + what
+	return "choose a " + field
 }
 
 // isPrimary reports whether a card shows field f at once; the others fold
-// under "more". A scope or resource is primary where there is a choice.
+// under "more". A scope or resource is primary where there is a choice; a
+// flag (split, rmw) and a read's resource (model 3) where the draft uses
+// them, so that a model-2 timeline keeps its compact cards and a model-3
+// one shows its lesson on every card alike.
 func isPrimary(d *draft.Draft, e draft.Event, f string) bool {
 	switch f {
-	case "value", "id", "request", "note":
+	case "value", "id", "request", "note", draft.Restarts:
 		return true
 	case "scope":
 		return len(d.Scopes) > 1
 	case "resource":
-		return e.Kind == lab.Restart || len(d.Resources) > 1
+		return len(d.Resources) > 1 || e.Kind == lab.Read && uses(d, lab.Read, f)
+	case "split", "rmw":
+		return uses(d, e.Kind, f)
 	}
 	return false
+}
+
+// uses reports whether an event of the draft like kind k (a write and a
+// send are alike) sets field f.
+func uses(d *draft.Draft, k lab.Kind, f string) bool {
+	alike := func(x lab.Kind) bool {
+		return x == k || (x == lab.Write || x == lab.Send) && (k == lab.Write || k == lab.Send)
+	}
+	return slices.ContainsFunc(d.Events, func(e draft.Event) bool { return alike(e.Kind) && e.Field(f) != "" })
 }
 
 // cardFields splits the fields event e takes, but the actor (in the
 // card's head), into those shown at once and those folded away; the note
 // comes last among the first.
 func cardFields(d *draft.Draft, e draft.Event) (primary, more []string) {
-	for _, f := range lab.Fields(e.Kind) {
+	for _, f := range draft.Controls(e.Kind) {
 		if f == "actor" {
 			continue
 		}
@@ -118,8 +142,11 @@ func cardTitle(e draft.Event) string {
 
 // fieldLabel is a field's label on a card.
 func fieldLabel(f string) string {
-	if f == "op" {
+	switch f {
+	case "op":
 		return "op key"
+	case draft.Restarts:
+		return "what restarts"
 	}
 	return f
 }
@@ -163,22 +190,37 @@ func advancedSummary(d *draft.Draft) string {
 		if t == "" {
 			t = "1"
 		}
-		parts = append(parts, "scope "+s.Name+" from token "+t)
+		how := ""
+		if s.Remember == lab.Memory {
+			how = ", forgets on restart"
+		}
+		parts = append(parts, "scope "+s.Name+" from token "+t+how)
 	}
 	for _, r := range d.Resources {
-		how := "fenced"
-		if !r.Fencing {
-			how = "takes no token"
-		}
-		if r.Remember == lab.Memory {
-			how += ", forgets on restart"
-		}
-		parts = append(parts, "resource "+r.Name+" ("+how+")")
+		parts = append(parts, "resource "+r.Name+" ("+resourceHow(r)+")")
 	}
 	if len(parts) == 0 {
 		return "the defaults: scope job, resource result"
 	}
 	return strings.Join(parts, " · ")
+}
+
+// resourceHow says in a few words how a resource differs from the default.
+func resourceHow(r draft.Resource) string {
+	how := "fenced"
+	if !r.Fencing {
+		how = "takes no token"
+	}
+	if r.Tokens == lab.PerScopeTokens {
+		how += ", a token per scope"
+	}
+	if r.Remember == lab.Memory {
+		how += ", forgets its token"
+	}
+	if r.Keys == lab.Memory {
+		how += ", forgets its keys"
+	}
+	return how
 }
 
 // sourceLabel says where a draft from from came from, for the breadcrumb.
@@ -206,13 +248,14 @@ func fromLink(from string) string {
 
 // paletteFields are the palette's inputs besides kind and actor, each
 // shown (with JavaScript) only for the kinds that take it.
-var paletteFields = []string{"value", "id", "request", "scope", "resource", "op", "token", "note"}
+var paletteFields = []string{"value", "id", "request", draft.Restarts, "scope", "resource", "op", "token", "split", "rmw", "note"}
 
-// kindsTaking lists the kinds that take field f, for the palette.
+// kindsTaking lists the kinds whose cards have a control for field f,
+// for the palette.
 func kindsTaking(f string) string {
 	var out []string
 	for _, k := range lab.Kinds() {
-		if draft.Takes(k, f) {
+		if draft.HasControl(k, f) {
 			out = append(out, string(k))
 		}
 	}

@@ -59,16 +59,25 @@ type Event struct {
 	Split, RMW                                                  string
 }
 
-// Field is the field called name, as the scenario file names it.
+// Field is the field called name, as the scenario file names it, or the
+// form's Restarts choice.
 func (e *Event) Field(name string) string {
+	if name == Restarts {
+		return e.restarts()
+	}
 	if p := e.field(name); p != nil {
 		return *p
 	}
 	return ""
 }
 
-// SetField sets the field called name; unknown names are ignored.
+// SetField sets the field called name, or the resource and scope a
+// Restarts choice names; unknown names are ignored.
 func (e *Event) SetField(name, v string) {
+	if name == Restarts {
+		e.setRestarts(v)
+		return
+	}
 	if p := e.field(name); p != nil {
 		*p = v
 	}
@@ -115,6 +124,24 @@ func KindFields(k lab.Kind) []string { return lab.Fields(k) }
 // Takes reports whether kind k takes field f. Every kind takes a note.
 func Takes(k lab.Kind, f string) bool {
 	return f == "note" || slices.Contains(lab.Fields(k), f)
+}
+
+// Controls lists the form controls a card of kind k has besides its kind
+// and note: one per field the kind takes, but a restart's resource and
+// scope are the one choice Restarts, since it takes exactly one of them
+// (model 3). Nil for an unknown kind.
+func Controls(k lab.Kind) []string {
+	fs := lab.Fields(k)
+	if k != lab.Restart {
+		return fs
+	}
+	return []string{Restarts}
+}
+
+// HasControl reports whether a card of kind k has the control for field
+// f. Every kind has a note.
+func HasControl(k lab.Kind, f string) bool {
+	return f == "note" || slices.Contains(Controls(k), f)
 }
 
 // Blank is the editor's empty page: two actors, the default scope and

@@ -203,7 +203,7 @@ func TestApplyDeclarations(t *testing.T) {
 func TestKindFieldsMatchTheEngine(t *testing.T) {
 	t.Parallel()
 	sample := map[string]any{"actor": "A", "scope": "job", "resource": "result", "value": "v",
-		"id": "x", "request": "x", "op": "o", "token": 1}
+		"id": "x", "request": "x", "op": "o", "token": 1, "split": true, "rmw": true}
 	for _, k := range lab.Kinds() {
 		for _, f := range fieldNames {
 			if f == "note" {

@@ -49,11 +49,15 @@ func Decode(form url.Values) Draft {
 	return d
 }
 
-// decodeEvent reads the fields that named names.
+// decodeEvent reads the fields that named names. A restart's Restarts
+// choice, when the form has one, says its resource and scope.
 func decodeEvent(form url.Values, named func(field string) string) Event {
 	e := Event{Kind: lab.Kind(form.Get(named("kind")))}
 	for _, f := range fieldNames {
 		e.SetField(f, form.Get(named(f)))
+	}
+	if e.Kind == lab.Restart && form.Has(named(Restarts)) {
+		e.SetField(Restarts, form.Get(named(Restarts)))
 	}
 	return e
 }

@@ -6,10 +6,11 @@ import (
 )
 
 // The editor's form names each control part.N.field: title, description,
-// scope.N.name and .first_token, resource.N.name, .fencing and .remember,
-// actor.N.name and .was, ev.N.kind and one ev.N.FIELD per field the kind
-// takes, add.FIELD for the palette, op for the button pressed and p for
-// the policies compared. N counts from 1; for events it is the step
+// scope.N.name, .first_token and .remember, resource.N.name, .fencing,
+// .remember, .keys and .tokens, actor.N.name and .was, ev.N.kind and one
+// ev.N.FIELD per control of the kind (Controls: a restart's is
+// ev.N.restarts), add.FIELD for the palette, op for the button pressed and
+// p for the policies compared. N counts from 1; for events it is the step
 // number, as in the engine's errors. A control's element id is its name
 // with dashes for dots (ev-3-value), and the ids of a card's own parts
 // follow the same pattern (ev-3, ev-3-handle, ev-3-up).

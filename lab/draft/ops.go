@@ -107,7 +107,7 @@ func cardControl(n int, v Verb) string { return CardID(n, string(v)) }
 
 // firstControl is the id of card n's first field.
 func firstControl(d *Draft, n int) string {
-	fs := KindFields(d.Events[n-1].Kind)
+	fs := Controls(d.Events[n-1].Kind)
 	f := "note"
 	if len(fs) > 0 {
 		f = fs[0]
@@ -125,7 +125,7 @@ func addEvent(d *Draft, pos int) string {
 		return "add-event"
 	}
 	e := Event{Kind: a.Kind, Note: a.Note}
-	for _, f := range KindFields(a.Kind) {
+	for _, f := range Controls(a.Kind) {
 		e.SetField(f, a.Field(f))
 	}
 	if Takes(e.Kind, "actor") && e.Actor == "" && len(d.Actors) > 0 {
@@ -140,7 +140,7 @@ func addEvent(d *Draft, pos int) string {
 	if (e.Kind == lab.Deliver || e.Kind == lab.Commit) && e.Request == "" {
 		e.Request = latestRequest(d, e.Kind)
 	}
-	if e.Kind == lab.Restart && e.Resource == "" && len(d.Resources) > 0 {
+	if e.Kind == lab.Restart && e.Resource == "" && e.Scope == "" && len(d.Resources) > 0 {
 		e.Resource = d.Resources[0].Name
 	}
 	d.Events = slices.Insert(d.Events, pos-1, e)

@@ -68,8 +68,10 @@ func (d *Draft) place(fe lab.FieldError) Mark {
 	m := Mark{FieldError: fe}
 	if fe.Index > 0 {
 		m.Card = fe.Index
-		if fe.Index <= len(d.Events) && Takes(d.Events[fe.Index-1].Kind, fe.Field) {
-			m.Control = EventName(fe.Index, fe.Field)
+		if fe.Index <= len(d.Events) {
+			if c := control(d.Events[fe.Index-1].Kind, fe.Field); c != "" {
+				m.Control = EventName(fe.Index, c)
+			}
 		}
 		return m
 	}
@@ -96,10 +98,23 @@ func (d *Draft) place(fe lab.FieldError) Mark {
 	return m
 }
 
+// control is the card control of kind k that shows field f: the field's
+// own, a restart's Restarts choice for its resource and scope, or "" when
+// the card has none (a pasted field the kind does not take).
+func control(k lab.Kind, f string) string {
+	switch {
+	case k == lab.Restart && (f == "resource" || f == "scope"):
+		return Restarts
+	case HasControl(k, f):
+		return f
+	}
+	return ""
+}
+
 // splitDeclared splits "job.first_token" into the name and the field; a
 // bare name ("job") names the name itself.
 func splitDeclared(s string) (name, sub string) {
-	for _, f := range []string{".first_token", ".fencing", ".remember"} {
+	for _, f := range []string{".first_token", ".fencing", ".remember", ".keys", ".tokens"} {
 		if strings.HasSuffix(s, f) {
 			return strings.TrimSuffix(s, f), f[1:]
 		}
