@@ -85,3 +85,59 @@ func TestRacyCaughtWithin10s(t *testing.T) {
 		t.Errorf("caught the racy receiver in %d of 20 runs, want at least 19", caught)
 	}
 }
+
+// TestCASForgetfulCaughtSequentially: a cas receiver that keeps the
+// version in memory comes back from a restart at version 0, and the
+// worker's next rmw write, expecting the version its own write produced,
+// is refused. The sequential probe names the restart, where the version
+// first differs.
+func TestCASForgetfulCaughtSequentially(t *testing.T) {
+	s, err := lab.Parse(strings.NewReader(`{ "version": 1, "title": "A restart between two updates",
+	  "events": [
+	    { "actor": "A", "kind": "read" },
+	    { "actor": "A", "kind": "write", "value": "1", "rmw": true },
+	    { "kind": "restart", "resource": "result" },
+	    { "actor": "A", "kind": "write", "value": "2", "rmw": true } ] }`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, store := range []string{"memory", "sqlite"} {
+		t.Run(store, func(t *testing.T) {
+			url := startReceiver(t, store, receiver.Options{Policy: lab.CAS, Flaw: receiver.Forgetful})
+			res, err := newProber(t, url, lab.CAS).Sequential(t.Context(), s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "step 3: after it the resource is at version 0, the model says 1"
+			if res.Verdict != probe.Disagree || !strings.HasPrefix(res.Divergence, want) {
+				t.Errorf("Sequential(restart between updates) = %s %q, want disagree starting %q", res.Verdict, res.Divergence, want)
+			}
+			if st := res.Steps[3]; st.ExpectVersion == nil || *st.ExpectVersion != 1 || st.Observed.Outcome != "rejected" {
+				t.Errorf("step 4 = %+v, want expect_version 1 (A's own write), observed rejected", st)
+			}
+		})
+	}
+}
+
+// TestCASRacyCaughtConcurrently: a cas receiver that checks the version
+// and writes apart lets two writers that read the same version both in,
+// and the concurrent mode reports the lost update.
+func TestCASRacyCaughtConcurrently(t *testing.T) {
+	slowTest(t)
+	for _, store := range []string{"memory", "sqlite"} {
+		t.Run(store, func(t *testing.T) {
+			url := startReceiver(t, store, receiver.Options{Policy: lab.CAS, Flaw: receiver.Racy, Window: time.Millisecond})
+			res, err := newProber(t, url, lab.CAS).Concurrent(t.Context(), probe.ConcurrentOptions{Workers: 8, Duration: 5 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := res.Concurrent.Violation
+			if res.Verdict != probe.Disagree || v == nil || v.Kind != "lost-update" {
+				t.Fatalf("Concurrent against a racy cas receiver = %s %q after %d requests, want a lost-update", res.Verdict, res.Divergence, res.Concurrent.Requests)
+			}
+			if *v.After.Expect > *v.Before.Expect || v.After.Outcome != "applied" || v.Before.Outcome != "applied" {
+				t.Errorf("the violating pair is not one: %+v then %+v", v.Before, v.After)
+			}
+		})
+	}
+}
