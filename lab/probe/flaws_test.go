@@ -141,3 +141,59 @@ func TestCASRacyCaughtConcurrently(t *testing.T) {
 		})
 	}
 }
+
+// TestCASOwnWritesInFlight: a worker's second rmw send, still in flight
+// when its first is applied, expects the version the first produced: the
+// model never counts a worker's own writes as making it stale. A read
+// that names no resource reads both, and another worker's write makes
+// the next one stale. The correct receivers agree in order and in every
+// ordering.
+func TestCASOwnWritesInFlight(t *testing.T) {
+	s, err := lab.Parse(strings.NewReader(`{ "version": 1, "title": "Two updates in flight",
+	  "resources": { "a": {}, "b": {} },
+	  "events": [
+	    { "actor": "A", "kind": "read" },
+	    { "actor": "A", "kind": "send", "value": "a1", "id": "s1", "resource": "a", "rmw": true },
+	    { "actor": "A", "kind": "send", "value": "a2", "id": "s2", "resource": "a", "rmw": true },
+	    { "kind": "deliver", "request": "s1" },
+	    { "kind": "deliver", "request": "s2" },
+	    { "actor": "B", "kind": "write", "value": "b1", "resource": "b" },
+	    { "actor": "A", "kind": "write", "value": "a3", "resource": "b", "rmw": true } ] }`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, store := range []string{"memory", "sqlite"} {
+		t.Run(store, func(t *testing.T) {
+			p := newProber(t, startReceiver(t, store, receiver.Options{Policy: lab.CAS}), lab.CAS)
+			res, err := p.Sequential(t.Context(), s)
+			if err != nil || res.Verdict != probe.Agree {
+				t.Fatalf("Sequential(two updates in flight) = %v, %v", res, err)
+			}
+			for _, want := range []struct {
+				step    int
+				expect  *int64
+				outcome string
+			}{{4, ptr(0), "applied"}, {5, ptr(1), "applied"}, {6, nil, "applied"}, {7, ptr(0), "rejected"}} {
+				st := res.Steps[want.step-1]
+				if !sameVersion(st.ExpectVersion, want.expect) || st.Observed.Outcome != want.outcome {
+					t.Errorf("step %d: expect_version %v, observed %s; want %v, %s", want.step, show(st.ExpectVersion), st.Observed.Outcome, show(want.expect), want.outcome)
+				}
+			}
+			res, err = p.Orderings(t.Context(), s, probe.OrderingsOptions{})
+			if err != nil || res.Verdict != probe.Agree || res.Orderings.Tried == 0 {
+				t.Errorf("Orderings(two updates in flight) = %v, %v", res, err)
+			}
+		})
+	}
+}
+
+func ptr(n int64) *int64 { return &n }
+
+func sameVersion(a, b *int64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+
+func show(p *int64) any {
+	if p == nil {
+		return "none"
+	}
+	return *p
+}
