@@ -207,8 +207,8 @@ func checkProbeFlags(f *probeFlags, files []string, stdinPiped bool) error {
 		return usage("--duration and --timeout must be positive")
 	case f.concurrent > 0 && f.save != "":
 		return usage("--save keeps a scenario's steps; the concurrent mode has none")
-	case f.concurrent > 0 && !f.policy.ChecksToken():
-		return usage("the concurrent mode checks fencing: give a fenced policy, not %s", f.policy)
+	case f.concurrent > 0 && probe.CheckConcurrentPolicy(f.policy) != nil:
+		return usage("%v", probe.CheckConcurrentPolicy(f.policy))
 	case len(files) > 1:
 		return usage("give one scenario file")
 	case len(files) == 1 && f.source.scenario != "":

@@ -42,6 +42,7 @@ func TestProbeCommand(t *testing.T) {
 	fenced := startReceiverCmd(t, "--policy", "fenced", "--store", "sqlite")
 	forgetful := startReceiverCmd(t, "--flaw", "forgetful")
 	racy := startReceiverCmd(t, "--flaw", "racy", "--window", "1ms")
+	cas := startReceiverCmd(t, "--policy", "cas", "--store", "sqlite")
 	refused := freeAddr(t)
 	tests := []struct {
 		name string
@@ -59,6 +60,13 @@ func TestProbeCommand(t *testing.T) {
 			[]string{"orderings: 5 requested drawn with --seed 7; 5 played, 0 disagree"}},
 		{"racy", []string{"--target", racy, "--concurrent", "8", "--duration", "5s"}, 1,
 			[]string{"requests/s", "the first violating pair:", "DISAGREE: request #"}},
+		{"cas", []string{"--target", cas, "--scenario", "stale-read-fresh-token", "--policy", "cas"}, 0,
+			[]string{"POST /writes expect_version=0", `rejected "balance 7" @42, version 1`, "AGREE"}},
+		{"cas concurrent", []string{"--target", cas, "--policy", "cas", "--concurrent", "4", "--duration", "300ms"}, 0,
+			[]string{"requests/s", "version", "AGREE"}},
+		{"cas as fenced", []string{"--target", cas, "--scenario", "paused-worker", "--policy", "fenced"}, 1,
+			[]string{"DISAGREE: step 8: the receiver applied \"old-result\" with token 41"}},
+		{"unfenced concurrent", []string{"--target", fenced, "--policy", "unfenced", "--concurrent", "2"}, 2, nil},
 		{"bare host:port", []string{"--target", strings.TrimPrefix(fenced, "http://"), "--scenario", "old-token-first"}, 0, []string{"AGREE"}},
 		{"not a URL", []string{"--target", "ftp://x", "--scenario", "old-token-first"}, 2, nil},
 		{"refused", []string{"--target", refused, "--scenario", "paused-worker"}, 2, nil},

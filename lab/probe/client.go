@@ -83,19 +83,26 @@ type Answer struct {
 }
 
 // Holding is what a resource holds, as GET /resources/{name} tells.
+// Version is the number of writes it applied, nil when the receiver does
+// not say (a receiver that claims cas must).
 type Holding struct {
-	Value *string `json:"value"`
-	Token *int64  `json:"token"`
+	Value   *string `json:"value"`
+	Token   *int64  `json:"token"`
+	Version *int64  `json:"version,omitempty"`
 }
 
-// WriteRequest is the body of POST /writes.
+// WriteRequest is the body of POST /writes. ExpectVersion is the version
+// condition of an rmw write under a policy that checks versions (cas):
+// the version its writer knows; nil, and left out of the body, on every
+// other write.
 type WriteRequest struct {
-	Resource string  `json:"resource"`
-	Value    string  `json:"value"`
-	Token    *int64  `json:"token"`
-	Scope    *string `json:"scope"`
-	Op       *string `json:"op"`
-	ID       string  `json:"id"`
+	Resource      string  `json:"resource"`
+	Value         string  `json:"value"`
+	Token         *int64  `json:"token"`
+	Scope         *string `json:"scope"`
+	Op            *string `json:"op"`
+	ID            string  `json:"id"`
+	ExpectVersion *int64  `json:"expect_version,omitempty"`
 }
 
 // Reset empties the receiver.
@@ -133,8 +140,9 @@ func (c *Client) Resource(ctx context.Context, name string) (Holding, error) {
 		return Holding{}, err
 	}
 	var raw struct {
-		Value json.RawMessage `json:"value"`
-		Token json.RawMessage `json:"token"`
+		Value   json.RawMessage `json:"value"`
+		Token   json.RawMessage `json:"token"`
+		Version json.RawMessage `json:"version"`
 	}
 	req := "GET " + c.base + path
 	if status == http.StatusNotFound {
@@ -152,6 +160,9 @@ func (c *Client) Resource(ctx context.Context, name string) (Holding, error) {
 	}
 	if err := nullable(raw.Token, &h.Token); err != nil {
 		return Holding{}, &ContractError{req, fmt.Sprintf("token must be an integer or null, got %s", clip(raw.Token))}
+	}
+	if err := nullable(raw.Version, &h.Version); err != nil || h.Version != nil && *h.Version < 0 {
+		return Holding{}, &ContractError{req, fmt.Sprintf("version must be a count of writes (an integer, 0 or more) or left out, got %s", clip(raw.Version))}
 	}
 	return h, nil
 }

@@ -34,7 +34,8 @@ type run struct {
 	tick     atomic.Int64 // the shared counter of Record.Sent and Answered
 	next     atomic.Int64 // the lease service's next token
 	seq      atomic.Int64
-	acked    atomic.Int64 // the highest token acknowledged so far
+	acked    atomic.Int64 // the highest token (cas: expected version) acknowledged so far
+	versions sync.Map     // cas: the expected versions acknowledged applied, to notice one twice
 	stop     atomic.Bool
 	checker  Checker
 	mu       sync.Mutex
@@ -56,7 +57,7 @@ func (p *Prober) Concurrent(ctx context.Context, opt ConcurrentOptions) (*Result
 		return nil, err
 	}
 	r := &run{p: p, opt: opt, start: time.Now(),
-		checker: Checker{Strict: p.Policy.Strict(), Idempotent: p.Policy.Idempotent()}}
+		checker: Checker{Strict: p.Policy.Strict(), Idempotent: p.Policy.Idempotent(), Versions: p.Policy.ChecksVersion()}}
 	r.next.Store(1)
 	r.acked.Store(math.MinInt64)
 	ctx, cancel := context.WithTimeout(ctx, opt.Duration)
@@ -64,6 +65,10 @@ func (p *Prober) Concurrent(ctx context.Context, opt ConcurrentOptions) (*Result
 	recs := make([][]Record, opt.Workers)
 	var wg sync.WaitGroup
 	for w := range opt.Workers {
+		if p.Policy.ChecksVersion() {
+			wg.Go(func() { recs[w] = r.casWorker(ctx, w+1) })
+			continue
+		}
 		wg.Go(func() { recs[w] = r.worker(ctx, w+1) })
 	}
 	done := make(chan struct{})
@@ -75,13 +80,15 @@ func (p *Prober) Concurrent(ctx context.Context, opt ConcurrentOptions) (*Result
 	return r.result(context.WithoutCancel(ctx), all, elapsed)
 }
 
-// CheckConcurrentPolicy says why the concurrent mode cannot check p.
+// CheckConcurrentPolicy says why the concurrent mode cannot check p: it
+// checks fencing (a policy that checks tokens) or lost updates (one that
+// checks versions, cas).
 func CheckConcurrentPolicy(p lab.Policy) error {
 	if err := CheckPolicy(p); err != nil {
 		return err
 	}
-	if !p.ChecksToken() {
-		return fmt.Errorf("the concurrent mode checks fencing: give a fenced policy, not %s", p)
+	if !p.ChecksToken() && !p.ChecksVersion() {
+		return fmt.Errorf("the concurrent mode checks fencing or lost updates: give a fenced policy or cas, not %s", p)
 	}
 	return nil
 }

@@ -49,8 +49,9 @@ func orList(ps []lab.Policy) string {
 
 // Prepare returns a copy of s in which every resource is what the
 // receiver claims to be: fencing, and remembering durably unless remember
-// is lab.Memory, with model 2's op keys and single token (the receiver
-// contract did not change with model 3). It lists, in words, what it changed.
+// is lab.Memory, with model 2's op keys and single token (model 3 added
+// to the receiver contract only the version condition of cas, which needs
+// nothing of the resource). It lists, in words, what it changed.
 func Prepare(s *lab.Scenario, remember lab.Remember) (*lab.Scenario, []string) {
 	c := *s
 	c.Resources = maps.Clone(s.Resources)
@@ -75,8 +76,8 @@ func Prepare(s *lab.Scenario, remember lab.Remember) (*lab.Scenario, []string) {
 			changes = append(changes, fmt.Sprintf("resource %s remembers its token durably in the scenario; with --remember memory the probe expects a receiver that forgets it on restart", name))
 		}
 		r.Remember = want
-		// The receiver contract is model 2's: one token for all scopes,
-		// op keys kept across a restart.
+		// The receiver contract keeps model 2's tokens and keys: one token
+		// for all scopes, op keys kept across a restart.
 		if r.Keys == lab.Memory {
 			changes = append(changes, fmt.Sprintf("resource %s forgets its op keys on restart in the scenario (\"keys\": \"memory\"); the probe expects a receiver that keeps them", name))
 		}

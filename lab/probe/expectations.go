@@ -19,6 +19,7 @@ type expectation struct {
 	Expectation
 	resource string
 	write    lab.Event // for a write or deliver: the request as the worker sent it
+	expect   *int64    // for an rmw write under cas: its expect_version
 }
 
 // Expectations lists, by step index, the steps of a trace the receiver
@@ -38,8 +39,11 @@ func expectations(t *lab.Trace, policy lab.Policy) map[int]expectation {
 	pi := lab.PolicyIndex(policy)
 	out := map[int]expectation{}
 	sends := map[string]lab.Event{}
-	for _, st := range t.Steps {
+	cond := newConditions(t, policy, pi)
+	for i := range t.Steps {
+		st := &t.Steps[i]
 		o, e := st.Outcomes[pi], st.Event
+		cond.step(st, o)
 		x := expectation{Expectation: Expectation{Reason: o.Reason}}
 		switch e.Kind {
 		case lab.Send:
@@ -56,7 +60,7 @@ func expectations(t *lab.Trace, policy lab.Policy) map[int]expectation {
 			}
 			x.resource = e.Resource
 			x.Request = "POST /restart"
-			x.Expected = Observation{Outcome: "ok", Value: o.Values[e.Resource], Token: o.Tokens[e.Resource]}
+			x.Expected = Observation{Outcome: "ok", Value: o.Values[e.Resource], Token: o.Tokens[e.Resource], Version: cond.version(e.Resource)}
 		case lab.Write, lab.Deliver:
 			want := expectedOutcome(o.Decision)
 			if want == "" {
@@ -67,9 +71,9 @@ func expectations(t *lab.Trace, policy lab.Policy) map[int]expectation {
 				e = sends[id]
 				e.ID = id
 			}
-			x.write, x.resource = e, e.Resource
+			x.write, x.resource, x.expect = e, e.Resource, cond.expect(e, e.ID, o.Decision)
 			x.Request = "POST /writes"
-			x.Expected = Observation{Outcome: want, Value: o.Values[e.Resource], Token: o.Tokens[e.Resource]}
+			x.Expected = Observation{Outcome: want, Value: o.Values[e.Resource], Token: o.Tokens[e.Resource], Version: cond.version(e.Resource)}
 		default:
 			continue
 		}

@@ -23,14 +23,17 @@ type fake struct {
 	noRestart    bool // leaves /restart out: 404
 	fail500      bool // every write fails
 	notJSON      bool // writes answer plain text
+	cas          bool // claims cas: checks expect_version, ignores tokens
+	blind        bool // with cas: counts versions but never checks the condition
 	slow         time.Duration
 
-	mu     sync.Mutex
-	value  map[string]*string
-	token  map[string]*int64
-	rem    map[string]*int64
-	ops    map[string]bool
-	served int
+	mu      sync.Mutex
+	value   map[string]*string
+	token   map[string]*int64
+	rem     map[string]*int64
+	version map[string]int64
+	ops     map[string]bool
+	served  int
 }
 
 func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -40,12 +43,13 @@ func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/reset":
 		f.value, f.token, f.rem, f.ops = map[string]*string{}, map[string]*int64{}, map[string]*int64{}, map[string]bool{}
+		f.version = map[string]int64{}
 	case r.URL.Path == "/restart" && f.noRestart:
 		http.NotFound(w, r)
 	case r.URL.Path == "/restart":
 	case strings.HasPrefix(r.URL.Path, "/resources/"):
 		name := strings.TrimPrefix(r.URL.Path, "/resources/")
-		json.NewEncoder(w).Encode(map[string]any{"value": f.value[name], "token": f.token[name]})
+		json.NewEncoder(w).Encode(map[string]any{"value": f.value[name], "token": f.token[name], "version": f.version[name]})
 	case r.URL.Path == "/writes":
 		f.write(w, r)
 	default:
@@ -60,6 +64,7 @@ func (f *fake) write(w http.ResponseWriter, r *http.Request) {
 		Value    string  `json:"value"`
 		Token    *int64  `json:"token"`
 		Op       *string `json:"op"`
+		Expect   *int64  `json:"expect_version"`
 	}
 	json.NewDecoder(r.Body).Decode(&in)
 	switch {
@@ -74,13 +79,19 @@ func (f *fake) write(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rem := f.rem[in.Resource]
-	if in.Token == nil || rem != nil && f.less(*in.Token, *rem) {
+	if f.cas && !f.blind && in.Expect != nil && *in.Expect != f.version[in.Resource] {
+		w.WriteHeader(http.StatusConflict)
+		w.Write([]byte(`{"outcome": "rejected", "reason": "stale"}`))
+		return
+	}
+	if !f.cas && (in.Token == nil || rem != nil && f.less(*in.Token, *rem)) {
 		w.WriteHeader(http.StatusConflict)
 		w.Write([]byte(`{"outcome": "rejected", "reason": "stale"}`))
 		return
 	}
 	v := in.Value
 	f.value[in.Resource], f.token[in.Resource], f.rem[in.Resource] = &v, in.Token, in.Token
+	f.version[in.Resource]++
 	if in.Op != nil {
 		f.ops[*in.Op] = true
 	}
@@ -119,6 +130,9 @@ func TestFakeReceivers(t *testing.T) {
 			`step 6: POST ` + "URL" + `/writes: answered 500 Internal Server Error: "database exploded"`},
 		{"not JSON", &fake{notJSON: true}, lab.Fenced, "paused-worker", probe.Disagree,
 			"a body that is not the JSON the contract describes"},
+		{"cas", &fake{cas: true}, lab.CAS, "stale-read-fresh-token", probe.Agree, ""},
+		{"cas ignoring the version", &fake{cas: true, blind: true}, lab.CAS, "stale-read-fresh-token", probe.Disagree,
+			`step 9: the receiver applied "balance 5" with token 43 expecting version 0; under cas it must reject it (rejected: B's write landed after A read balance (version 0, now 1))`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -159,6 +173,20 @@ func TestOpKeysIgnoredCaughtConcurrently(t *testing.T) {
 	}
 	if res.Verdict != probe.Disagree || res.Concurrent.Violation == nil || res.Concurrent.Violation.Kind != "duplicate-applied" {
 		t.Errorf("Concurrent against a receiver ignoring op keys = %s %q", res.Verdict, res.Divergence)
+	}
+}
+
+// TestCASBlindCaughtConcurrently: a receiver that claims cas but never
+// checks the version applies two writes that read the same version.
+func TestCASBlindCaughtConcurrently(t *testing.T) {
+	slowTest(t)
+	p := newProber(t, startFake(t, &fake{cas: true, blind: true}), lab.CAS)
+	res, err := p.Concurrent(t.Context(), probe.ConcurrentOptions{Workers: 4, Duration: 3 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != probe.Disagree || res.Concurrent.Violation == nil || res.Concurrent.Violation.Kind != "lost-update" {
+		t.Errorf("Concurrent against a cas receiver ignoring the version = %s %q", res.Verdict, res.Divergence)
 	}
 }
 

@@ -15,6 +15,7 @@ type Record struct {
 	Grant      bool          `json:"grant,omitempty"` // a POST /grants, not a write
 	Token      int64         `json:"token"`
 	Op         string        `json:"op,omitempty"`
+	Expect     *int64        `json:"expect_version,omitempty"` // cas: the version the rmw write expects
 	Value      string        `json:"value,omitempty"`
 	Outcome    string        `json:"outcome"` // applied, rejected, suppressed, ok (grant), error
 	Sent       int64         `json:"-"`
@@ -25,8 +26,8 @@ type Record struct {
 
 // Violation is the first thing a correct fencing receiver cannot do.
 type Violation struct {
-	// Kind is "stale-acknowledged", "valid-rejected", "duplicate-applied"
-	// or "final-value".
+	// Kind is "stale-acknowledged", "valid-rejected", "duplicate-applied",
+	// "lost-update" (cas) or "final-value".
 	Kind string `json:"kind"`
 	// Words say it in a sentence, with both requests and their times.
 	Words  string  `json:"words"`
@@ -38,12 +39,18 @@ type Violation struct {
 type Checker struct {
 	Strict     bool // fenced-strict: an equal token must be rejected too
 	Idempotent bool // fenced-idempotent: an op must be applied at most once
+	// Versions (cas): check the version conditions of rmw writes for lost
+	// updates instead of the tokens (see CheckVersions).
+	Versions bool
 }
 
 // Check returns the first violation of the history, in the order the
 // answers came, or nil. final, when not nil, is what the resource held
 // after every request was answered.
 func (c Checker) Check(recs []Record, final *Holding) *Violation {
+	if c.Versions {
+		return CheckVersions(recs, final)
+	}
 	events := order(recs)
 	var best *Record                  // the acknowledged request with the highest token so far
 	var bestAt int32                  // 1 + its index

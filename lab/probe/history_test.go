@@ -95,3 +95,56 @@ func benchCheck(b *testing.B, n int) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/request")
 }
+
+// cw is an rmw write (cas) that expects version v, sent and answered at
+// the ticks.
+func cw(seq int, v int64, outcome string, sent, answered int64) Record {
+	r := rec(seq, 0, outcome, sent, answered)
+	r.Expect = &v
+	return r
+}
+
+func holdAt(v string, version int64) *Holding { return &Holding{Value: &v, Version: &version} }
+
+func TestCheckVersions(t *testing.T) {
+	cas := Checker{Versions: true}
+	tests := []struct {
+		name  string
+		recs  []Record
+		final *Holding
+		kind  string // "" for none
+		after int    // the Seq of the request at fault
+	}{
+		{"one write per version, then a stale one rejected",
+			[]Record{cw(1, 0, "applied", 1, 2), cw(2, 1, "applied", 3, 4), cw(3, 1, "rejected", 5, 6)}, holdAt("v2", 2), "", 0},
+		{"two writers on one version, one rejected",
+			[]Record{cw(1, 0, "applied", 1, 3), cw(2, 0, "rejected", 2, 4)}, holdAt("v1", 1), "", 0},
+		{"two writers on one version, both applied",
+			[]Record{cw(1, 0, "applied", 1, 3), cw(2, 0, "applied", 2, 4)}, nil, "lost-update", 2},
+		{"an older version applied after a newer one was acknowledged",
+			[]Record{cw(1, 0, "applied", 1, 2), cw(2, 1, "applied", 3, 4), cw(3, 0, "applied", 5, 6)}, nil, "lost-update", 3},
+		{"rejected although nothing could have moved the resource",
+			[]Record{cw(1, 0, "applied", 1, 2), cw(2, 1, "rejected", 3, 4)}, nil, "valid-rejected", 2},
+		{"rejected behind a write still in flight",
+			[]Record{cw(1, 1, "applied", 1, 4), cw(2, 1, "rejected", 2, 3)}, holdAt("v1", 2), "", 0},
+		{"final version not one past the highest applied",
+			[]Record{cw(1, 0, "applied", 1, 2), cw(2, 1, "applied", 3, 4)}, holdAt("v2", 1), "final-value", 2},
+		{"final value not the highest applied write's",
+			[]Record{cw(1, 0, "applied", 1, 2), cw(2, 1, "applied", 3, 4)}, holdAt("v1", 2), "final-value", 2},
+		{"a failed write may have landed",
+			[]Record{cw(1, 0, "applied", 1, 2), cw(2, 1, "error", 3, 4)}, holdAt("v2", 2), "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := cas.Check(tt.recs, tt.final)
+			switch {
+			case tt.kind == "" && v != nil:
+				t.Errorf("Check = %s: %s, want none", v.Kind, v.Words)
+			case tt.kind != "" && v == nil:
+				t.Errorf("Check = none, want %s", tt.kind)
+			case tt.kind != "" && (v.Kind != tt.kind || v.After == nil || v.After.Seq != tt.after):
+				t.Errorf("Check = %s at #%v: %s, want %s at #%d", v.Kind, v.After, v.Words, tt.kind, tt.after)
+			}
+		})
+	}
+}

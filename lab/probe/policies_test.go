@@ -13,7 +13,7 @@ import (
 // TestEveryClaimablePolicyProbed walks every policy of the model: one a
 // real receiver could claim is accepted by the probe, and when it checks
 // tokens a reference receiver implements it, so TestCorrectReceiversAgree
-// plays it; any other is refused with a reason that names it.
+// plays it (as when it checks versions, cas); any other is refused with a reason that names it.
 func TestEveryClaimablePolicyProbed(t *testing.T) {
 	for _, p := range lab.Policies() {
 		err := probe.CheckPolicy(p)
@@ -24,8 +24,8 @@ func TestEveryClaimablePolicyProbed(t *testing.T) {
 			}
 		case err != nil || !slices.Contains(probe.Policies, p):
 			t.Errorf("CheckPolicy(%s) = %v, in probe.Policies %t; want nil and in it", p, err, slices.Contains(probe.Policies, p))
-		case p.ChecksToken() && !slices.Contains(receiver.Policies, p):
-			t.Errorf("policy %s checks tokens but no reference receiver implements it: receiver.Policies = %v", p, receiver.Policies)
+		case (p.ChecksToken() || p.ChecksVersion()) && !slices.Contains(receiver.Policies, p):
+			t.Errorf("policy %s checks tokens or versions but no reference receiver implements it: receiver.Policies = %v", p, receiver.Policies)
 		}
 	}
 	if got := probe.CheckPolicy("no-such-policy"); got == nil {
@@ -33,13 +33,14 @@ func TestEveryClaimablePolicyProbed(t *testing.T) {
 	}
 }
 
-// TestConcurrentPolicy: the concurrent mode checks fencing, so it refuses
-// a claimable policy that checks no token.
+// TestConcurrentPolicy: the concurrent mode checks fencing or lost
+// updates, so it refuses a claimable policy that checks neither a token
+// nor a version.
 func TestConcurrentPolicy(t *testing.T) {
 	for _, p := range probe.Policies {
 		err := probe.CheckConcurrentPolicy(p)
-		if (err == nil) != p.ChecksToken() {
-			t.Errorf("CheckConcurrentPolicy(%s) = %v, want an error only when it checks no token", p, err)
+		if (err == nil) != (p.ChecksToken() || p.ChecksVersion()) {
+			t.Errorf("CheckConcurrentPolicy(%s) = %v, want an error only when it checks no token and no version", p, err)
 		}
 	}
 }

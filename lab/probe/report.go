@@ -41,9 +41,18 @@ func writeStepsText(w io.Writer, steps []Step) error {
 	fmt.Fprintln(tw, "#\tactor\tevent\trequest\texpected\tobserved\t")
 	for _, st := range steps {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", st.Index, dash(st.Event.Actor), lab.DescribeEvent(st.Event),
-			dash(st.Request), ObservationText(st.Expected), ObservationText(st.Observed), mark(st))
+			requestText(st), ObservationText(st.Expected), ObservationText(st.Observed), mark(st))
 	}
 	return tw.Flush()
+}
+
+// requestText is the step's request, with the version condition of an
+// rmw write under cas: "POST /writes expect_version=1".
+func requestText(st Step) string {
+	if st.ExpectVersion == nil {
+		return dash(st.Request)
+	}
+	return st.Request + " expect_version=" + strconv.FormatInt(*st.ExpectVersion, 10)
 }
 
 func writeOrderingsText(w io.Writer, o *OrderingsResult) {
@@ -68,7 +77,7 @@ func writeConcurrentText(w io.Writer, c *ConcurrentResult) {
 		fmt.Fprintf(w, "gave up: %d writes still failed to serialize after every retry (--retries); neither applied nor rejected\n", c.GaveUp)
 	}
 	if c.Final != nil {
-		fmt.Fprintf(w, "final: the resource holds %s\n", holdingWords(c.Final.Value, c.Final.Token))
+		fmt.Fprintf(w, "final: the resource holds %s%s\n", holdingWords(c.Final.Value, c.Final.Token), atVersion(c.Final.Version))
 	}
 	if c.StoppedEarly {
 		fmt.Fprintln(w, "stopped early at the first violation")
@@ -83,6 +92,9 @@ func recordText(r *Record) string {
 	what := fmt.Sprintf("POST /writes %q token=%d", r.Value, r.Token)
 	if r.Op != "" {
 		what += " op=" + r.Op
+	}
+	if r.Expect != nil {
+		what += " expect_version=" + strconv.FormatInt(*r.Expect, 10)
 	}
 	if r.Grant {
 		what = fmt.Sprintf("POST /grants token=%d", r.Token)
@@ -101,7 +113,8 @@ func verdictLine(r *Result) string {
 }
 
 // ObservationText is an outcome with the resource after it, as in
-// `applied "new-result" @42`.
+// `applied "new-result" @42`, and its version where the model expects one
+// (cas): `applied "balance 150" @42, version 2`.
 func ObservationText(o *Observation) string {
 	if o == nil {
 		return "-"
@@ -117,7 +130,15 @@ func ObservationText(o *Observation) string {
 			s += " @" + strconv.FormatInt(*o.Token, 10)
 		}
 	}
-	return s
+	return s + atVersion(o.Version)
+}
+
+// atVersion is ", version 3", or nothing when there is no version.
+func atVersion(v *int64) string {
+	if v == nil {
+		return ""
+	}
+	return ", version " + strconv.FormatInt(*v, 10)
 }
 
 func mark(st Step) string {
@@ -173,7 +194,7 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 				m = "**differs**"
 			}
 			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s |\n", st.Index, md(st.Event.Actor), md(lab.DescribeEvent(st.Event)),
-				md(st.Request), md(ObservationText(st.Expected)), md(ObservationText(st.Observed)), m)
+				md(requestText(st)), md(ObservationText(st.Expected)), md(ObservationText(st.Observed)), m)
 		}
 	}
 	_, err := io.WriteString(w, b.String())

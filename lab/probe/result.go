@@ -54,16 +54,22 @@ type Step struct {
 	Agree    bool         `json:"agree"`
 	// Reason is the model's reason for the expected outcome.
 	Reason string `json:"reason,omitempty"`
+	// ExpectVersion is the version condition sent with an rmw write
+	// under cas (see docs/probe.md).
+	ExpectVersion *int64 `json:"expect_version,omitempty"`
 	// Error is the receiver's failure at this step, in words.
 	Error string `json:"error,omitempty"`
 }
 
 // Observation is an outcome with the resource as read right after it.
+// Version is kept and compared only where the model expects one (cas, in
+// a scenario with an rmw write).
 type Observation struct {
 	Outcome string  `json:"outcome"` // applied, rejected, suppressed; ok for grants and restarts; error
 	Reason  string  `json:"reason,omitempty"`
 	Value   *string `json:"value"`
 	Token   *int64  `json:"token"`
+	Version *int64  `json:"version,omitempty"`
 }
 
 // OrderingsResult sums up the every-ordering mode.

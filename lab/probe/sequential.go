@@ -97,7 +97,7 @@ func (pl *player) step(st *lab.Step) (stop bool, err error) {
 	if !ok {
 		return pl.record(row, nil)
 	}
-	row.Request, row.Reason = x.Request, x.Reason
+	row.Request, row.Reason, row.ExpectVersion = x.Request, x.Reason, x.expect
 	exp := x.Expected
 	row.Expected = &exp
 	switch x.Request {
@@ -111,16 +111,17 @@ func (pl *player) step(st *lab.Step) (stop bool, err error) {
 			err = pl.read(&row, x.resource)
 		}
 	default:
-		if err = pl.write(&row, st, x.write); err == nil {
+		if err = pl.write(&row, st, x.write, x.expect); err == nil {
 			err = pl.read(&row, x.resource)
 		}
 	}
 	return pl.record(row, err)
 }
 
-// write sends a write or a delivered send.
-func (pl *player) write(row *Step, st *lab.Step, e lab.Event) error {
-	w := WriteRequest{Resource: e.Resource, Value: deref(e.Value), Token: st.Token, ID: e.ID}
+// write sends a write or a delivered send, with its version condition
+// when it has one.
+func (pl *player) write(row *Step, st *lab.Step, e lab.Event, expect *int64) error {
+	w := WriteRequest{Resource: e.Resource, Value: deref(e.Value), Token: st.Token, ID: e.ID, ExpectVersion: expect}
 	if e.Scope != "" {
 		w.Scope = &e.Scope
 	}
@@ -159,6 +160,12 @@ func (pl *player) read(row *Step, res string) error {
 		row.Observed = &Observation{Outcome: "ok"}
 	}
 	row.Observed.Value, row.Observed.Token = h.Value, h.Token
+	if row.Expected != nil && row.Expected.Version != nil {
+		row.Observed.Version = h.Version // only where the model expects one: see Observation
+		if h.Version == nil && h.Value == nil && h.Token == nil {
+			row.Observed.Version = new(int64) // holds nothing (a 404, no row): never written, version 0
+		}
+	}
 	return nil
 }
 
@@ -196,8 +203,11 @@ func (pl *player) disagree(words string) {
 	}
 }
 
+// same compares an observation with the model's; the version only where
+// the model expects one.
 func same(want, got *Observation) bool {
-	return got != nil && want.Outcome == got.Outcome && eq(want.Value, got.Value) && eq(want.Token, got.Token)
+	return got != nil && want.Outcome == got.Outcome && eq(want.Value, got.Value) && eq(want.Token, got.Token) &&
+		(want.Version == nil || eq(want.Version, got.Version))
 }
 
 func eq[T comparable](a, b *T) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }

@@ -16,12 +16,18 @@ func (pl *player) explain(row Step) string {
 			e := pl.sends[row.Event.Request]
 			value, tok = strconv.Quote(deref(e.Value)), tokenWords(e.Token)
 		}
+		if row.ExpectVersion != nil {
+			tok += " expecting version " + strconv.FormatInt(*row.ExpectVersion, 10)
+		}
 	}
 	switch {
 	case want.Outcome != got.Outcome && row.Request == "POST /writes":
 		return head + pl.outcomeWords(row, value, tok)
 	case want.Outcome != got.Outcome:
 		return fmt.Sprintf("%sthe receiver answered %s with %s, the model expects %s", head, row.Request, got.Outcome, want.Outcome)
+	case want.Version != nil && !eq(want.Version, got.Version):
+		return fmt.Sprintf("%safter it the resource is at version %s, the model says %d (the writes applied so far)",
+			head, versionWords(got.Version), *want.Version)
 	}
 	return fmt.Sprintf("%safter it the resource holds %s, the model says %s",
 		head, holdingWords(got.Value, got.Token), holdingWords(want.Value, want.Token))
@@ -30,7 +36,7 @@ func (pl *player) explain(row Step) string {
 func (pl *player) outcomeWords(row Step, value, tok string) string {
 	want, got := row.Expected.Outcome, row.Observed.Outcome
 	ack := ""
-	if pl.ack != nil {
+	if pl.ack != nil && !pl.p.Policy.ChecksVersion() { // cas ignores tokens
 		ack = fmt.Sprintf(" after it had acknowledged token %d (%s)", *pl.ack, pl.ackAt)
 	}
 	switch {
@@ -53,6 +59,13 @@ func (pl *player) opOf(row Step) string {
 		return pl.sends[row.Event.Request].Op
 	}
 	return row.Event.Op
+}
+
+func versionWords(v *int64) string {
+	if v == nil {
+		return "unknown (GET /resources gave no version; a receiver that claims cas must)"
+	}
+	return strconv.FormatInt(*v, 10)
 }
 
 func tokenWords(t *int64) string {

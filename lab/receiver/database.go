@@ -73,6 +73,9 @@ func OpenDatabase(ctx context.Context, url string, opt Options) (*Database, erro
 	if err != nil || engine == sqlprobe.SQLite {
 		return nil, fmt.Errorf("--store %q: use postgres://… or mysql://user:pass@host:port/db", sqlprobe.Redact(url))
 	}
+	if opt.Policy.ChecksVersion() {
+		return nil, fmt.Errorf("--store %s: the PostgreSQL and MySQL receiver implements the fenced family only; --policy %s runs on --store memory or sqlite", engine, opt.Policy)
+	}
 	d := &Database{opt: opt, engine: engine, dsn: dsn}
 	if err := d.open(ctx); err != nil {
 		return nil, err

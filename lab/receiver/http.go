@@ -9,9 +9,10 @@ import (
 )
 
 // Handler serves the receiver contract over store: POST /reset, POST
-// /writes, GET /resources/{name}, POST /restart, and POST /grants when the
-// receiver claims fenced-register (else it answers 404, as a receiver
-// without registration should).
+// /writes (with the version condition expect_version under cas, a
+// rejection answered 409 like any other), GET /resources/{name}, POST
+// /restart, and POST /grants when the receiver claims fenced-register
+// (else it answers 404, as a receiver without registration should).
 func Handler(store Store, opt Options, log *slog.Logger) http.Handler {
 	h := &handler{store: store, opt: opt, log: log}
 	mux := http.NewServeMux()

@@ -8,8 +8,8 @@ import (
 )
 
 // Memory is a Store in memory. A restart through the contract keeps what a
-// durable receiver would keep: values, and the remembered token unless the
-// receiver is forgetful.
+// durable receiver would keep: values, and the remembered token and the
+// version unless the receiver is forgetful.
 type Memory struct {
 	opt   Options
 	mu    sync.Mutex
@@ -20,6 +20,7 @@ type Memory struct {
 type slot struct {
 	value             *string
 	token, remembered *int64 // the value's token; the highest token it remembers
+	version           int64  // the writes applied
 	ops               map[string]bool
 }
 
@@ -57,16 +58,26 @@ func (m *Memory) Write(_ context.Context, w Write) (Decision, error) {
 	if w.Op != nil && m.opt.Policy.Idempotent() && s.ops[*w.Op] {
 		return Decision{Outcome: Suppressed}, nil
 	}
-	if ok, why := admits(m.opt.Policy.Strict(), w.Token, s.remembered); !ok {
+	if ok, why := m.admits(s, w); !ok {
 		return Decision{Outcome: Rejected, Reason: why}, nil
 	}
 	m.apply(s, w)
 	return Decision{Outcome: Applied}, nil
 }
 
+// admits is the policy's check: the version condition under cas, which
+// ignores tokens, else the token against the one remembered.
+func (m *Memory) admits(s *slot, w Write) (bool, string) {
+	if m.opt.Policy.ChecksVersion() {
+		return matches(w.ExpectVersion, s.version)
+	}
+	return admits(m.opt.Policy.Strict(), w.Token, s.remembered)
+}
+
 func (m *Memory) apply(s *slot, w Write) {
 	v := w.Value
 	s.value, s.token, s.remembered = &v, w.Token, w.Token
+	s.version++
 	if w.Op != nil {
 		s.ops[*w.Op] = true
 	}
@@ -78,7 +89,7 @@ func (m *Memory) racyWrite(w Write) Decision {
 	m.mu.Lock()
 	s := m.slot(w.Resource)
 	dup := w.Op != nil && m.opt.Policy.Idempotent() && s.ops[*w.Op]
-	ok, why := admits(m.opt.Policy.Strict(), w.Token, s.remembered)
+	ok, why := m.admits(s, w)
 	m.mu.Unlock()
 	switch {
 	case dup:
@@ -101,11 +112,13 @@ func (m *Memory) racyWrite(w Write) Decision {
 func (m *Memory) Resource(_ context.Context, name string) (Holding, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	var v int64
 	s := m.res[name]
 	if s == nil {
-		return Holding{}, nil
+		return Holding{Version: &v}, nil
 	}
-	return Holding{Value: s.value, Token: s.token}, nil
+	v = s.version
+	return Holding{Value: s.value, Token: s.token, Version: &v}, nil
 }
 
 // Register implements Store.
@@ -125,6 +138,9 @@ func (m *Memory) Restart(_ context.Context, resource string) error {
 	defer m.mu.Unlock()
 	if s := m.res[resource]; s != nil && m.opt.Flaw == Forgetful {
 		s.remembered = nil
+		if m.opt.Policy.ChecksVersion() {
+			s.version = 0 // kept in memory only, like the token
+		}
 	}
 	return nil
 }

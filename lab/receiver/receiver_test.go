@@ -1,6 +1,7 @@
 package receiver
 
 import (
+	"database/sql"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -48,6 +49,7 @@ func TestSQLiteDurable(t *testing.T) {
 func TestStores(t *testing.T) {
 	type step struct {
 		token   *int64
+		expect  *int64 // the version condition (cas)
 		op      string
 		restart bool
 		grant   int64
@@ -65,9 +67,16 @@ func TestStores(t *testing.T) {
 		{lab.Fenced, Forgetful, []step{{token: tok(42), want: Applied}, {restart: true}, {token: tok(41), want: Applied}}},
 		{lab.Fenced, Correct, []step{{token: tok(42), want: Applied}, {restart: true}, {token: tok(41), want: Rejected}}},
 		{lab.Fenced, Racy, []step{{token: tok(42), want: Applied}, {token: tok(41), want: Rejected}}},
+		{lab.CAS, Correct, []step{{token: nil, want: Applied}, {token: tok(1), expect: tok(1), want: Applied}, {token: tok(9), expect: tok(1), want: Rejected}, {expect: tok(2), want: Applied}, {expect: tok(5), want: Rejected}}},
+		{lab.CAS, Correct, []step{{expect: tok(0), want: Applied}, {restart: true}, {expect: tok(1), want: Applied}}},
+		{lab.CAS, Forgetful, []step{{expect: tok(0), want: Applied}, {restart: true}, {expect: tok(1), want: Rejected}, {expect: tok(0), want: Applied}}},
+		{lab.CAS, Racy, []step{{expect: tok(0), want: Applied}, {expect: tok(0), want: Rejected}, {expect: nil, want: Applied}}},
 	}
 	for _, tt := range tests {
 		for _, kind := range []string{"memory", "sqlite", "postgres", "mariadb"} {
+			if tt.policy.ChecksVersion() && kind != "memory" && kind != "sqlite" {
+				continue // the PostgreSQL and MySQL receiver implements the fenced family only
+			}
 			t.Run(kind+"/"+string(tt.policy)+"/"+string(tt.flaw), func(t *testing.T) {
 				opt := Options{Policy: tt.policy, Flaw: tt.flaw}
 				st := openKind(t, kind, opt)
@@ -87,13 +96,13 @@ func TestStores(t *testing.T) {
 							t.Fatal(err)
 						}
 					default:
-						w := Write{Resource: "result", Value: "v", Token: s.token}
+						w := Write{Resource: "result", Value: "v", Token: s.token, ExpectVersion: s.expect}
 						if s.op != "" {
 							w.Op = &s.op
 						}
 						d, err := st.Write(ctx, w)
 						if err != nil || d.Outcome != s.want {
-							t.Errorf("step %d: Write(token %v, op %q) = %+v, %v; want %s", i+1, s.token, s.op, d, err, s.want)
+							t.Errorf("step %d: Write(token %v, expect_version %v, op %q) = %+v, %v; want %s", i+1, deref(s.token), deref(s.expect), s.op, d, err, s.want)
 						}
 					}
 				}
@@ -170,12 +179,12 @@ func cmpOr(f, fallback Flaw) Flaw {
 }
 
 // TestEveryFencedPolicyValid walks every policy of the model: each that a
-// real receiver could claim and that checks tokens is one the reference
-// receiver implements; every other is refused.
+// real receiver could claim and that checks tokens or versions is one the
+// reference receiver implements; every other is refused.
 func TestEveryFencedPolicyValid(t *testing.T) {
 	for _, p := range lab.Policies() {
 		err := Options{Policy: p}.Validate()
-		if want := p.ClaimableByReceiver() && p.ChecksToken(); (err == nil) != want {
+		if want := p.ClaimableByReceiver() && (p.ChecksToken() || p.ChecksVersion()); (err == nil) != want {
 			t.Errorf("Options{Policy: %s}.Validate() = %v, want accepted %t", p, err, want)
 		}
 	}
@@ -244,5 +253,63 @@ func TestDatabaseConcurrent(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestVersions: GET /resources says the version, the count of writes
+// applied, under every policy; a reset starts it again at 0, a restart
+// keeps it.
+func TestVersions(t *testing.T) {
+	for _, policy := range []lab.Policy{lab.Fenced, lab.CAS} {
+		for _, kind := range []string{"memory", "sqlite"} {
+			t.Run(kind+"/"+string(policy), func(t *testing.T) {
+				st := openKind(t, kind, Options{Policy: policy})
+				defer st.Close()
+				ctx := t.Context()
+				version := func(when string, want int64) {
+					t.Helper()
+					h, err := st.Resource(ctx, "result")
+					if err != nil || h.Version == nil || *h.Version != want {
+						t.Errorf("Resource(result) %s = version %v, %v; want %d", when, deref(h.Version), err, want)
+					}
+				}
+				version("before any write", 0)
+				for range 3 {
+					st.Write(ctx, Write{Resource: "result", Value: "v", Token: tok(41)})
+				}
+				st.Write(ctx, Write{Resource: "result", Value: "v", Token: tok(40), ExpectVersion: tok(0)}) // rejected either way
+				version("after 3 writes applied", 3)
+				st.Restart(ctx, "result")
+				version("after a restart", 3)
+				st.Reset(ctx)
+				version("after a reset", 0)
+			})
+		}
+	}
+}
+
+// TestSQLiteAddsVersion: a receiver file made before versions were
+// counted gets the column when opened, its rows at version 0.
+func TestSQLiteAddsVersion(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	old, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = old.Exec(`CREATE TABLE resources (name TEXT PRIMARY KEY, value TEXT, token INTEGER, remembered INTEGER) STRICT;
+		INSERT INTO resources VALUES ('result', 'kept', 42, 42)`)
+	old.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := OpenSQLite(path, Options{Policy: lab.CAS})
+	if err != nil {
+		t.Fatalf("OpenSQLite(a file without versions) = %v", err)
+	}
+	defer db.Close()
+	d, err := db.Write(t.Context(), Write{Resource: "result", Value: "new", ExpectVersion: tok(0)})
+	h, _ := db.Resource(t.Context(), "result")
+	if err != nil || d.Outcome != Applied || h.Version == nil || *h.Version != 1 {
+		t.Errorf("Write(expect_version 0) on the old row = %+v, %v, then version %v; want applied, then 1", d, err, deref(h.Version))
 	}
 }

@@ -16,15 +16,17 @@ import (
 )
 
 // Policies lists the policies a receiver can implement, in the model's
-// order: the fenced family (lab.Policy.ChecksToken) that a real receiver
-// could claim (lab.Policy.ClaimableByReceiver). Its rules read the
-// policy's facets (Strict, Idempotent, Registers), never its name.
-var Policies = fencedFamily()
+// order: the ones a real receiver could claim
+// (lab.Policy.ClaimableByReceiver) that check a token (the fenced family,
+// lab.Policy.ChecksToken) or a version (cas, lab.Policy.ChecksVersion).
+// Its rules read the policy's facets (Strict, Idempotent, Registers,
+// ChecksVersion), never its name.
+var Policies = implemented()
 
-func fencedFamily() []lab.Policy {
+func implemented() []lab.Policy {
 	var out []lab.Policy
 	for _, p := range lab.Policies() {
-		if p.ClaimableByReceiver() && p.ChecksToken() {
+		if p.ClaimableByReceiver() && (p.ChecksToken() || p.ChecksVersion()) {
 			out = append(out, p)
 		}
 	}
@@ -34,7 +36,8 @@ func fencedFamily() []lab.Policy {
 // Flaw is a mistake a receiver makes on purpose.
 type Flaw string
 
-// The flaws: none, a race between check and write, a token kept in memory.
+// The flaws: none, a race between check and write, a token (under cas: a
+// version) kept in memory.
 const (
 	Correct   Flaw = ""
 	Racy      Flaw = "racy"
@@ -66,14 +69,16 @@ func (o Options) Validate() error {
 	return nil
 }
 
-// Write is one POST /writes.
+// Write is one POST /writes. ExpectVersion is the version condition of
+// an rmw write: the version its writer knows (null: no condition).
 type Write struct {
-	Resource string  `json:"resource"`
-	Value    string  `json:"value"`
-	Token    *int64  `json:"token"`
-	Scope    string  `json:"scope"`
-	Op       *string `json:"op"`
-	ID       string  `json:"id"`
+	Resource      string  `json:"resource"`
+	Value         string  `json:"value"`
+	Token         *int64  `json:"token"`
+	Scope         string  `json:"scope"`
+	Op            *string `json:"op"`
+	ID            string  `json:"id"`
+	ExpectVersion *int64  `json:"expect_version"`
 }
 
 // Outcome is a receiver's answer to a write.
@@ -93,10 +98,23 @@ type Decision struct {
 }
 
 // Holding is what a resource holds: its value and the token of the write
-// that produced it, both null before any write.
+// that produced it, both null before any write, and its version, the
+// number of writes it applied (0 before any; left out by a store that
+// does not count them, the PostgreSQL and MySQL one).
 type Holding struct {
-	Value *string `json:"value"`
-	Token *int64  `json:"token"`
+	Value   *string `json:"value"`
+	Token   *int64  `json:"token"`
+	Version *int64  `json:"version,omitempty"`
+}
+
+// matches is the version condition of cas: a write without one passes;
+// an rmw write passes only when the resource is still at the version its
+// writer expects, that is when nothing landed since the writer learnt it.
+func matches(expect *int64, version int64) (bool, string) {
+	if expect == nil || *expect == version {
+		return true, ""
+	}
+	return false, fmt.Sprintf("stale: the resource is at version %d, the write expected %d", version, *expect)
 }
 
 // admits is the fencing rule: token t passes when the receiver remembers

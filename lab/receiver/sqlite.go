@@ -35,7 +35,8 @@ CREATE TABLE IF NOT EXISTS resources (
 	name       TEXT PRIMARY KEY,
 	value      TEXT,
 	token      INTEGER,  -- the token of the write that produced value
-	remembered INTEGER   -- the highest token applied or registered
+	remembered INTEGER,  -- the highest token applied or registered
+	version    INTEGER NOT NULL DEFAULT 0  -- the writes applied
 ) STRICT;
 CREATE TABLE IF NOT EXISTS ops (
 	resource TEXT NOT NULL,
@@ -73,8 +74,25 @@ func (s *SQLite) open() error {
 		db.Close()
 		return fmt.Errorf("create tables in %s: %w", s.path, err)
 	}
+	if err := addVersion(db); err != nil {
+		db.Close()
+		return fmt.Errorf("add the version column in %s: %w", s.path, err)
+	}
 	s.db = db
 	return nil
+}
+
+// addVersion adds the version column to a file made before the receiver
+// counted versions (CREATE TABLE IF NOT EXISTS leaves such a table as it
+// is).
+func addVersion(db *sql.DB) error {
+	var n int
+	err := db.QueryRow(`SELECT count(*) FROM pragma_table_info('resources') WHERE name = 'version'`).Scan(&n)
+	if err != nil || n > 0 {
+		return err
+	}
+	_, err = db.Exec(`ALTER TABLE resources ADD COLUMN version INTEGER NOT NULL DEFAULT 0`)
+	return err
 }
 
 // Reset implements Store.
@@ -90,6 +108,10 @@ func (s *SQLite) Write(ctx context.Context, w Write) (Decision, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	switch {
+	case s.opt.Policy.ChecksVersion() && s.opt.Flaw == Racy:
+		return s.writeRacyConditional(ctx, w)
+	case s.opt.Policy.ChecksVersion():
+		return s.writeConditional(ctx, w)
 	case w.Token == nil:
 		return Decision{Outcome: Rejected, Reason: "the write carries no token"}, nil
 	case s.opt.Flaw == Racy:
@@ -110,19 +132,19 @@ func (s *SQLite) Write(ctx context.Context, w Write) (Decision, error) {
 // remembers. Zero rows changed means rejected. strictSQL is the same with
 // > where fenced has >=: an equal token is rejected.
 const fencedSQL = `
-INSERT INTO resources (name, value, token, remembered)
-SELECT ?1, ?2, ?3, ?3
+INSERT INTO resources (name, value, token, remembered, version)
+SELECT ?1, ?2, ?3, ?3, 1
 WHERE NOT EXISTS (SELECT 1 FROM registered WHERE token > ?3)
 ON CONFLICT (name) DO UPDATE
-SET value = excluded.value, token = excluded.token, remembered = excluded.token
+SET value = excluded.value, token = excluded.token, remembered = excluded.token, version = resources.version + 1
 WHERE resources.remembered IS NULL OR resources.remembered <= excluded.token`
 
 const strictSQL = `
-INSERT INTO resources (name, value, token, remembered)
-SELECT ?1, ?2, ?3, ?3
+INSERT INTO resources (name, value, token, remembered, version)
+SELECT ?1, ?2, ?3, ?3, 1
 WHERE NOT EXISTS (SELECT 1 FROM registered WHERE token >= ?3)
 ON CONFLICT (name) DO UPDATE
-SET value = excluded.value, token = excluded.token, remembered = excluded.token
+SET value = excluded.value, token = excluded.token, remembered = excluded.token, version = resources.version + 1
 WHERE resources.remembered IS NULL OR resources.remembered < excluded.token`
 
 type execer interface {
@@ -231,17 +253,19 @@ func (s *SQLite) writeRacy(ctx context.Context, w Write) (Decision, error) {
 
 // racySQL writes whatever was decided earlier, unconditionally.
 const racySQL = `
-INSERT INTO resources (name, value, token, remembered) VALUES (?1, ?2, ?3, ?3)
-ON CONFLICT (name) DO UPDATE SET value = excluded.value, token = excluded.token, remembered = excluded.token`
+INSERT INTO resources (name, value, token, remembered, version) VALUES (?1, ?2, ?3, ?3, 1)
+ON CONFLICT (name) DO UPDATE SET value = excluded.value, token = excluded.token, remembered = excluded.token,
+	version = resources.version + 1`
 
 // Resource implements Store.
 func (s *SQLite) Resource(ctx context.Context, name string) (Holding, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var h Holding
-	err := s.db.QueryRowContext(ctx, `SELECT value, token FROM resources WHERE name = ?`, name).Scan(&h.Value, &h.Token)
+	var v int64
+	h := Holding{Version: &v}
+	err := s.db.QueryRowContext(ctx, `SELECT value, token, version FROM resources WHERE name = ?`, name).Scan(&h.Value, &h.Token, &v)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Holding{}, nil
+		return Holding{Version: &v}, nil
 	}
 	if err != nil {
 		return Holding{}, fmt.Errorf("read %s: %w", name, err)
@@ -286,7 +310,11 @@ func (s *SQLite) Restart(ctx context.Context, resource string) error {
 	if s.opt.Flaw != Forgetful {
 		return nil
 	}
-	_, err := s.db.ExecContext(ctx, `UPDATE resources SET remembered = NULL WHERE name = ?`, resource)
+	forget := `UPDATE resources SET remembered = NULL WHERE name = ?`
+	if s.opt.Policy.ChecksVersion() {
+		forget = `UPDATE resources SET remembered = NULL, version = 0 WHERE name = ?` // as if kept in memory
+	}
+	_, err := s.db.ExecContext(ctx, forget, resource)
 	return err
 }
 

@@ -186,7 +186,8 @@ func (res *result) broken(msg string) error {
 	return &probe.BrokenError{Where: where(res.block, len(res.block.Statements)-1), Err: errors.New(msg)}
 }
 
-// holding reads the read block's value and token columns.
+// holding reads the read block's value and token columns, and its
+// version column when it has one (a receiver that claims cas needs it).
 func (res *result) holding(b *Block) (probe.Holding, error) {
 	v, okV := res.column("value")
 	t, okT := res.column("token")
@@ -200,6 +201,11 @@ func (res *result) holding(b *Block) (probe.Holding, error) {
 		return h, res.broken("token " + err.Error())
 	}
 	h.Token = tok
+	if v, ok := res.column("version"); ok {
+		if h.Version, err = integer(v); err != nil {
+			return h, res.broken("version " + err.Error())
+		}
+	}
 	return h, nil
 }
 

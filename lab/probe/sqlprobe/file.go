@@ -36,8 +36,8 @@ type Block struct {
 // The blocks a file may hold, with the parameters each may use.
 var blockParams = map[string][]string{
 	"reset":   {},
-	"write":   {"resource", "value", "token", "scope", "op", "id"},
-	"check":   {"resource", "value", "token", "scope", "op", "id"},
+	"write":   {"resource", "value", "token", "scope", "op", "id", "expect_version"},
+	"check":   {"resource", "value", "token", "scope", "op", "id", "expect_version"},
 	"read":    {"resource"},
 	"grant":   {"scope", "token"},
 	"restart": {"resource"},
@@ -209,8 +209,8 @@ func (f *File) checkBlock(b *Block) error {
 	switch {
 	case b.Name == "read" && !(last.ReturnsRows() && last.names("value", "token")):
 		return &FileError{f.Name, last.Line, "block read: its last statement must be a SELECT returning columns value and token (SELECT value, token FROM … WHERE name = :resource)"}
-	case b.Name == "check" && !(last.ReturnsRows() && last.names("token")):
-		return &FileError{f.Name, last.Line, "block check: its last statement must be a SELECT returning a column token, the highest token the receiver remembers"}
+	case b.Name == "check" && !(last.ReturnsRows() && (last.names("token") || last.names("version"))):
+		return &FileError{f.Name, last.Line, "block check: its last statement must be a SELECT returning a column token, the highest token the receiver remembers (under cas: version, the resource's version)"}
 	}
 	return nil
 }

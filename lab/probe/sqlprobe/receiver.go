@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -189,9 +190,12 @@ var errRollback = errors.New("roll back")
 
 func writeArgs(w probe.WriteRequest) map[string]any {
 	args := map[string]any{"resource": w.Resource, "value": w.Value, "id": w.ID,
-		"token": nil, "scope": nil, "op": nil}
+		"token": nil, "scope": nil, "op": nil, "expect_version": nil}
 	if w.Token != nil {
 		args["token"] = *w.Token
+	}
+	if w.ExpectVersion != nil {
+		args["expect_version"] = *w.ExpectVersion // the version condition of an rmw write under cas
 	}
 	if w.Scope != nil {
 		args["scope"] = *w.Scope
@@ -209,11 +213,11 @@ func (r *Receiver) decide(ctx context.Context, tx *sql.Tx, args map[string]any, 
 		if err != nil {
 			return probe.Answer{}, err
 		}
-		remembered, err := res.token(c)
-		if err != nil {
+		ok, why, err := r.passes(res, c, args, token)
+		switch {
+		case err != nil:
 			return probe.Answer{}, err
-		}
-		if ok, why := r.admits(token, remembered); !ok {
+		case !ok:
 			return probe.Answer{Outcome: "rejected", Reason: "block check: " + why}, nil
 		}
 	}
@@ -223,6 +227,42 @@ func (r *Receiver) decide(ctx context.Context, tx *sql.Tx, args map[string]any, 
 		return probe.Answer{}, err
 	}
 	return res.outcome(b)
+}
+
+// passes decides after the check block as the application would: on the
+// version it returned under cas, else on the token.
+func (r *Receiver) passes(res *result, c *Block, args map[string]any, token *int64) (bool, string, error) {
+	if !r.opt.Policy.ChecksVersion() {
+		remembered, err := res.token(c)
+		if err != nil {
+			return false, "", err
+		}
+		ok, why := r.admits(token, remembered)
+		return ok, why, nil
+	}
+	v, found := res.column("version")
+	if !res.rows || !found {
+		return false, "", res.broken(fmt.Sprintf("returns columns %v; under cas block check must return version", res.columns))
+	}
+	version, err := integer(v)
+	if err != nil {
+		return false, "", res.broken("version " + err.Error())
+	}
+	expect, _ := args["expect_version"].(int64)
+	switch {
+	case args["expect_version"] == nil:
+		return true, "", nil
+	case version == nil && expect == 0, version != nil && *version == expect:
+		return true, "", nil
+	}
+	return false, fmt.Sprintf("stale: it returned version %s, the write expects %d", orNull(version), expect), nil
+}
+
+func orNull(v *int64) string {
+	if v == nil {
+		return "null"
+	}
+	return strconv.FormatInt(*v, 10)
 }
 
 // admits is the application's decision after its check.

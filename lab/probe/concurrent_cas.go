@@ -1,0 +1,75 @@
+package probe
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+)
+
+// casWorker loops under cas: take a token (cas ignores it, but a real
+// worker holds a lease all the same), read the resource, and write a
+// value computed from what it read, on the condition that the resource is
+// still at the version read; sometimes it writes on an older read, late
+// on purpose, which a correct receiver rejects when anything landed since.
+func (r *run) casWorker(ctx context.Context, id int) []Record {
+	rng := rand.New(rand.NewPCG(uint64(id), uint64(r.start.UnixNano())))
+	out := make([]Record, 0, 1024)
+	var old *int64
+	n := 0
+	for !r.stop.Load() && ctx.Err() == nil {
+		t := r.next.Add(1) - 1
+		v, err := r.readVersion()
+		if err != nil {
+			r.fail(err)
+			break
+		}
+		if old != nil && rng.IntN(3) == 0 {
+			v = *old // a late write on an older read
+		}
+		n++
+		out = r.casWrite(out, id, t, v, fmt.Sprintf("w%d-%d from version %d", id, n, v))
+		old = &v
+	}
+	return out
+}
+
+// readVersion reads the resource's version: 0 for a resource that holds
+// nothing and says no version, a contract error when it holds a value
+// without one.
+func (r *run) readVersion() (int64, error) {
+	h, err := r.p.Client.Resource(context.Background(), r.opt.Resource)
+	switch {
+	case err != nil:
+		return 0, err
+	case h.Version != nil:
+		return *h.Version, nil
+	case h.Value == nil:
+		return 0, nil
+	}
+	return 0, &ContractError{"GET /resources/" + r.opt.Resource, "gave no version; a receiver that claims cas must, so that writers can state the version they read"}
+}
+
+// casWrite sends one rmw write that expects version v.
+func (r *run) casWrite(out []Record, worker int, token, v int64, value string) []Record {
+	floor := r.acked.Load() // before the tick: see Record
+	rec := Record{Seq: int(r.seq.Add(1)), Worker: worker, Token: token, Value: value, Expect: &v}
+	scope := leaseScope
+	w := WriteRequest{Resource: r.opt.Resource, Value: value, Token: &token, Scope: &scope,
+		ID: fmt.Sprintf("#%d", rec.Seq), ExpectVersion: &v}
+	rec.Sent, rec.SentAt = r.tick.Add(1), time.Since(r.start)
+	a, err := r.p.Client.Write(context.Background(), w)
+	rec.Answered, rec.AnsweredAt = r.tick.Add(1), time.Since(r.start)
+	rec.Outcome = a.Outcome
+	if err != nil {
+		rec.Outcome = "error"
+		r.fail(err)
+	}
+	if rec.Outcome == "applied" {
+		if _, twice := r.versions.LoadOrStore(v, true); twice || v <= floor {
+			r.noticed()
+		}
+		r.raise(v)
+	}
+	return append(out, rec)
+}
