@@ -10,7 +10,7 @@ import (
 	"fencelab/scenarios"
 )
 
-// BenchmarkReplayPausedWorker is one full replay (all eight policies) of
+// BenchmarkReplayPausedWorker is one full replay (all nine policies) of
 // the seed's scenario.
 func BenchmarkReplayPausedWorker(b *testing.B) {
 	src, err := fs.ReadFile(scenarios.FS, "paused-worker.json")

@@ -32,7 +32,7 @@ func benchmarkExplore(b *testing.B, s *Scenario, opt ExploreOptions) {
 }
 
 // BenchmarkExplorePausedWorker explores every ordering of the seed's
-// scenario under all eight policies, model 2's way: 720 orderings of 10
+// scenario under all nine policies, model 2's way: 720 orderings of 10
 // explored events (target: under 5 ms).
 func BenchmarkExplorePausedWorker(b *testing.B) {
 	benchmarkExplore(b, builtin(b, "paused-worker"), ExploreOptions{})
