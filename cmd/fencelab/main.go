@@ -5,6 +5,7 @@
 //	fencelab explore [FILE | - | --scenario NAME] [--json] [--budget N] [--deadline D]
 //	fencelab scenarios
 //	fencelab probe --target URL (FILE | --scenario NAME) [--policy P] [--orderings all|N | --concurrent W --duration D]
+//	fencelab import FILE… --map MAP [--skew D] [--policy P] [--json]
 //	fencelab receiver [--addr ADDR] [--policy P] [--store memory|sqlite] [--db PATH] [--flaw racy|forgetful]
 package main
 
@@ -49,6 +50,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return runProbe(args[1:], stdin, stdout, stderr)
 	case "receiver":
 		return runReceiver(args[1:], stdout, stderr)
+	case "import":
+		return importLogs(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -72,6 +75,9 @@ const usage = `usage:
   fencelab probe --target URL FILE|- | --scenario NAME [--policy P] [--remember durable|memory]
          [--orderings all|N [--seed S] | --concurrent W [--duration 10s]] [--format table|markdown|json]
          [--timeout 5s] [--save BASE]                      check a real receiver against the model
+  fencelab import FILE... --map MAP [--format jsonl|logfmt|csv] [--since T] [--until T]
+         [--skew D] [--policy P] [--strict] [--json] [-o SCENARIO]
+                                                           turn an incident's logs into a scenario
   fencelab receiver [--addr 127.0.0.1:8081] [--policy P] [--store memory|sqlite] [--db PATH]
          [--flaw racy|forgetful] [--window D]              run a reference receiver
 `
