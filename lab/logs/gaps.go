@@ -110,17 +110,28 @@ func unorderedRun(run []*rawEvent, d time.Duration, exploring bool) (Gap, bool) 
 	return Gap{Kind: "unordered", Sources: sources, Words: words}, true
 }
 
-// onlyDelivery reports whether every pair of hosts in the run is a send
-// and its deliver, which the model orders anyway.
+// onlyDelivery reports whether every pair of events of different hosts
+// in the run is ordered by the model anyway: a deliver after its send,
+// and so after every earlier event of the send's host.
 func onlyDelivery(run []*rawEvent, sendOf map[*rawEvent]*rawEvent) bool {
 	for i, a := range run {
 		for _, b := range run[i+1:] {
-			if a.host != b.host && sendOf[b] != a && sendOf[a] != b {
+			if a.host != b.host && !beforeDeliver(a, b, run, sendOf) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// beforeDeliver reports whether b is a deliver whose send is a or comes
+// after a on a's host.
+func beforeDeliver(a, b *rawEvent, run []*rawEvent, sendOf map[*rawEvent]*rawEvent) bool {
+	s := sendOf[b]
+	if s == nil || s.host != a.host {
+		return false
+	}
+	return s == a || slices.Index(run, a) < slices.Index(run, s)
 }
 
 // after is the partial order the clocks allow, for lab.ExploreOptions:
