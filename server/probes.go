@@ -96,7 +96,7 @@ func (s *Server) saveProbe(ctx context.Context, sc *lab.Scenario, res *probe.Res
 // step of the trace, with expected and observed where the receiver took
 // part. Nil for a run of the model alone.
 func observedView(run store.Run, tr *lab.Trace) (*views.Observed, error) {
-	if run.Observed == nil {
+	if run.Observed == nil || importedOf(run) != nil {
 		return nil, nil
 	}
 	var res probe.Result
@@ -129,7 +129,7 @@ func observedView(run store.Run, tr *lab.Trace) (*views.Observed, error) {
 // observedMarkdown adds, for a run a probe saved, what the receiver did:
 // the probe's own Markdown, every step with its event.
 func observedMarkdown(w io.Writer, run store.Run, tr *lab.Trace) error {
-	if run.Observed == nil {
+	if run.Observed == nil || importedOf(run) != nil {
 		return nil
 	}
 	var res probe.Result

@@ -22,10 +22,10 @@ func against(res *Result) []Verdict {
 	return append(agree, disagree...)
 }
 
-// agrees reports whether a policy's decision is what was observed: an
+// Agrees reports whether a policy's decision is what was observed: an
 // applied request was accepted (or, under fenced-racy, applied at its
 // commit), a rejected one rejected, a suppressed one suppressed.
-func agrees(o Outcome, d lab.Decision) bool {
+func Agrees(o Outcome, d lab.Decision) bool {
 	switch o {
 	case Applied:
 		return d == lab.Accepted || d == lab.Applied
@@ -41,7 +41,7 @@ func verdict(res *Result, p lab.Policy) Verdict {
 	pi := lab.PolicyIndex(p)
 	for _, ob := range res.Observed {
 		st := res.Trace.Steps[ob.Step-1]
-		if o := st.Outcomes[pi]; !agrees(ob.Outcome, o.Decision) {
+		if o := st.Outcomes[pi]; !Agrees(ob.Outcome, o.Decision) {
 			step := ob.Step
 			return Verdict{Policy: p, FirstDisagreement: &step, Words: disagreement(res, st, p, ob)}
 		}

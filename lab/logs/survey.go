@@ -16,6 +16,9 @@ type Survey struct {
 	Formats []Format            // per file
 	Fields  []string            // every field seen, sorted
 	Values  map[string][]string // per field, its first distinct values
+	// Binary names each file that is not text, as "file:1: …", so that a
+	// page can say why it found no field.
+	Binary []string
 }
 
 // Limits of a survey, so that it stays small whatever the logs.
@@ -28,9 +31,9 @@ const (
 // NewSurvey returns an empty survey to Add files to.
 func NewSurvey() *Survey { return &Survey{Values: map[string][]string{}} }
 
-// Add reads one file's lines; format "" detects it. Lines that do not
-// parse are skipped: the import reports them.
-func (s *Survey) Add(r io.Reader, format Format) {
+// Add reads the lines of the file called name; format "" detects it.
+// Lines that do not parse are skipped: the import reports them.
+func (s *Survey) Add(name string, r io.Reader, format Format) {
 	lr := &lineReader{br: bufio.NewReaderSize(r, MaxLine)}
 	f := &fileState{format: format}
 	for {
@@ -38,7 +41,14 @@ func (s *Survey) Add(r io.Reader, format Format) {
 		if err == io.EOF || (err != nil && err != errTooLong) {
 			break
 		}
-		if err != nil || strings.TrimSpace(string(line)) == "" || textProblem(line) != "" {
+		if err != nil || strings.TrimSpace(string(line)) == "" {
+			continue
+		}
+		if textProblem(line) != "" {
+			if f.format == "" {
+				s.Binary = append(s.Binary, name+":1: binary data, not a log of JSON Lines, logfmt or CSV")
+				break
+			}
 			continue
 		}
 		if f.format == "" {

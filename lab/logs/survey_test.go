@@ -14,7 +14,7 @@ func TestSuggestExample(t *testing.T) {
 	_, files := exampleFiles(t)
 	s := NewSurvey()
 	for _, f := range files {
-		s.Add(strings.NewReader(f.text), "")
+		s.Add(f.name, strings.NewReader(f.text), "")
 	}
 	if got := s.Formats; len(got) != 4 || got[0] != JSONL || got[1] != Logfmt || got[3] != CSV {
 		t.Errorf("Survey formats = %v, want jsonl logfmt logfmt csv", got)
