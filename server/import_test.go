@@ -54,8 +54,8 @@ func TestImportSuggested(t *testing.T) {
 	body := rec.Body.String()
 	for _, want := range []string{
 		`value="generation"`, `value="request_id"`, // suggested slots
-		"the resource behaved like `unfenced`: it applied token 41 after it had applied 42 (step 11, stale-overwrite)",
-		"not `fenced`: at step 11 (storage.csv:4)",
+		"the resource behaved like <code>unfenced</code>: it applied token 41 after it had applied 42 (step 11, stale-overwrite)",
+		"at step 11 (storage.csv:4) the resource applied token 41, which <code>fenced</code> would have rejected",
 		"worker-2.log:5: not logfmt", // the cut line
 		`<option value="deliver" selected>`,
 	} {
@@ -106,7 +106,7 @@ func TestImportMappingRoundTrip(t *testing.T) {
 	// Loaded again with the next incident's logs, it maps them.
 	body, ctype := multipartForm(t, exampleForm(t), map[string][]byte{"mapfile": rec.Body.Bytes()})
 	rec = do(t, s, http.MethodPost, "/import", ctype, body)
-	if !strings.Contains(rec.Body.String(), "the resource behaved like `unfenced`") {
+	if !strings.Contains(rec.Body.String(), "the resource behaved like <code>unfenced</code>") {
 		t.Errorf("POST /import with the mapping file: no verdict; body %.600s", rec.Body.String())
 	}
 }

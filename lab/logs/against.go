@@ -52,8 +52,8 @@ func verdict(res *Result, p lab.Policy) Verdict {
 // disagreement says what the resource did and what the policy would have.
 func disagreement(res *Result, st lab.Step, p lab.Policy, ob Observation) string {
 	o := st.Outcomes[lab.PolicyIndex(p)]
-	return fmt.Sprintf("not `%s`: at step %d (%s) the resource %s %s; `%s` would have %s it (%s)",
-		p, st.Index, res.Sources[st.Index-1], ob.Outcome, what(res, st.Index), p, wouldHave(o.Decision), o.Reason)
+	return fmt.Sprintf("at step %d (%s) the resource %s %s, which `%s` would have %s (%s)",
+		st.Index, res.Sources[st.Index-1], ob.Outcome, what(res, st.Index), p, wouldHave(o.Decision), o.Reason)
 }
 
 func wouldHave(d lab.Decision) string {
