@@ -87,6 +87,9 @@ func (im *Importer) Finish(ctx context.Context) (*Result, error) {
 	res.Against = against(res)
 	res.Gaps = append(res.Gaps, b.lineGaps()...)
 	res.Gaps = append(res.Gaps, unordered(b.events, im.opt, b.sendOf)...)
+	if res.Gaps == nil {
+		res.Gaps = []Gap{} // the JSON lists no gap as [], not null
+	}
 	if im.opt.Explore {
 		opt := lab.ExploreOptions{Budget: im.opt.Budget, After: after(b.events, im.opt.Skew)}
 		res.Orderings = lab.Explore(ctx, s, opt)
