@@ -54,6 +54,15 @@ func TestImportBrowser(t *testing.T) {
 	waitFor(t, ctx, "the page at 390 px", `document.querySelector(".import-form") !== null`)
 	checkNoSideScroll(t, ctx, 390)
 	keepFull(t, ctx, "import-390")
+
+	// Saved, the import shows expected beside observed.
+	run(t, ctx, "save and share", chromedp.EmulateViewport(1280, 900),
+		chromedp.Click(chromedp.CSS(`button[value="save"]`)),
+		chromedp.WaitVisible(chromedp.ID("imported-h")))
+	if n := eval[int](t, ctx, `document.querySelectorAll(".observed-table tr.observed-diverges, .observed-table tr.observed-agrees").length`); n == 0 {
+		t.Errorf("the saved import shows no observed step")
+	}
+	keepFull(t, ctx, "import-saved-1280")
 }
 
 // checkNoSideScroll fails when the page is wider than the viewport.
