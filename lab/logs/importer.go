@@ -117,7 +117,7 @@ type fileState struct {
 
 // line handles one line; false stops reading the file (it is binary).
 func (f *fileState) line(im *Importer, line []byte, n int) bool {
-	if strings.TrimSpace(string(line)) == "" {
+	if len(bytes.TrimSpace(line)) == 0 {
 		return true
 	}
 	if msg := textProblem(line); msg != "" {

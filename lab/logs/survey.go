@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"slices"
 	"sort"
@@ -41,7 +42,7 @@ func (s *Survey) Add(name string, r io.Reader, format Format) {
 		if err == io.EOF || (err != nil && err != errTooLong) {
 			break
 		}
-		if err != nil || strings.TrimSpace(string(line)) == "" {
+		if err != nil || len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		if textProblem(line) != "" {
