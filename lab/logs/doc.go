@@ -12,7 +12,6 @@
 // allow (lab.ExploreOptions.After). A Survey looks at logs before any
 // mapping exists and suggests one from the common field names.
 //
-// The contract is the import page of the project's prompts; docs/import.md
-// walks through an example and lists each choice made where the contract
-// is silent.
+// docs/import.md walks through an example and lists each choice made
+// where the contract of the import is silent.
 package logs
