@@ -54,6 +54,11 @@ func runImport(ctx context.Context, in *importInput) (views.ImportPage, *logs.Re
 	if len(page.Files) > maxImportFiles {
 		page.Files = page.Files[:maxImportFiles]
 	}
+	for i, f := range in.survey.Formats {
+		if i < len(in.files) {
+			page.Files[i].Format = string(f)
+		}
+	}
 	if len(in.files) == 0 {
 		return page, nil
 	}

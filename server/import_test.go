@@ -58,6 +58,7 @@ func TestImportSuggested(t *testing.T) {
 		"at step 11 (storage.csv:4) the resource applied token 41, which <code>fenced</code> would have rejected",
 		"worker-2.log:5: not logfmt", // the cut line
 		`<option value="deliver" selected>`,
+		"(read as logfmt)", "(read as csv)",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("POST /import (example): page lacks %q", want)

@@ -20,8 +20,8 @@ type ImportPage struct {
 	Errors  []string // why the import made no scenario
 }
 
-// ImportFile is one host's log.
-type ImportFile struct{ Name, Text string }
+// ImportFile is one host's log, and the format detected in it.
+type ImportFile struct{ Name, Text, Format string }
 
 // MapSlot is one fact of the mapping and the log field it is read from.
 type MapSlot struct {
