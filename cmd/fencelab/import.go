@@ -152,6 +152,10 @@ func parseImportFlags(args []string) (importFlags, error) {
 // reportImport prints the result, and the malformed lines on stderr.
 func reportImport(res *logs.Result, f importFlags, stdout, stderr io.Writer) error {
 	for _, p := range res.Problems {
+		if p.Source == "mapping" {
+			fmt.Fprintf(stderr, "import: %s\n", p.Message)
+			continue
+		}
 		fmt.Fprintf(stderr, "import: %s (left out)\n", p)
 	}
 	if n := res.ProblemCount - len(res.Problems); n > 0 {
