@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
@@ -267,4 +268,25 @@ func importedView(run store.Run, tr *lab.Trace) *views.ImportedRun {
 		v.Rows = append(v.Rows, row)
 	}
 	return v
+}
+
+// importedMarkdown adds, for a saved import, the verdicts and the gaps.
+func importedMarkdown(w io.Writer, ob *importObservation) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n## What the logs say the resource did\n\nImported from %s.\n\n", strings.Join(ob.Files, ", "))
+	for _, v := range ob.Against {
+		mark := "✗"
+		if v.Agrees {
+			mark = "✓"
+		}
+		fmt.Fprintf(&b, "- %s **%s** %s\n", mark, v.Policy, v.Words)
+	}
+	if len(ob.Gaps) > 0 {
+		b.WriteString("\n### Gaps in the logs\n\n")
+		for _, g := range ob.Gaps {
+			fmt.Fprintf(&b, "- `%s` %s: %s\n", g.Kind, strings.Join(g.Sources, ", "), g.Words)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }

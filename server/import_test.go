@@ -82,8 +82,8 @@ func TestImportSaveAndShow(t *testing.T) {
 			t.Errorf("GET %s: saved import lacks %q", loc, want)
 		}
 	}
-	if md := get(t, s, loc+".md"); md.Code != http.StatusOK {
-		t.Errorf("GET %s.md = %d, want 200", loc, md.Code)
+	if md := get(t, s, loc+".md"); md.Code != http.StatusOK || !strings.Contains(md.Body.String(), "- ✓ **unfenced** the resource behaved like `unfenced`") {
+		t.Errorf("GET %s.md = %d, want 200 with the verdicts; body %.600s", loc, md.Code, md.Body.String())
 	}
 	f.Set("op", "editor")
 	rec = postForm(t, s, "/import", f)

@@ -129,7 +129,10 @@ func observedView(run store.Run, tr *lab.Trace) (*views.Observed, error) {
 // observedMarkdown adds, for a run a probe saved, what the receiver did:
 // the probe's own Markdown, every step with its event.
 func observedMarkdown(w io.Writer, run store.Run, tr *lab.Trace) error {
-	if run.Observed == nil || importedOf(run) != nil {
+	if ob := importedOf(run); ob != nil {
+		return importedMarkdown(w, ob)
+	}
+	if run.Observed == nil {
 		return nil
 	}
 	var res probe.Result
