@@ -13,11 +13,17 @@ const unixMillis = 1e11
 
 // ParseTime reads a time as the contract allows it: RFC 3339 with
 // fractions and offsets, or Unix time as digits (seconds below 10^11,
-// else milliseconds), with a fraction of seconds allowed.
+// else milliseconds), with a fraction of seconds allowed. RFC 3339 lets
+// a space stand for the T between date and time, as many logs write it.
 func ParseTime(s string) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
 		return t, nil
+	}
+	if len(s) > 10 && s[10] == ' ' {
+		if t, err := time.Parse(time.RFC3339Nano, s[:10]+"T"+s[11:]); err == nil {
+			return t, nil
+		}
 	}
 	if t, ok := unixTime(s); ok {
 		return t, nil

@@ -65,6 +65,7 @@ func TestParseTime(t *testing.T) {
 	}{
 		{"2025-11-30T03:00:00Z", base},
 		{"2025-11-30T04:00:00.250+01:00", base.Add(250 * time.Millisecond)},
+		{"2025-11-30 03:00:00Z", base},
 		{"1764471600", base},
 		{"1764471600.5", base.Add(500 * time.Millisecond)},
 		{"1764471600250", base.Add(250 * time.Millisecond)},

@@ -157,3 +157,8 @@ func TestRenames(t *testing.T) {
 		t.Errorf("legend %v, note %q: want the originals kept", res.Legend, res.Scenario.Events[1].Note)
 	}
 }
+
+func TestOnlyOrphanDelivers(t *testing.T) {
+	_, err := run(t, simpleMap, Options{}, file{"s.log", "t=1 msg=recv req=r1 out=ok\n"})
+	wantError(t, "import of a deliver alone", err, "no event left", "s.log:1")
+}

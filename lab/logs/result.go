@@ -74,6 +74,9 @@ func (im *Importer) Finish(ctx context.Context) (*Result, error) {
 	}
 	b := &builder{im: im, events: im.ordered()}
 	b.matchRequests()
+	if len(b.events) == 0 {
+		return nil, b.nothingLeft()
+	}
 	s, err := b.scenario()
 	if err != nil {
 		return nil, err
@@ -169,6 +172,16 @@ func (im *Importer) noEvent() string {
 	sort.Strings(vals)
 	return fmt.Sprintf("no event: %d lines read, none whose %q is one of the mapping's kind values (values seen: %s)",
 		im.lines, im.m.Kind.Field, strings.Join(vals, ", "))
+}
+
+// nothingLeft explains an import whose every event was a deliver of a
+// request no send names.
+func (b *builder) nothingLeft() error {
+	reasons := []string{"no event left: every event line is a deliver whose send is not in the logs (a worker's log may be missing)"}
+	for _, g := range b.gaps {
+		reasons = append(reasons, strings.Join(g.Sources, ", ")+": "+g.Words)
+	}
+	return &Error{Reasons: reasons}
 }
 
 // ordered returns the events in time order, ties in input order (files
