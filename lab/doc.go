@@ -374,6 +374,18 @@
 //     rmw write). Versions, the version read and whose write made a worker
 //     stale are for reasons only and stay out.
 //
+// Exploring a given order (ExploreOptions.After, for imported logs):
+//   - An import knows the order of its events only as far as the clocks
+//     of the hosts that logged them allow, not from actors' programs. With
+//     After set, that order is the whole partial order: After[i] lists the
+//     1-based indices of the events that run before event i+1. Only
+//     entries naming an earlier event count, so the given order has no
+//     cycle. The model still puts a deliver after its send and a commit
+//     after its delivers; actors' programs, free expiry and split writes
+//     do not apply (the logs say what happened), so the exploration
+//     reports writes atomic and expiry program. Budgets, classes and
+//     counterexamples are as for any exploration.
+//
 // Library:
 //   - A built-in's one-line lesson is the first sentence of its
 //     description. LoadLibrary fails on any invalid file, so a broken

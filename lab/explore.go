@@ -92,6 +92,15 @@ type ExploreOptions struct {
 	// whatever Workers and RunAll are.
 	Workers int
 	RunAll  func(tasks []func())
+	// After, when not nil, is the whole partial order over the scenario's
+	// events, as an import of logs knows it: After[i] lists the 1-based
+	// indices of the events that every ordering runs before event i+1.
+	// Each entry must name an earlier event of the file (so the order has
+	// no cycle); others are ignored. A deliver still follows its send and
+	// a commit every deliver of its request. Nothing else orders the
+	// events, and writes stay atomic and expiry in place: Writes and
+	// Expiry are set to WritesAtomic and ExpiryProgram.
+	After [][]int
 }
 
 // Exploration is what Explore found over the orderings of a scenario's

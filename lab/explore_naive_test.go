@@ -23,12 +23,16 @@ type naive struct {
 // explored events, both built here from the spec's words rather than from
 // explored and partialOrder.
 func exploreNaively(s *Scenario, w Writes, ex Expiry) *naive {
+	events := naiveEvents(s, w)
+	return naiveWalk(s, events, orderConstraints(events, ex))
+}
+
+// naiveWalk replays every linearization of before over events.
+func naiveWalk(s *Scenario, events []Event, before [][]int) *naive {
 	nv := &naive{}
 	for p := range nv.violating {
 		nv.violating[p], nv.byClass[p], nv.first[p] = map[Invariant]int{}, map[Class]int{}, map[Class]*Counterexample{}
 	}
-	events := naiveEvents(s, w)
-	before := orderConstraints(events, ex)
 	placed := make([]bool, len(events))
 	var order []int
 	var walk func()

@@ -126,12 +126,7 @@ func newExplorer(ctx context.Context, s *Scenario, opt ExploreOptions) *explorer
 	if opt.Budget <= 0 {
 		opt.Budget = DefaultBudget
 	}
-	if opt.Writes == "" {
-		opt.Writes = WritesSplit
-	}
-	if opt.Expiry == "" {
-		opt.Expiry = ExpiryFree
-	}
+	opt = withDefaults(opt)
 	es := exploredScenario(s, explored(s, opt.Writes))
 	workers := min(max(opt.Workers, 1), maxWorkers)
 	x := &explorer{ctx: ctx, opt: opt, events: es.Events, growth: 2}
@@ -141,7 +136,7 @@ func newExplorer(ctx context.Context, s *Scenario, opt ExploreOptions) *explorer
 		x.steppers = append(x.steppers, &stepper{x: x, from: from, r: r, out: make([]candidates, workers)})
 	}
 	pr := x.steppers[0].r.pr
-	x.n, x.codec, x.order = len(pr.events), newCodec(pr), newPartialOrder(pr, opt.Expiry)
+	x.n, x.codec, x.order = len(pr.events), newCodec(pr), orderOf(pr, opt)
 	return x
 }
 

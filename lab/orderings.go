@@ -6,7 +6,7 @@ import "iter"
 // default each write split into a send with id "#N" and its deliver (see
 // Exploration.Events). Orderings index them.
 func ExploredEvents(s *Scenario, opt ExploreOptions) []Event {
-	return explored(s, opt.Writes)
+	return explored(s, withDefaults(opt).Writes)
 }
 
 // Orderings yields every ordering that Explore follows for a validated
@@ -43,7 +43,8 @@ func orderings(po partialOrder, placed []byte, order []int, yield func([]int) bo
 
 // exploredOrder is the partial order Explore follows over the explored events.
 func exploredOrder(s *Scenario, opt ExploreOptions) partialOrder {
-	return newPartialOrder(compile(exploredScenario(s, explored(s, opt.Writes))), opt.Expiry)
+	opt = withDefaults(opt)
+	return orderOf(compile(exploredScenario(s, explored(s, opt.Writes))), opt)
 }
 
 // RandomOrdering returns one ordering that Explore follows under opt, as

@@ -106,10 +106,11 @@ func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 func limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
-		if req.ContentLength > maxBody {
-			return errTooLarge
+		limit, tooLarge := bodyLimit(req.URL.Path)
+		if req.ContentLength > limit {
+			return tooLarge
 		}
-		req.Body = http.MaxBytesReader(c.Response(), req.Body, maxBody)
+		req.Body = http.MaxBytesReader(c.Response(), req.Body, limit)
 		return next(c)
 	}
 }

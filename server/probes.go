@@ -91,7 +91,7 @@ func (s *Server) saveProbe(c echo.Context, sc *lab.Scenario, res *probe.Result) 
 // step of the trace, with expected and observed where the receiver took
 // part. Nil for a run of the model alone.
 func observedView(run store.Run, tr *lab.Trace) (*views.Observed, error) {
-	if run.Observed == nil {
+	if run.Observed == nil || importedOf(run) != nil {
 		return nil, nil
 	}
 	var res probe.Result
@@ -128,6 +128,9 @@ func observedView(run store.Run, tr *lab.Trace) (*views.Observed, error) {
 // observedMarkdown adds, for a run a probe saved, what the receiver did:
 // the probe's own Markdown, every step with its event.
 func observedMarkdown(w io.Writer, run store.Run, tr *lab.Trace) error {
+	if ob := importedOf(run); ob != nil {
+		return importedMarkdown(w, ob)
+	}
 	if run.Observed == nil {
 		return nil
 	}

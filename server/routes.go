@@ -45,6 +45,9 @@ func (s *Server) routes() {
 	read(views.RouteExplore, s.handleExplorePage)
 	e.POST(views.RouteExplore, s.handleExploreForm)
 	e.POST(views.RouteExploreEdit, s.handleExploreEdit)
+	read(views.RouteImport, s.handleImportPage)
+	e.POST(views.RouteImport, s.handleImportForm)
+	e.POST(views.RouteImportPreview, s.handleImportPreview)
 
 	e.POST(views.RouteAPIReplay, s.handleAPIReplay)
 	e.POST(views.RouteAPIRuns, s.withinBudget(s.handleAPISaveRun))

@@ -41,6 +41,8 @@ var builders = map[string][]string{
 	views.RouteJoinAnswer:     {views.JoinAnswerPath("K7Q")},
 	views.RouteExplore:        {views.ExplorePath(), views.Link(views.ExplorePath(), "paused-worker", nil)},
 	views.RouteExploreEdit:    {views.ExploreEditPath()},
+	views.RouteImport:         {views.ImportPath()},
+	views.RouteImportPreview:  {views.ImportPreviewPath()},
 	views.RouteAPIReplay:      {views.APIReplayPath()},
 	views.RouteAPIRuns:        {views.APIRunsPath()},
 	views.RouteAPIRun:         {views.APIRunPath("x")},

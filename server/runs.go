@@ -224,6 +224,7 @@ func (s *Server) handleRunPage(c echo.Context) error {
 	page := views.RunPage{
 		Report:        views.NewReport(sc, tr, chosen),
 		Observed:      observed,
+		Imported:      importedView(run, tr),
 		Diagram:       d,
 		Share:         s.share(sc.Title, views.VerdictsLine(tr, chosen), path, picturePath(path, d), views.PictureAlt(sc, tr, d)),
 		ID:            run.ID,

@@ -83,8 +83,8 @@ func (o *Observed) verdictClass() string {
 
 // runStyles are the style sheets of a saved run's page.
 func runStyles(p RunPage) []string {
-	if p.Observed != nil {
-		return []string{"css/diagram.css", "css/observed.css"}
+	if p.Observed != nil || p.Imported != nil {
+		return []string{"css/diagram.css", "css/observed.css", "css/import.css"}
 	}
 	return []string{"css/diagram.css"}
 }

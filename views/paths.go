@@ -117,6 +117,12 @@ func ExplorePath() string { return RouteExplore }
 // ExploreEditPath opens an ordering found by the explorer in the editor.
 func ExploreEditPath() string { return RouteExploreEdit }
 
+// ImportPath is the page that turns an incident's logs into a scenario.
+func ImportPath() string { return RouteImport }
+
+// ImportPreviewPath answers the import page's live preview.
+func ImportPreviewPath() string { return RouteImportPreview }
+
 // APIReplayPath replays a posted scenario into a trace.
 func APIReplayPath() string { return RouteAPIReplay }
 

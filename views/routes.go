@@ -32,6 +32,8 @@ const (
 	RouteJoinAnswer      = "/join/:code/answer"
 	RouteExplore         = "/explore"
 	RouteExploreEdit     = "/explore/edit"
+	RouteImport          = "/import"
+	RouteImportPreview   = "/import/preview"
 	RouteAPIReplay       = "/api/replay"
 	RouteAPIRuns         = "/api/runs"
 	RouteAPIRun          = "/api/runs/:id"

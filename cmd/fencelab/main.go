@@ -8,6 +8,7 @@
 //	fencelab scenarios
 //	fencelab probe --target URL (FILE | --scenario NAME) [--policy P] [--orderings all|N | --concurrent W --duration D]
 //	fencelab probe --sql FILE --db URL (FILE | --scenario NAME) [--policy P] [modes as above]
+//	fencelab import FILE… --map MAP [--skew D] [--policy P] [--json]
 //	fencelab receiver [--addr ADDR] [--policy P] [--store memory|sqlite|postgres://…|mysql://…] [--db PATH] [--flaw racy|forgetful]
 package main
 
@@ -57,6 +58,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return admin(args[1:], stdout, stderr)
 	case "backup":
 		return backup(args[1:], stdout, stderr)
+	case "import":
+		return importLogs(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -87,6 +90,9 @@ const usage = `usage:
   fencelab probe --sql FILE --db URL ... [--isolation L] [--retries 20]
                                                            the same against the statements your service runs
          (--db postgres://…, mysql://user:pass@host:port/db or a SQLite file; see docs/probe.md)
+  fencelab import FILE... --map MAP [--format jsonl|logfmt|csv] [--since T] [--until T]
+         [--skew D] [--policy P] [--strict] [--json] [-o SCENARIO]
+                                                           turn an incident's logs into a scenario
   fencelab receiver [--addr 127.0.0.1:8081] [--policy P] [--store memory|sqlite|postgres://…|mysql://…] [--db PATH]
          [--flaw racy|forgetful] [--window D]              run a reference receiver
 `

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestImportCommand runs fencelab import on the walkthrough of
+// docs/import and on input it must refuse, checking exit codes and what
+// stdout and stderr say.
+func TestImportCommand(t *testing.T) {
+	dir := filepath.Join("..", "..", "docs", "import")
+	logs := []string{filepath.Join(dir, "scheduler.jsonl"), filepath.Join(dir, "worker-1.log"), filepath.Join(dir, "worker-2.log"), filepath.Join(dir, "storage.csv")}
+	mapping := filepath.Join(dir, "mapping.json")
+	bin := filepath.Join(t.TempDir(), "core.bin")
+	if err := os.WriteFile(bin, []byte("\x7fELF\x00\x00\x01\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		out, err string
+	}{
+		{"words", append(append([]string{"import"}, logs...), "--map", mapping), 0,
+			"unfenced          agrees     the resource behaved like `unfenced`: it applied token 41 after it had applied 42 (step 11, stale-overwrite)",
+			"worker-2.log:5: not logfmt"},
+		{"skew", append(append([]string{"import"}, logs...), "--map", mapping, "--skew", "50ms", "--policy", "fenced"), 0,
+			"Orderings the clocks allow: 2, all of them", ""},
+		{"strict", append(append([]string{"import"}, logs...), "--map", mapping, "--strict"), 1, "", "worker-2.log:5: not logfmt"},
+		{"binary", []string{"import", bin, "--map", mapping}, 1, "", "core.bin:1: binary data"},
+		{"no map", []string{"import", bin}, 2, "", "give the mapping with --map FILE"},
+		{"bad skew", []string{"import", bin, "--map", mapping, "--skew", "soon"}, 2, "", "--skew"},
+		{"bad since", []string{"import", bin, "--map", mapping, "--since", "yesterday"}, 2, "", "neither RFC 3339"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := exitCode(run(tt.args, strings.NewReader(""), &out, &errb), &errb)
+			if code != tt.code || !strings.Contains(out.String(), tt.out) || !strings.Contains(errb.String(), tt.err) {
+				t.Errorf("fencelab %s = exit %d, want %d\nstdout (want %q):\n%s\nstderr (want %q):\n%s", strings.Join(tt.args, " "), code, tt.code, tt.out, out.String(), tt.err, errb.String())
+			}
+		})
+	}
+}
+
+// TestImportCommandJSON checks the --json shape of the contract.
+func TestImportCommandJSON(t *testing.T) {
+	dir := filepath.Join("..", "..", "docs", "import")
+	args := []string{"import", filepath.Join(dir, "scheduler.jsonl"), filepath.Join(dir, "worker-1.log"), filepath.Join(dir, "worker-2.log"),
+		filepath.Join(dir, "storage.csv"), "--map", filepath.Join(dir, "mapping.json"), "--json"}
+	var out, errb bytes.Buffer
+	if err := run(args, strings.NewReader(""), &out, &errb); err != nil {
+		t.Fatalf("fencelab import --json: %v\n%s", err, errb.String())
+	}
+	var got struct {
+		Scenario  map[string]any   `json:"scenario"`
+		Observed  []map[string]any `json:"observed"`
+		Against   []map[string]any `json:"against"`
+		Gaps      []map[string]any `json:"gaps"`
+		Orderings *json.RawMessage `json:"orderings"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("fencelab import --json: %v", err)
+	}
+	if got.Scenario["version"] != float64(1) || len(got.Observed) != 2 || len(got.Against) != 9 || got.Orderings != nil {
+		t.Errorf("fencelab import --json = version %v, %d observed, %d verdicts, orderings %v; want 1, 2, 9, null",
+			got.Scenario["version"], len(got.Observed), len(got.Against), got.Orderings)
+	}
+	if fd := got.Against[2]["first_disagreement"]; fd != float64(11) {
+		t.Errorf("against[2].first_disagreement = %v, want 11", fd)
+	}
+}

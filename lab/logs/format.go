@@ -1,0 +1,295 @@
+package logs
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// Format is how a log file writes its lines.
+type Format string
+
+// The three formats an import reads.
+const (
+	JSONL  Format = "jsonl"  // one JSON object per line
+	Logfmt Format = "logfmt" // key=value key2="quoted value"
+	CSV    Format = "csv"    // a header row, then one record per line
+)
+
+// MaxLine is the longest line read, in bytes. A longer line is reported
+// and skipped without being held in memory whole.
+const MaxLine = 1 << 20
+
+// ParseFormat reads a --format value: "" (detect), jsonl, logfmt or csv.
+func ParseFormat(s string) (Format, error) {
+	switch f := Format(s); f {
+	case "", JSONL, Logfmt, CSV:
+		return f, nil
+	}
+	return "", fmt.Errorf("format %q: use jsonl, logfmt or csv", s)
+}
+
+// detect guesses the format from a file's first non-empty line: a JSON
+// object, key=value pairs, or else a CSV header.
+func detect(line []byte) Format {
+	t := bytes.TrimSpace(line)
+	switch {
+	case len(t) > 0 && t[0] == '{':
+		return JSONL
+	case bytes.Contains(t, []byte("=")) && !bytes.Contains(t, []byte(",")):
+		return Logfmt
+	case bytes.Contains(t, []byte("=")) && bytes.IndexByte(t, '=') < bytes.IndexByte(t, ','):
+		return Logfmt
+	}
+	return CSV
+}
+
+// record is one parsed line.
+type record interface {
+	get(name string) (string, bool)
+	keys() []string
+}
+
+// lineReader reads lines of at most MaxLine bytes, counting them.
+type lineReader struct {
+	br *bufio.Reader
+	n  int
+}
+
+var errTooLong = errors.New("line too long")
+
+// next returns the next line without its end, or errTooLong after
+// skipping a line longer than MaxLine, or io.EOF.
+func (lr *lineReader) next() ([]byte, error) {
+	line, err := lr.br.ReadSlice('\n')
+	if len(line) == 0 && err == io.EOF {
+		return nil, io.EOF
+	}
+	lr.n++
+	if errors.Is(err, bufio.ErrBufferFull) {
+		for errors.Is(err, bufio.ErrBufferFull) {
+			_, err = lr.br.ReadSlice('\n')
+		}
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+		return nil, errTooLong
+	}
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	return bytes.TrimRight(line, "\r\n"), nil
+}
+
+// textProblem says why a line is not text, or "".
+func textProblem(line []byte) string {
+	if bytes.IndexByte(line, 0) >= 0 || !utf8.Valid(line) {
+		return "binary data, not a line of text"
+	}
+	return ""
+}
+
+// jsonRecord is a JSON Lines object.
+type jsonRecord map[string]any
+
+func parseJSON(line []byte) (record, error) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil || m == nil {
+		return nil, fmt.Errorf("not a JSON object: %v", cleanErr(err))
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("more than one JSON value on the line")
+	}
+	return jsonRecord(m), nil
+}
+
+func cleanErr(err error) string {
+	if err == nil {
+		return "null"
+	}
+	return err.Error()
+}
+
+// get looks the name up as written, then as a dotted path.
+func (r jsonRecord) get(name string) (string, bool) {
+	if v, ok := r[name]; ok {
+		return scalar(v)
+	}
+	var cur any = map[string]any(r)
+	for part := range strings.SplitSeq(name, ".") {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		if cur, ok = m[part]; !ok {
+			return "", false
+		}
+	}
+	return scalar(cur)
+}
+
+func (r jsonRecord) keys() []string {
+	out := make([]string, 0, len(r))
+	for k := range r {
+		out = append(out, k)
+	}
+	return out
+}
+
+// scalar renders a JSON string, number or boolean as text; null, objects
+// and lists are not a value.
+func scalar(v any) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case json.Number:
+		return v.String(), true
+	case bool:
+		if v {
+			return "true", true
+		}
+		return "false", true
+	}
+	return "", false
+}
+
+// mapRecord is a logfmt line or a CSV row by header name.
+type mapRecord map[string]string
+
+func (r mapRecord) get(name string) (string, bool) {
+	v, ok := r[name]
+	return v, ok
+}
+
+func (r mapRecord) keys() []string {
+	out := make([]string, 0, len(r))
+	for k := range r {
+		out = append(out, k)
+	}
+	return out
+}
+
+// parseLogfmt reads key=value pairs; a value may be double-quoted with
+// backslash escapes, and a bare key is true.
+func parseLogfmt(line []byte) (record, error) {
+	r := mapRecord{}
+	s := string(line)
+	for {
+		s = strings.TrimLeft(s, " \t")
+		if s == "" {
+			break
+		}
+		end := strings.IndexAny(s, "= \t")
+		if end < 0 {
+			end = len(s)
+		}
+		key := s[:end]
+		if key == "" {
+			return nil, fmt.Errorf("not logfmt: a value with no key at %q", clipText(s))
+		}
+		s = s[end:]
+		if !strings.HasPrefix(s, "=") {
+			r[key] = "true"
+			continue
+		}
+		val, rest, err := logfmtValue(s[1:])
+		if err != nil {
+			return nil, fmt.Errorf("not logfmt: %s %v", key, err)
+		}
+		r[key], s = val, rest
+	}
+	if len(r) == 0 {
+		return nil, fmt.Errorf("not logfmt: no key=value pair")
+	}
+	return r, nil
+}
+
+func logfmtValue(s string) (val, rest string, err error) {
+	if !strings.HasPrefix(s, `"`) {
+		end := strings.IndexAny(s, " \t")
+		if end < 0 {
+			return s, "", nil
+		}
+		return s[:end], s[end:], nil
+	}
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' && i+1 < len(s):
+			i++
+			b.WriteByte(unescape(s[i]))
+		case c == '"':
+			return b.String(), s[i+1:], nil
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return "", "", fmt.Errorf("has an unterminated quote")
+}
+
+func unescape(c byte) byte {
+	switch c {
+	case 'n':
+		return '\n'
+	case 't':
+		return '\t'
+	}
+	return c
+}
+
+// csvHeader reads a CSV header row.
+func csvHeader(line []byte) ([]string, error) {
+	row, err := csvRow(line)
+	if err != nil {
+		return nil, err
+	}
+	for i := range row {
+		row[i] = strings.TrimSpace(row[i])
+	}
+	return row, nil
+}
+
+func csvRow(line []byte) ([]string, error) {
+	cr := csv.NewReader(bytes.NewReader(line))
+	cr.FieldsPerRecord = -1
+	cr.LazyQuotes = true
+	row, err := cr.Read()
+	if err != nil {
+		return nil, fmt.Errorf("not CSV: %v", err)
+	}
+	return row, nil
+}
+
+// parseCSV reads one row against the header.
+func parseCSV(header []string, line []byte) (record, error) {
+	row, err := csvRow(line)
+	if err != nil {
+		return nil, err
+	}
+	if len(row) != len(header) {
+		return nil, fmt.Errorf("has %d fields, the header has %d", len(row), len(header))
+	}
+	r := make(mapRecord, len(row))
+	for i, v := range row {
+		if v != "" {
+			r[header[i]] = v
+		}
+	}
+	return r, nil
+}
+
+// clipText shortens text quoted in a message.
+func clipText(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}

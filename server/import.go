@@ -1,0 +1,232 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"fencelab/lab"
+	"fencelab/lab/logs"
+	"fencelab/views"
+)
+
+// Limits of the import page: logs are larger than scenarios, but a page
+// that read anything would let one upload hold the server's memory.
+const (
+	maxImportBody  = 4 << 20 // bytes of one posted form, logs included
+	maxImportFiles = 4       // files, one per host
+	importBudget   = 200_000 // states explored for --skew on the page
+	importDeadline = 5 * time.Second
+)
+
+// errImportTooLarge refuses an upload over the limit, before reading it.
+var errImportTooLarge = echo.NewHTTPError(http.StatusRequestEntityTooLarge,
+	"The logs are over the import page's limit of 4 MiB: import a shorter window, or use fencelab import on your machine, which has no limit.")
+
+// bodyLimit is the most a request to path may send, and the error that
+// refuses more: the import page takes logs, every other route 64 KiB.
+func bodyLimit(path string) (int64, error) {
+	if path == views.ImportPath() || path == views.ImportPreviewPath() {
+		return maxImportBody, errImportTooLarge
+	}
+	return maxBody, errTooLarge
+}
+
+// importSlots are the facts of a mapping, in the form's order.
+var importSlots = []views.MapSlot{
+	{Name: "kind", Label: "Message", Help: "what the line is (required)"},
+	{Name: "time", Label: "Time", Help: "RFC 3339 or Unix time"},
+	{Name: "actor", Label: "Actor", Help: "the worker"},
+	{Name: "token", Label: "Token", Help: "the lease generation"},
+	{Name: "scope", Label: "Scope", Help: "the lease, e.g. a job id"},
+	{Name: "resource", Label: "Resource", Help: "what is written"},
+	{Name: "value", Label: "Value", Help: "what a write writes"},
+	{Name: "request", Label: "Request", Help: "matches a send to its deliver"},
+	{Name: "op", Label: "Op key", Help: "an idempotency key"},
+	{Name: "observed", Label: "Observed", Help: "what the resource did"},
+	{Name: "host", Label: "Host", Help: "whose clock (default: the file)"},
+}
+
+func (s *Server) handleImportPage(c echo.Context) error {
+	return render(c, http.StatusOK, views.Import(blankImportPage()))
+}
+
+func blankImportPage() views.ImportPage {
+	return views.ImportPage{Files: []views.ImportFile{{}}, Slots: importSlots, MaxSize: "4 MiB"}
+}
+
+// handleImportForm imports the posted logs and shows the result, or does
+// what the pressed button asks: download the mapping, open the scenario
+// in the editor, or save it with its observations.
+func (s *Server) handleImportForm(c echo.Context) error {
+	in, err := readImportForm(c)
+	if err != nil {
+		return err
+	}
+	page, res := runImport(c.Request().Context(), in)
+	switch c.FormValue("op") {
+	case "mapping":
+		c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="fencelab-mapping.json"`)
+		return c.Blob(http.StatusOK, "application/json", in.mapping.JSON())
+	case "editor", "save":
+		if res == nil {
+			return render(c, http.StatusUnprocessableEntity, views.Import(page))
+		}
+		return s.saveImportAnd(c, c.FormValue("op"), in, res)
+	}
+	status := http.StatusOK
+	if len(page.Errors) > 0 {
+		status = http.StatusUnprocessableEntity
+	}
+	return render(c, status, views.Import(page))
+}
+
+// handleImportPreview answers the page's live preview: the result section only.
+func (s *Server) handleImportPreview(c echo.Context) error {
+	in, err := readImportForm(c)
+	if err != nil {
+		return err
+	}
+	page, _ := runImport(c.Request().Context(), in)
+	return render(c, http.StatusOK, views.ImportResultSection(page.Result, page.Errors))
+}
+
+// importInput is what the form posted.
+type importInput struct {
+	files   []views.ImportFile
+	mapping *logs.Mapping
+	survey  *logs.Survey
+	kinds   []views.ValueChoice
+	outcome *views.OutcomeForm
+	skew    string
+	errs    []string
+}
+
+// readImportForm reads the logs and the mapping from the form. An upload
+// over the limit is a 413; a mapping file that does not read is an error
+// shown on the page.
+func readImportForm(c echo.Context) (*importInput, error) {
+	req := c.Request()
+	// ParseMultipartForm parses a form of another type first but keeps
+	// quiet about its errors, so each type is parsed by its own call.
+	var err error
+	if strings.HasPrefix(req.Header.Get(echo.HeaderContentType), echo.MIMEMultipartForm) {
+		err = req.ParseMultipartForm(maxImportBody)
+	} else {
+		err = req.ParseForm()
+	}
+	var big *http.MaxBytesError
+	if errors.As(err, &big) {
+		return nil, errImportTooLarge
+	}
+	if err != nil {
+		return nil, echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.").SetInternal(err)
+	}
+	in := &importInput{skew: strings.TrimSpace(req.FormValue("skew"))}
+	if err := in.readFiles(req); err != nil {
+		return nil, err
+	}
+	in.survey = logs.NewSurvey()
+	for _, f := range in.files {
+		in.survey.Add(f.Name, strings.NewReader(f.Text), "")
+	}
+	in.readMapping(req)
+	return in, nil
+}
+
+// readFiles takes the pasted logs, then the uploaded ones.
+func (in *importInput) readFiles(req *http.Request) error {
+	names, texts := req.PostForm["name"], req.PostForm["log"]
+	for i, t := range texts {
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
+		name := fmt.Sprintf("log-%d", len(in.files)+1)
+		if i < len(names) && strings.TrimSpace(names[i]) != "" {
+			name = strings.TrimSpace(names[i])
+		}
+		in.files = append(in.files, views.ImportFile{Name: name, Text: t})
+	}
+	for _, fh := range uploads(req, "upload") {
+		b, err := readUpload(fh)
+		if err != nil {
+			return err
+		}
+		if len(bytes.TrimSpace(b)) > 0 {
+			in.files = append(in.files, views.ImportFile{Name: fh.Filename, Text: string(b)})
+		}
+	}
+	if len(in.files) > maxImportFiles {
+		return echo.NewHTTPError(http.StatusUnprocessableEntity, fmt.Sprintf("%d files: the import page takes at most %d, one per host.", len(in.files), maxImportFiles))
+	}
+	return nil
+}
+
+func uploads(req *http.Request, field string) []*multipart.FileHeader {
+	if req.MultipartForm == nil {
+		return nil
+	}
+	return req.MultipartForm.File[field]
+}
+
+func readUpload(fh *multipart.FileHeader) ([]byte, error) {
+	f, err := fh.Open()
+	if err != nil {
+		return nil, fmt.Errorf("open upload %s: %w", fh.Filename, err)
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxImportBody))
+}
+
+// readMapping builds the mapping: from an uploaded mapping file, from the
+// form's fields, or, when the form names no field yet, from the survey.
+func (in *importInput) readMapping(req *http.Request) {
+	var m *logs.Mapping
+	if fhs := uploads(req, "mapfile"); len(fhs) > 0 && fhs[0].Size > 0 {
+		b, err := readUpload(fhs[0])
+		if err == nil {
+			m, err = logs.ReadMapping(bytes.NewReader(b))
+		}
+		if err != nil {
+			in.errs = append(in.errs, fhs[0].Filename+": "+err.Error())
+		}
+	}
+	if m == nil {
+		m = mappingFromForm(req.PostForm)
+	}
+	if m.Kind.Field == "" && len(req.PostForm["kv_value"]) == 0 {
+		m = in.survey.Suggest()
+	}
+	in.mapping = m
+	in.kinds, in.outcome = in.choices(m)
+}
+
+// mappingFromForm reads the slots and the values' choices.
+func mappingFromForm(f url.Values) *logs.Mapping {
+	get := func(slot string) string { return strings.TrimSpace(f.Get("map_" + slot)) }
+	m := &logs.Mapping{Time: get("time"), Actor: get("actor"), Token: get("token"), Scope: get("scope"),
+		Resource: get("resource"), Value: get("value"), Request: get("request"), Op: get("op"), Host: get("host"),
+		Kind: logs.KindMap{Field: get("kind"), Values: map[string]lab.Kind{}}}
+	for i, v := range f["kv_value"] {
+		if i < len(f["kv_kind"]) && f["kv_kind"][i] != "" {
+			m.Kind.Values[v] = lab.Kind(f["kv_kind"][i])
+		}
+	}
+	if obs := get("observed"); obs != "" {
+		m.Observed = &logs.ObsMap{Field: obs, Values: map[string]logs.Outcome{}}
+		for i, v := range f["ov_value"] {
+			if i < len(f["ov_outcome"]) && f["ov_outcome"][i] != "" {
+				m.Observed.Values[v] = logs.Outcome(f["ov_outcome"][i])
+			}
+		}
+	}
+	return m
+}

@@ -1,0 +1,289 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"fencelab/lab"
+	"fencelab/lab/logs"
+	"fencelab/server/store"
+	"fencelab/views"
+)
+
+// choices lists each distinct value of the kind field (and of the
+// observed field) with what the mapping makes of it: the form's choice,
+// else a guess from its words for a value the form has not shown yet.
+func (in *importInput) choices(m *logs.Mapping) ([]views.ValueChoice, *views.OutcomeForm) {
+	var kinds []views.ValueChoice
+	for _, v := range valuesOf(in.survey, m.Kind.Field, m.Kind.Values) {
+		kinds = append(kinds, views.ValueChoice{Value: v, Choice: string(m.Kind.Values[v])})
+	}
+	if m.Observed == nil {
+		return kinds, nil
+	}
+	out := &views.OutcomeForm{}
+	for _, v := range valuesOf(in.survey, m.Observed.Field, m.Observed.Values) {
+		out.Values = append(out.Values, views.ValueChoice{Value: v, Choice: string(m.Observed.Values[v])})
+	}
+	return kinds, out
+}
+
+// valuesOf is the survey's values of field, then the mapped values the
+// logs do not have (a loaded mapping may name more).
+func valuesOf[V any](s *logs.Survey, field string, mapped map[string]V) []string {
+	vals := slices.Clone(s.Values[field])
+	for _, v := range lab.SortedNames(mapped) {
+		if !slices.Contains(vals, v) {
+			vals = append(vals, v)
+		}
+	}
+	return vals
+}
+
+// runImport imports the posted logs under the mapping and fills the page.
+func runImport(ctx context.Context, in *importInput) (views.ImportPage, *logs.Result) {
+	page := views.ImportPage{Files: append(slices.Clone(in.files), views.ImportFile{}), Fields: in.survey.Fields,
+		Slots: slotsOf(in.mapping), Kinds: in.kinds, Outcome: in.outcome, Skew: in.skew, MaxSize: "4 MiB", Errors: in.errs}
+	if len(page.Files) > maxImportFiles {
+		page.Files = page.Files[:maxImportFiles]
+	}
+	for i, f := range in.survey.Formats {
+		if i < len(in.files) {
+			page.Files[i].Format = string(f)
+		}
+	}
+	if len(in.files) == 0 {
+		return page, nil
+	}
+	res, errs := importLogs(ctx, in)
+	page.Errors = append(page.Errors, errs...)
+	if res != nil {
+		page.Result = importResultView(res)
+	}
+	return page, res
+}
+
+func importLogs(ctx context.Context, in *importInput) (*logs.Result, []string) {
+	if err := in.mapping.Check(); err != nil {
+		return nil, append(slices.Clone(in.survey.Binary), err.Error())
+	}
+	opt := logs.Options{Budget: importBudget}
+	if in.skew != "" {
+		d, err := time.ParseDuration(in.skew)
+		if err != nil || d < 0 {
+			return nil, []string{fmt.Sprintf("skew %q: give a duration such as 50ms", in.skew)}
+		}
+		opt.Skew, opt.Explore = d, true
+	}
+	im := logs.New(in.mapping, opt)
+	for _, f := range in.files {
+		if err := im.Add(f.Name, strings.NewReader(f.Text)); err != nil {
+			return nil, []string{err.Error()}
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, importDeadline)
+	defer cancel()
+	res, err := im.Finish(ctx)
+	var ie *logs.Error
+	if errors.As(err, &ie) {
+		return nil, ie.Reasons
+	}
+	if err != nil {
+		return nil, []string{err.Error()}
+	}
+	return res, nil
+}
+
+// slotsOf fills the form's slots from a mapping.
+func slotsOf(m *logs.Mapping) []views.MapSlot {
+	obs := ""
+	if m.Observed != nil {
+		obs = m.Observed.Field
+	}
+	fields := map[string]string{"kind": m.Kind.Field, "time": m.Time, "actor": m.Actor, "token": m.Token, "scope": m.Scope,
+		"resource": m.Resource, "value": m.Value, "request": m.Request, "op": m.Op, "observed": obs, "host": m.Host}
+	out := slices.Clone(importSlots)
+	for i := range out {
+		out[i].Field = fields[out[i].Name]
+	}
+	return out
+}
+
+// importResultView turns a result into the page's words and rows.
+func importResultView(res *logs.Result) *views.ImportResult {
+	r := &views.ImportResult{Title: res.Scenario.Title,
+		Counts: fmt.Sprintf("%d lines read, %d events, %d lines not events, %d malformed.", res.Lines, len(res.Scenario.Events), res.NonEvents, res.ProblemCount)}
+	observed := map[int]string{}
+	for _, o := range res.Observed {
+		observed[o.Step] = string(o.Outcome)
+	}
+	for i, st := range res.Trace.Steps {
+		r.Steps = append(r.Steps, views.ImportStep{Index: st.Index, Actor: st.Event.Actor, Event: lab.DescribeEvent(st.Event),
+			Source: res.Sources[i], Observed: observed[st.Index]})
+	}
+	r.Against, r.Gaps = verdictsView(res.Against), gapsView(res.Gaps)
+	for _, p := range res.Problems {
+		r.Problems = append(r.Problems, p.String())
+	}
+	for _, l := range res.Legend {
+		r.Legend = append(r.Legend, fmt.Sprintf("%s %s is %q", l.Field, l.Name, l.Original))
+	}
+	r.Orderings = orderingsView(res.Orderings)
+	return r
+}
+
+func verdictsView(vs []logs.Verdict) []views.ImportVerdict {
+	var out []views.ImportVerdict
+	for _, v := range vs {
+		out = append(out, views.ImportVerdict{Policy: v.Policy, Agrees: v.Agrees, Words: v.Words})
+	}
+	return out
+}
+
+func gapsView(gs []logs.Gap) []views.ImportGap {
+	var out []views.ImportGap
+	for _, g := range gs {
+		out = append(out, views.ImportGap{Kind: g.Kind, Sources: strings.Join(g.Sources, ", "), Words: g.Words})
+	}
+	return out
+}
+
+// orderingsView says how many orderings the clocks allow and, per policy,
+// the worst class over them.
+func orderingsView(x *lab.Exploration) []string {
+	if x == nil {
+		return nil
+	}
+	head := fmt.Sprintf("%s orderings are consistent with the logs and the skew.", x.Orderings)
+	if !x.Complete {
+		head = fmt.Sprintf("Stopped early (%s) after %s orderings: the counts are partial.", x.Stopped, x.Orderings)
+	}
+	out := []string{head}
+	for _, pe := range x.Policies {
+		worst := "no violation in any of them"
+		if pe.Worst != nil {
+			worst = fmt.Sprintf("worst %s, in %s of them", *pe.Worst, pe.ByClass[*pe.Worst])
+		}
+		out = append(out, fmt.Sprintf("%s: %s", pe.Policy, worst))
+	}
+	return out
+}
+
+// importObservation is what a saved import keeps in a run's observed
+// column; "source" tells it from a probe's observation.
+type importObservation struct {
+	Source   string             `json:"source"` // "import"
+	Files    []string           `json:"files"`
+	Sources  []string           `json:"sources"` // each step's line
+	Observed []logs.Observation `json:"observed"`
+	Against  []logs.Verdict     `json:"against"`
+	Gaps     []logs.Gap         `json:"gaps"`
+}
+
+// saveImportAnd saves the import, with its observations for "save" or as
+// a plain scenario for the editor, and goes there.
+func (s *Server) saveImportAnd(c echo.Context, op string, in *importInput, res *logs.Result) error {
+	if op == "editor" {
+		run, err := s.save(c, res.Scenario)
+		if err != nil {
+			return err
+		}
+		return seeOther(c, views.Link(views.EditorPath(), views.RunFrom(run.ID), nil))
+	}
+	run, err := s.saveImport(c, in, res)
+	if err != nil {
+		return err
+	}
+	return seeOther(c, views.RunPath(run.ID))
+}
+
+// saveImport keeps the import with its observations, through keep: a
+// client's budgets count it as any other save.
+func (s *Server) saveImport(c echo.Context, in *importInput, res *logs.Result) (store.Run, error) {
+	canonical, err := json.Marshal(res.Scenario)
+	if err != nil {
+		return store.Run{}, fmt.Errorf("encode scenario: %w", err)
+	}
+	ob := importObservation{Source: "import", Sources: res.Sources, Observed: res.Observed, Against: res.Against, Gaps: res.Gaps}
+	for _, f := range in.files {
+		ob.Files = append(ob.Files, f.Name)
+	}
+	observed, err := json.Marshal(ob)
+	if err != nil {
+		return store.Run{}, fmt.Errorf("encode observation: %w", err)
+	}
+	id := s.runID(append(append(canonical, '\n'), observed...))
+	run := store.Run{ID: id, Title: res.Scenario.Title, Scenario: canonical, Trace: res.Trace.AppendJSON(nil), Observed: observed, EngineVersion: lab.Version}
+	return s.keep(c, run, nil)
+}
+
+// importedOf decodes a run's observed column when an import saved it.
+func importedOf(run store.Run) *importObservation {
+	if run.Observed == nil || !strings.Contains(string(run.Observed), `"source":"import"`) {
+		return nil
+	}
+	var ob importObservation
+	if err := json.Unmarshal(run.Observed, &ob); err != nil || ob.Source != "import" {
+		return nil
+	}
+	return &ob
+}
+
+// importedView shows a saved import: each step with what the logs say the
+// resource did beside what the closest policy expected.
+func importedView(run store.Run, tr *lab.Trace) *views.ImportedRun {
+	ob := importedOf(run)
+	if ob == nil {
+		return nil
+	}
+	v := &views.ImportedRun{Files: ob.Files, Against: verdictsView(ob.Against), Gaps: gapsView(ob.Gaps), Closest: lab.Unfenced}
+	if len(ob.Against) > 0 {
+		v.Closest = ob.Against[0].Policy
+	}
+	observed := map[int]logs.Outcome{}
+	for _, o := range ob.Observed {
+		observed[o.Step] = o.Outcome
+	}
+	pi := lab.PolicyIndex(v.Closest)
+	for i, st := range tr.Steps {
+		row := views.ImportedRow{Index: st.Index, Actor: st.Event.Actor, Event: lab.DescribeEvent(st.Event)}
+		if i < len(ob.Sources) {
+			row.Source = ob.Sources[i]
+		}
+		if o, ok := observed[st.Index]; ok {
+			row.Expected, row.Observed = string(st.Outcomes[pi].Decision), string(o)
+			row.Agree = logs.Agrees(o, st.Outcomes[pi].Decision)
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	return v
+}
+
+// importedMarkdown adds, for a saved import, the verdicts and the gaps.
+func importedMarkdown(w io.Writer, ob *importObservation) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n## What the logs say the resource did\n\nImported from %s.\n\n", strings.Join(ob.Files, ", "))
+	for _, v := range ob.Against {
+		mark := "✗"
+		if v.Agrees {
+			mark = "✓"
+		}
+		fmt.Fprintf(&b, "- %s **%s** %s\n", mark, v.Policy, v.Words)
+	}
+	if len(ob.Gaps) > 0 {
+		b.WriteString("\n### Gaps in the logs\n\n")
+		for _, g := range ob.Gaps {
+			fmt.Fprintf(&b, "- `%s` %s: %s\n", g.Kind, strings.Join(g.Sources, ", "), g.Words)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
