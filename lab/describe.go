@@ -60,3 +60,13 @@ func ReasonWithDecision(o Outcome) string {
 
 // SortedNames returns the keys of a values or tokens map in order.
 func SortedNames[V any](m map[string]V) []string { return sortedKeys(m) }
+
+// ResourceNames lists a run's resources in name order: the scenario's or,
+// failing that (a stored trace whose scenario declares none), those whose
+// values the first step shows. The table and the diagram list them so.
+func ResourceNames(s *Scenario, t *Trace) []string {
+	if len(s.Resources) > 0 || len(t.Steps) == 0 || len(t.Policies) == 0 {
+		return sortedKeys(s.Resources)
+	}
+	return sortedKeys(t.Steps[0].Outcomes.Of(t.Policies[0]).Values)
+}

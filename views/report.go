@@ -9,7 +9,6 @@ package views
 
 import (
 	"slices"
-	"sort"
 
 	"fencelab/lab"
 )
@@ -38,7 +37,7 @@ func NewReport(s *lab.Scenario, t *lab.Trace, chosen []lab.Policy) *Report {
 			r.actorList = append(r.actorList, e.Actor)
 		}
 	}
-	r.resources = resourceNames(s, t)
+	r.resources = lab.ResourceNames(s, t)
 	r.violations = map[lab.Policy]map[int][]lab.Violation{}
 	r.fresh = map[lab.Policy]map[int]lab.Freshness{}
 	for _, p := range chosen {
@@ -50,22 +49,6 @@ func NewReport(s *lab.Scenario, t *lab.Trace, chosen []lab.Policy) *Report {
 		r.violations[p] = byStep
 	}
 	return r
-}
-
-// resourceNames lists the resources in name order, from the scenario or,
-// failing that, from the values of the first step.
-func resourceNames(s *lab.Scenario, t *lab.Trace) []string {
-	var names []string
-	for name := range s.Resources {
-		names = append(names, name)
-	}
-	if len(names) == 0 && len(t.Steps) > 0 && len(t.Policies) > 0 {
-		for name := range t.Steps[0].Outcomes.Of(t.Policies[0]).Values {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
-	return names
 }
 
 // actorClass is the CSS class of an actor's colour: one of eight, by the

@@ -66,7 +66,7 @@ func newGrid(s *lab.Scenario, t *lab.Trace, p lab.Policy, standalone bool, order
 	for _, st := range t.Steps { // the same actors, unless a stored trace drifted
 		g.addActor(st.Event.Actor)
 	}
-	g.resources = resourceNames(s, t)
+	g.resources = lab.ResourceNames(s, t)
 	g.scopes = lab.SortedNames(s.Scopes)
 	g.violations = map[int][]lab.Violation{}
 	for _, v := range t.Summary[p].Violations {

@@ -1,7 +1,6 @@
 package diagram
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 
@@ -33,21 +32,5 @@ func plural(n int, word string) string {
 
 // worstOf is the most severe class among violations, or "".
 func worstOf(vs []lab.Violation) lab.Class { return lab.Summary{Violations: vs}.Worst() }
-
-// resourceNames lists the resources in name order, as the table does:
-// from the scenario or, failing that, from the values of the first step.
-func resourceNames(s *lab.Scenario, t *lab.Trace) []string {
-	var names []string
-	for name := range s.Resources {
-		names = append(names, name)
-	}
-	if len(names) == 0 && len(t.Steps) > 0 && len(t.Policies) > 0 {
-		for name := range t.Steps[0].Outcomes.Of(t.Policies[0]).Values {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
-	return names
-}
 
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
