@@ -127,11 +127,12 @@ func (s *Server) handleRunPage(c echo.Context) error {
 		chosen = []lab.Policy{observed.Policy} // the policy the receiver claims
 	}
 	path := views.RunPath(run.ID)
+	link, picture := pageLinks(c, path)
 	page := views.RunPage{
 		Report:        views.NewReport(sc, tr, chosen),
 		Observed:      observed,
 		Diagram:       d,
-		Share:         s.share(sc.Title, views.VerdictsLine(tr, chosen), path, picturePath(path, d), views.PictureAlt(sc, tr, d)),
+		Share:         s.share(sc.Title, views.VerdictsLine(tr, chosen), link, picture, views.PictureAlt(sc, tr, d)),
 		ID:            run.ID,
 		URL:           s.absURL(c, views.RunPath(run.ID)),
 		EngineVersion: run.EngineVersion,

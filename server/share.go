@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 
 	"github.com/labstack/echo/v4"
@@ -175,13 +176,23 @@ func (s *Server) share(title, description, path, picture, alt string) *views.Sha
 	return sh
 }
 
-// picturePath is the address of the card of the page at path, drawn under
-// d, the policy of the page's diagram.
-func picturePath(path string, d lab.Policy) string {
-	if d != views.DiagramPolicy(nil, "") {
-		return views.PicturePathOf(path) + "?" + url.Values{"d": {string(d)}}.Encode()
+// pageLinks are the canonical address of the page at path as the query of
+// c chose what it shows (the table's policies, ?p=, and the diagram's,
+// ?d=) and the address of its card, drawn from the same query: a preview
+// of a link to the failing policy must not show, or point back to, the
+// page without that choice.
+func pageLinks(c echo.Context, path string) (page, picture string) {
+	page = fullLink(path, choosePolicies(c.QueryParams()["p"]), diagramPolicy(c))
+	return page, pictureOf(page)
+}
+
+// pictureOf is the card of the page at link, a path with its query.
+func pictureOf(link string) string {
+	path, query, _ := strings.Cut(link, "?")
+	if query == "" {
+		return views.PicturePathOf(path)
 	}
-	return views.PicturePathOf(path)
+	return views.PicturePathOf(path) + "?" + query
 }
 
 // handleIcon serves a favicon, an icon or the manifest: drawn at the first
@@ -213,7 +224,7 @@ func (s *Server) exploreShare(page views.ExplorePage) *views.Share {
 	if id, ok := views.CutRunFrom(page.From); ok {
 		picture = views.RunPath(id)
 	}
-	sh := s.share(title, line, views.ExplorePath()+"?"+url.Values{"from": {page.From}}.Encode(), picturePath(picture, views.DiagramPolicy(nil, "")), "The space-time diagram of "+page.Result.Scenario.Title)
+	sh := s.share(title, line, views.ExplorePath()+"?"+url.Values{"from": {page.From}}.Encode(), views.PicturePathOf(picture), "The space-time diagram of "+page.Result.Scenario.Title)
 	sh.OEmbed = "" // the oEmbed endpoint frames runs and scenarios, not explorations
 	return sh
 }
