@@ -139,7 +139,7 @@ func (s *Server) handleRunPage(c echo.Context) error {
 		CreatedAt:     run.CreatedAt,
 		Source:        string(run.Scenario),
 		Drift:         s.drifts.of(run),
-		Embed:         embedHTML(s.absURL(c, fullLinkEmbed(path, chosen[:min(2, len(chosen))], d)), sc.Title, embedWidth, views.EmbedHeight(sc, tr, d, len(tr.Steps), embedWidth)),
+		Embed:         embedHTML(s.absURL(c, fullLinkEmbed(path, chosen[:min(2, len(chosen))], d)), sc.Title, embedWidth, views.EmbedHeight(views.NewReport(sc, tr, chosen[:min(2, len(chosen))]), d, embedWidth)),
 	}
 	return render(c, http.StatusOK, views.Run(page))
 }

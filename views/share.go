@@ -50,22 +50,6 @@ func violationsText(vs []lab.Violation) string {
 // PictureAlt describes the preview picture in words.
 func PictureAlt(s *lab.Scenario, t *lab.Trace, p lab.Policy) string { return diagram.Alt(s, t, p) }
 
-// EmbedHeight estimates the height in pixels of the embed page of a run of
-// the given steps at a frame's width, for the oEmbed answer: the heading,
-// the diagram at the width it takes (static/css/diagram.css keeps it
-// between 720 and 1100 pixels, scrolling below), the table (a row per
-// step, a card per step in a narrow frame) and the link back. Measured on
-// paused-worker in Chromium at 900 pixels: about 1,800.
-func EmbedHeight(s *lab.Scenario, t *lab.Trace, p lab.Policy, steps, width int) int {
-	dw, dh := diagram.Bounds(s, t, p)
-	w := min(max(width-34, 720), 1100)
-	head, row := 130, 138
-	if width < 700 {
-		head, row = 170, 230
-	}
-	return head + dh*w/max(1, dw) + 24 + 44 + steps*row + 60
-}
-
 // ExploreLine sums up an exploration in one line, for a link preview:
 // each default policy's worst class in the words of the page's chart,
 // "unfenced: corrupts data in 300 of 720 orderings · fenced: lets a
