@@ -132,7 +132,7 @@ func (s *Server) handleRunPage(c echo.Context) error {
 		Report:        views.NewReport(sc, tr, chosen),
 		Observed:      observed,
 		Diagram:       d,
-		Share:         s.share(sc.Title, views.VerdictsLine(tr, chosen), link, picture, views.PictureAlt(sc, tr, d)),
+		Share:         s.share(sc.Title, views.VerdictsLine(tr, chosen), link, picture, compareAlt(c, sc, tr)),
 		ID:            run.ID,
 		URL:           s.absURL(c, views.RunPath(run.ID)),
 		EngineVersion: run.EngineVersion,

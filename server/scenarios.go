@@ -23,7 +23,7 @@ func (s *Server) handleScenarioPage(c echo.Context) error {
 		lesson = views.VerdictsLine(tr, chosen)
 	}
 	link, picture := pageLinks(c, views.ScenarioPath(b.Name))
-	page.Share = s.share(b.Scenario.Title, lesson, link, picture, views.PictureAlt(b.Scenario, tr, d))
+	page.Share = s.share(b.Scenario.Title, lesson, link, picture, compareAlt(c, b.Scenario, tr))
 	return render(c, http.StatusOK, views.Scenario(page))
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 
@@ -86,12 +87,37 @@ func (s *Server) handleScenarioPNG(c echo.Context) error {
 	return writePNG(c, "scenario "+b.Name, b.Scenario, lab.Replay(b.Scenario), size)
 }
 
+// writePNG draws the full diagram under ?d=, or the card: the failure and
+// the fix that comparePolicies picks.
 func writePNG(c echo.Context, what string, sc *lab.Scenario, tr *lab.Trace, size diagram.Size) error {
 	var buf bytes.Buffer
-	if err := diagram.PNG(&buf, sc, tr, diagramPolicy(c), size); err != nil {
+	draw := func() error { return diagram.PNG(&buf, sc, tr, diagramPolicy(c), size) }
+	if size == diagram.Card {
+		a, b := comparePolicies(c, tr)
+		draw = func() error { return diagram.ComparePNG(&buf, sc, tr, a, b) }
+	}
+	if err := draw(); err != nil {
 		return fmt.Errorf("draw the picture of %s: %w", what, err)
 	}
 	return c.Blob(http.StatusOK, pngType, buf.Bytes())
+}
+
+// comparePolicies are the two policies a card compares: the first two
+// the query's ?p= names, else the failure and the first fix.
+func comparePolicies(c echo.Context, tr *lab.Trace) (a, b lab.Policy) {
+	var named []lab.Policy
+	for _, p := range c.QueryParams()["p"] {
+		if lab.PolicyIndex(lab.Policy(p)) >= 0 && !slices.Contains(named, lab.Policy(p)) {
+			named = append(named, lab.Policy(p))
+		}
+	}
+	return diagram.ComparePolicies(tr, named)
+}
+
+// compareAlt is the card's alt text for the page c asks for.
+func compareAlt(c echo.Context, sc *lab.Scenario, tr *lab.Trace) string {
+	a, b := comparePolicies(c, tr)
+	return diagram.CompareAlt(sc, tr, a, b)
 }
 
 // scenarioFormats are the ways a built-in can be read at

@@ -94,8 +94,8 @@ func TestRunPageShareTags(t *testing.T) {
 			t.Errorf("GET /r/%s: %s = %q, want the verdicts in one line %q", id, k, tags[k], desc)
 		}
 	}
-	if !strings.Contains(tags["og:image:alt"], "under fenced") {
-		t.Errorf("GET /r/%s: og:image:alt = %q, want the picture in words", id, tags["og:image:alt"])
+	if !strings.Contains(tags["og:image:alt"], "unfenced corrupts data; client-check keeps the data") {
+		t.Errorf("GET /r/%s: og:image:alt = %q, want the card, the failure beside the fix, in words", id, tags["og:image:alt"])
 	}
 	p := parsePage(t, rec.Body.Bytes())
 	code := find(p.root, func(n *html.Node) bool { return n.Data == "textarea" && attr(n, "id") == "embed-code" })

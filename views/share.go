@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"fencelab/lab"
-	"fencelab/views/diagram"
 )
 
 // Share is what a page tells the sites a link to it is pasted into (Open
@@ -46,9 +45,6 @@ func violationsText(vs []lab.Violation) string {
 	}
 	return plural(len(vs), "violation") + " (" + strings.Join(kinds, ", ") + ")"
 }
-
-// PictureAlt describes the preview picture in words.
-func PictureAlt(s *lab.Scenario, t *lab.Trace, p lab.Policy) string { return diagram.Alt(s, t, p) }
 
 // ExploreLine sums up an exploration in one line, for a link preview:
 // each default policy's worst class in the words of the page's chart,
