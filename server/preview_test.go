@@ -1,7 +1,10 @@
 package server_test
 
 import (
+	"bytes"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -53,6 +56,7 @@ func TestPreviewKeepsTheQuery(t *testing.T) {
 // chart, and nothing the chart does not say.
 func TestExplorePreviewSaysThePage(t *testing.T) {
 	s := newSharingServer(t)
+	var lastCard []byte
 	for _, from := range []string{"paused-worker", "old-token-first"} {
 		target := "/explore?from=" + from
 		body := get(t, s, target).Body.Bytes()
@@ -76,8 +80,30 @@ func TestExplorePreviewSaysThePage(t *testing.T) {
 		if got := strings.Join(want, " · "); len(want) < 2 || tags["og:description"] != got {
 			t.Errorf("GET %s: og:description = %q, want the chart's own verdicts %q", target, tags["og:description"], got)
 		}
+		picture := strings.TrimPrefix(tags["og:image"], testBase)
+		if rec := get(t, s, picture); rec.Code != 200 || rec.Header().Get("Content-Type") != "image/png" {
+			t.Errorf("GET %s (the explore page's picture) = %d %s, want a PNG", picture, rec.Code, rec.Header().Get("Content-Type"))
+		} else if saveArtefact(t, "explore-card-"+from+".png", rec.Body.Bytes()); bytes.Equal(rec.Body.Bytes(), lastCard) {
+			t.Errorf("GET %s: the same picture as the previous exploration's", picture)
+		} else {
+			lastCard = rec.Body.Bytes()
+		}
+		if !strings.HasSuffix(tags["og:image:alt"], tags["og:description"]) {
+			t.Errorf("GET %s: og:image:alt = %q, want the bars in the description's words", target, tags["og:image:alt"])
+		}
 		if tags["twitter:description"] != tags["og:description"] {
 			t.Errorf("GET %s: twitter:description = %q, want og:description", target, tags["twitter:description"])
+		}
+	}
+}
+
+// saveArtefact keeps a picture a test made where the browser tests keep
+// their screenshots, when FENCELAB_ARTEFACTS names a directory.
+func saveArtefact(t *testing.T, name string, b []byte) {
+	t.Helper()
+	if dir := os.Getenv("FENCELAB_ARTEFACTS"); dir != "" {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Errorf("keep %s: %v", name, err)
 		}
 	}
 }

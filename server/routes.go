@@ -45,6 +45,7 @@ func (s *Server) routes() {
 	read(views.RouteExplore, s.handleExplorePage)
 	e.POST(views.RouteExplore, s.handleExploreForm)
 	e.POST(views.RouteExploreEdit, s.handleExploreEdit)
+	read(views.RouteExploreCard, shareable(s.handleExploreCard)) // the explorations' cache keeps it, by ?from= and bounds
 
 	e.POST(views.RouteAPIReplay, s.handleAPIReplay)
 	e.POST(views.RouteAPIRuns, s.handleAPISaveRun)

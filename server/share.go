@@ -246,11 +246,8 @@ func (s *Server) exploreShare(page views.ExplorePage) *views.Share {
 	if page.From == "" {
 		return s.share(title, line, "", "", "")
 	}
-	picture := views.ScenarioPath(page.From)
-	if id, ok := views.CutRunFrom(page.From); ok {
-		picture = views.RunPath(id)
-	}
-	sh := s.share(title, line, views.ExplorePath()+"?"+url.Values{"from": {page.From}}.Encode(), views.PicturePathOf(picture), "The space-time diagram of "+page.Result.Scenario.Title)
+	alt := "Bars of the orderings of " + page.Result.Scenario.Title + " by each policy's worst class: " + line
+	sh := s.share(title, line, views.ExplorePath()+"?"+url.Values{"from": {page.From}}.Encode(), views.ExploreCardPath(page.From), alt)
 	sh.OEmbed = "" // the oEmbed endpoint frames runs and scenarios, not explorations
 	return sh
 }

@@ -139,7 +139,7 @@ func TestScenarioAndExploreShareTags(t *testing.T) {
 	if !strings.HasPrefix(tags["og:title"], "Every ordering: ") || !strings.Contains(tags["og:description"], "orderings") {
 		t.Errorf("explore og:title %q, og:description %q", tags["og:title"], tags["og:description"])
 	}
-	if tags["og:url"] != testBase+"/explore?from=paused-worker" || tags["og:image"] != testBase+"/scenarios/paused-worker.png" {
+	if tags["og:url"] != testBase+"/explore?from=paused-worker" || tags["og:image"] != testBase+"/explore.png?from=paused-worker" {
 		t.Errorf("explore og:url %q, og:image %q", tags["og:url"], tags["og:image"])
 	}
 }

@@ -32,6 +32,7 @@ const (
 	RouteJoinAnswer      = "/join/:code/answer"
 	RouteExplore         = "/explore"
 	RouteExploreEdit     = "/explore/edit"
+	RouteExploreCard     = "/explore.png"
 	RouteAPIReplay       = "/api/replay"
 	RouteAPIRuns         = "/api/runs"
 	RouteAPIRun          = "/api/runs/:id"
