@@ -103,13 +103,20 @@ func writePNG(c echo.Context, what string, sc *lab.Scenario, tr *lab.Trace, size
 }
 
 // comparePolicies are the two policies a card compares: the first two
-// the query's ?p= names, else the failure and the first fix.
+// the query's ?p= names, else the failure and the first fix among the
+// policies the page shows.
 func comparePolicies(c echo.Context, tr *lab.Trace) (a, b lab.Policy) {
 	var named []lab.Policy
 	for _, p := range c.QueryParams()["p"] {
 		if lab.PolicyIndex(lab.Policy(p)) >= 0 && !slices.Contains(named, lab.Policy(p)) {
 			named = append(named, lab.Policy(p))
 		}
+	}
+	if len(named) >= 2 {
+		return named[0], named[1]
+	}
+	if len(named) == 0 {
+		return diagram.ComparePolicies(tr, choosePolicies(nil))
 	}
 	return diagram.ComparePolicies(tr, named)
 }

@@ -94,7 +94,7 @@ func TestRunPageShareTags(t *testing.T) {
 			t.Errorf("GET /r/%s: %s = %q, want the verdicts in one line %q", id, k, tags[k], desc)
 		}
 	}
-	if !strings.Contains(tags["og:image:alt"], "unfenced corrupts data; client-check keeps the data") {
+	if !strings.Contains(tags["og:image:alt"], "unfenced corrupts data; fenced keeps the data") {
 		t.Errorf("GET /r/%s: og:image:alt = %q, want the card, the failure beside the fix, in words", id, tags["og:image:alt"])
 	}
 	p := parsePage(t, rec.Body.Bytes())

@@ -23,19 +23,17 @@ const (
 	cmpText   = 26
 )
 
-// ComparePolicies are the two policies a run's card compares: the two
-// chosen when at least two are, else the unfenced policy and the first of
-// lab.Policies that keeps the data (no corrupting violation), or the
-// first chosen and the next policy when every policy corrupts.
-func ComparePolicies(t *lab.Trace, chosen []lab.Policy) (failure, fix lab.Policy) {
-	if len(chosen) >= 2 {
-		return chosen[0], chosen[1]
-	}
+// ComparePolicies are the failure and the fix a card compares: the
+// unfenced policy, and the first policy that keeps the data (no corrupting
+// violation) among prefer (the policies the page shows) and then all of
+// lab.Policies. A single policy preferred is the fix whatever it does.
+// The caller handles a link that names two policies: those are the two.
+func ComparePolicies(t *lab.Trace, prefer []lab.Policy) (failure, fix lab.Policy) {
 	failure = lab.Unfenced
-	if len(chosen) == 1 && chosen[0] != lab.Unfenced {
-		return failure, chosen[0]
+	if len(prefer) == 1 && prefer[0] != failure {
+		return failure, prefer[0]
 	}
-	for _, p := range lab.Policies() {
+	for _, p := range append(slices.Clone(prefer), lab.Policies()...) {
 		if p != failure && t.Summary[p].Worst() != lab.Corrupting {
 			return failure, p
 		}

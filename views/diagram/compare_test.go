@@ -12,17 +12,18 @@ func TestComparePolicies(t *testing.T) {
 	t.Parallel()
 	tr := lab.Replay(builtin(t, "paused-worker"))
 	tests := []struct {
-		chosen []lab.Policy
+		prefer []lab.Policy
 		a, b   lab.Policy
 	}{
 		{nil, lab.Unfenced, lab.ClientCheck},
 		{[]lab.Policy{lab.Fenced}, lab.Unfenced, lab.Fenced},
 		{[]lab.Policy{lab.Unfenced}, lab.Unfenced, lab.ClientCheck},
-		{[]lab.Policy{lab.Fenced, lab.Unfenced, lab.CAS}, lab.Fenced, lab.Unfenced},
+		{[]lab.Policy{lab.Unfenced, lab.Fenced}, lab.Unfenced, lab.Fenced},
+		{[]lab.Policy{lab.Unfenced, lab.Authoritative}, lab.Unfenced, lab.Authoritative},
 	}
 	for _, tt := range tests {
-		if a, b := ComparePolicies(tr, tt.chosen); a != tt.a || b != tt.b {
-			t.Errorf("ComparePolicies(paused-worker, %v) = %s, %s; want %s, %s", tt.chosen, a, b, tt.a, tt.b)
+		if a, b := ComparePolicies(tr, tt.prefer); a != tt.a || b != tt.b {
+			t.Errorf("ComparePolicies(paused-worker, %v) = %s, %s; want %s, %s", tt.prefer, a, b, tt.a, tt.b)
 		}
 	}
 }
