@@ -32,6 +32,33 @@ func (s *Server) handleExplorePage(c echo.Context) error {
 	return s.renderExplore(c, views.ExplorePage{From: from}, sc, b)
 }
 
+// handleExploreCard draws the link-preview card of the exploration the
+// explore page of ?from= shows, within the same bounds.
+func (s *Server) handleExploreCard(c echo.Context) error {
+	sc, err := s.scenarioFrom(c.Request().Context(), c.QueryParam("from"))
+	if err != nil {
+		return err
+	}
+	b, err := s.explorations.parseBounds(c.QueryParam)
+	if err != nil {
+		return err
+	}
+	x, err := s.explorations.run(c.Request().Context(), c.RealIP(), sc, b, nil)
+	if err != nil {
+		return busy(c, err)
+	}
+	res, err := s.exploreResult(sc, x, b)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := views.ExploreCardPNG(&buf, res); err != nil {
+		return fmt.Errorf("draw the card of the exploration of %s: %w", sc.Title, err)
+	}
+	c.Response().Header().Set("Cache-Control", "public, max-age=3600")
+	return c.Blob(http.StatusOK, pngType, buf.Bytes())
+}
+
 // handleExploreForm explores the scenario of the form field "scenario",
 // such as the editor's draft. With the field "save" it saves the scenario
 // as a run instead and sends the browser to the page's own link.

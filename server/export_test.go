@@ -73,7 +73,7 @@ func TestRunMarkdown(t *testing.T) {
 	}
 	body := get(t, s, views.RunMarkdownPath(id)).Body.String()
 	for _, line := range []string{
-		"| 8 | A | write → result \"old-result\" token=41<br>_A writes old-result with its old token 41_ | 41 | **accepted** nothing checks the token<br>result = old-result (41) | **rejected** `41 < 42` already accepted<br>result = new-result (42) |",
+		"| 8 | A | write → result \"old-result\" token=41 · _A writes old-result with its old token 41_ | 41 | **accepted** nothing checks the token · result = old-result (41) | **rejected** `41 < 42` already accepted · result = new-result (42) |",
 		"- **unfenced**: final result = old-result; corrupting: stale-overwrite at step 8; deposed: superseded-write at step 8, unowned-write at step 8",
 		"- **fenced**: final result = new-result; no violations",
 	} {

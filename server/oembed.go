@@ -73,7 +73,7 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 	if mw, err := strconv.Atoi(c.QueryParam("maxwidth")); err == nil && mw > 0 {
 		width = min(width, mw)
 	}
-	height := views.EmbedHeight(sc, tr, d, len(tr.Steps), width)
+	height := views.EmbedHeight(views.NewReport(sc, tr, chosen), d, width)
 	if mh, err := strconv.Atoi(c.QueryParam("maxheight")); err == nil && mh > 0 {
 		height = min(height, mh)
 	}
@@ -83,7 +83,7 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 		Version: "1.0", Type: "rich", Title: sc.Title, ProviderName: "fencelab", ProviderURL: base + "/",
 		CacheAge: 86400, Width: width, Height: height,
 		HTML:         embedHTML(src, sc.Title+" ("+kind+")", width, height),
-		ThumbnailURL: base + picturePath(path, d), ThumbnailWidth: diagram.CardWidth, ThumbnailHeight: diagram.CardHeight,
+		ThumbnailURL: base + pictureOf(fullLink(path, chosen, d)), ThumbnailWidth: diagram.CardWidth, ThumbnailHeight: diagram.CardHeight,
 	})
 }
 

@@ -48,6 +48,7 @@ func (s *Server) routes() {
 	read(views.RouteImport, s.handleImportPage)
 	e.POST(views.RouteImport, s.handleImportForm)
 	e.POST(views.RouteImportPreview, s.handleImportPreview)
+	read(views.RouteExploreCard, shareable(s.handleExploreCard)) // the explorations' cache keeps it, by ?from= and bounds
 
 	e.POST(views.RouteAPIReplay, s.handleAPIReplay)
 	e.POST(views.RouteAPIRuns, s.withinBudget(s.handleAPISaveRun))

@@ -40,6 +40,7 @@ var builders = map[string][]string{
 	views.RouteJoinEvents:     {views.JoinEventsPath("K7Q")},
 	views.RouteJoinAnswer:     {views.JoinAnswerPath("K7Q")},
 	views.RouteExplore:        {views.ExplorePath(), views.Link(views.ExplorePath(), "paused-worker", nil)},
+	views.RouteExploreCard:    {views.ExploreCardPath("paused-worker")},
 	views.RouteExploreEdit:    {views.ExploreEditPath()},
 	views.RouteImport:         {views.ImportPath()},
 	views.RouteImportPreview:  {views.ImportPreviewPath()},

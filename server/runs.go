@@ -221,19 +221,20 @@ func (s *Server) handleRunPage(c echo.Context) error {
 		chosen = []lab.Policy{observed.Policy} // the policy the receiver claims
 	}
 	path := views.RunPath(run.ID)
+	link, picture := pageLinks(c, path)
 	page := views.RunPage{
 		Report:        views.NewReport(sc, tr, chosen),
 		Observed:      observed,
 		Imported:      importedView(run, tr),
 		Diagram:       d,
-		Share:         s.share(sc.Title, views.VerdictsLine(tr, chosen), path, picturePath(path, d), views.PictureAlt(sc, tr, d)),
+		Share:         s.share(sc.Title, views.VerdictsLine(tr, chosen), link, picture, compareAlt(c, sc, tr)),
 		ID:            run.ID,
 		URL:           s.absURL(c, views.RunPath(run.ID)),
 		EngineVersion: run.EngineVersion,
 		CreatedAt:     run.CreatedAt,
 		Source:        string(run.Scenario),
 		Drift:         s.drifts.of(run),
-		Embed:         embedHTML(s.absURL(c, fullLinkEmbed(path, chosen[:min(2, len(chosen))], d)), sc.Title, embedWidth, views.EmbedHeight(sc, tr, d, len(tr.Steps), embedWidth)),
+		Embed:         embedHTML(s.absURL(c, fullLinkEmbed(path, chosen[:min(2, len(chosen))], d)), sc.Title, embedWidth, views.EmbedHeight(views.NewReport(sc, tr, chosen[:min(2, len(chosen))]), d, embedWidth)),
 	}
 	return render(c, http.StatusOK, views.Run(page))
 }

@@ -22,8 +22,8 @@ func (s *Server) handleScenarioPage(c echo.Context) error {
 	if lesson == "" {
 		lesson = views.VerdictsLine(tr, chosen)
 	}
-	path := views.ScenarioPath(b.Name)
-	page.Share = s.share(b.Scenario.Title, lesson, path, picturePath(path, d), views.PictureAlt(b.Scenario, tr, d))
+	link, picture := pageLinks(c, views.ScenarioPath(b.Name))
+	page.Share = s.share(b.Scenario.Title, lesson, link, picture, compareAlt(c, b.Scenario, tr))
 	return render(c, http.StatusOK, views.Scenario(page))
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/labstack/echo/v4"
@@ -85,12 +87,44 @@ func (s *Server) handleScenarioPNG(c echo.Context) error {
 	return writePNG(c, "scenario "+b.Name, b.Scenario, lab.Replay(b.Scenario), size)
 }
 
+// writePNG draws the full diagram under ?d=, or the card: the failure and
+// the fix that comparePolicies picks.
 func writePNG(c echo.Context, what string, sc *lab.Scenario, tr *lab.Trace, size diagram.Size) error {
 	var buf bytes.Buffer
-	if err := diagram.PNG(&buf, sc, tr, diagramPolicy(c), size); err != nil {
+	draw := func() error { return diagram.PNG(&buf, sc, tr, diagramPolicy(c), size) }
+	if size == diagram.Card {
+		a, b := comparePolicies(c, tr)
+		draw = func() error { return diagram.ComparePNG(&buf, sc, tr, a, b) }
+	}
+	if err := draw(); err != nil {
 		return fmt.Errorf("draw the picture of %s: %w", what, err)
 	}
 	return c.Blob(http.StatusOK, pngType, buf.Bytes())
+}
+
+// comparePolicies are the two policies a card compares: the first two
+// the query's ?p= names, else the failure and the first fix among the
+// policies the page shows.
+func comparePolicies(c echo.Context, tr *lab.Trace) (a, b lab.Policy) {
+	var named []lab.Policy
+	for _, p := range c.QueryParams()["p"] {
+		if lab.PolicyIndex(lab.Policy(p)) >= 0 && !slices.Contains(named, lab.Policy(p)) {
+			named = append(named, lab.Policy(p))
+		}
+	}
+	if len(named) >= 2 {
+		return named[0], named[1]
+	}
+	if len(named) == 0 {
+		return diagram.ComparePolicies(tr, choosePolicies(nil))
+	}
+	return diagram.ComparePolicies(tr, named)
+}
+
+// compareAlt is the card's alt text for the page c asks for.
+func compareAlt(c echo.Context, sc *lab.Scenario, tr *lab.Trace) string {
+	a, b := comparePolicies(c, tr)
+	return diagram.CompareAlt(sc, tr, a, b)
 }
 
 // scenarioFormats are the ways a built-in can be read at
@@ -175,13 +209,23 @@ func (s *Server) share(title, description, path, picture, alt string) *views.Sha
 	return sh
 }
 
-// picturePath is the address of the card of the page at path, drawn under
-// d, the policy of the page's diagram.
-func picturePath(path string, d lab.Policy) string {
-	if d != views.DiagramPolicy(nil, "") {
-		return views.PicturePathOf(path) + "?" + url.Values{"d": {string(d)}}.Encode()
+// pageLinks are the canonical address of the page at path as the query of
+// c chose what it shows (the table's policies, ?p=, and the diagram's,
+// ?d=) and the address of its card, drawn from the same query: a preview
+// of a link to the failing policy must not show, or point back to, the
+// page without that choice.
+func pageLinks(c echo.Context, path string) (page, picture string) {
+	page = fullLink(path, choosePolicies(c.QueryParams()["p"]), diagramPolicy(c))
+	return page, pictureOf(page)
+}
+
+// pictureOf is the card of the page at link, a path with its query.
+func pictureOf(link string) string {
+	path, query, _ := strings.Cut(link, "?")
+	if query == "" {
+		return views.PicturePathOf(path)
 	}
-	return views.PicturePathOf(path)
+	return views.PicturePathOf(path) + "?" + query
 }
 
 // handleIcon serves a favicon, an icon or the manifest: drawn at the first
@@ -209,11 +253,8 @@ func (s *Server) exploreShare(page views.ExplorePage) *views.Share {
 	if page.From == "" {
 		return s.share(title, line, "", "", "")
 	}
-	picture := views.ScenarioPath(page.From)
-	if id, ok := views.CutRunFrom(page.From); ok {
-		picture = views.RunPath(id)
-	}
-	sh := s.share(title, line, views.ExplorePath()+"?"+url.Values{"from": {page.From}}.Encode(), picturePath(picture, views.DiagramPolicy(nil, "")), "The space-time diagram of "+page.Result.Scenario.Title)
+	alt := "Bars of the orderings of " + page.Result.Scenario.Title + " by each policy's worst class: " + line
+	sh := s.share(title, line, views.ExplorePath()+"?"+url.Values{"from": {page.From}}.Encode(), views.ExploreCardPath(page.From), alt)
 	sh.OEmbed = "" // the oEmbed endpoint frames runs and scenarios, not explorations
 	return sh
 }

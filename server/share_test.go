@@ -94,8 +94,8 @@ func TestRunPageShareTags(t *testing.T) {
 			t.Errorf("GET /r/%s: %s = %q, want the verdicts in one line %q", id, k, tags[k], desc)
 		}
 	}
-	if !strings.Contains(tags["og:image:alt"], "under fenced") {
-		t.Errorf("GET /r/%s: og:image:alt = %q, want the picture in words", id, tags["og:image:alt"])
+	if !strings.Contains(tags["og:image:alt"], "unfenced corrupts data; fenced keeps the data") {
+		t.Errorf("GET /r/%s: og:image:alt = %q, want the card, the failure beside the fix, in words", id, tags["og:image:alt"])
 	}
 	p := parsePage(t, rec.Body.Bytes())
 	code := find(p.root, func(n *html.Node) bool { return n.Data == "textarea" && attr(n, "id") == "embed-code" })
@@ -139,7 +139,7 @@ func TestScenarioAndExploreShareTags(t *testing.T) {
 	if !strings.HasPrefix(tags["og:title"], "Every ordering: ") || !strings.Contains(tags["og:description"], "orderings") {
 		t.Errorf("explore og:title %q, og:description %q", tags["og:title"], tags["og:description"])
 	}
-	if tags["og:url"] != testBase+"/explore?from=paused-worker" || tags["og:image"] != testBase+"/scenarios/paused-worker.png" {
+	if tags["og:url"] != testBase+"/explore?from=paused-worker" || tags["og:image"] != testBase+"/explore.png?from=paused-worker" {
 		t.Errorf("explore og:url %q, og:image %q", tags["og:url"], tags["og:image"])
 	}
 }

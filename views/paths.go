@@ -114,6 +114,10 @@ func JoinAnswerPath(code string) string { return fill(RouteJoinAnswer, code) }
 // ExplorePath is the explorer of every ordering.
 func ExplorePath() string { return RouteExplore }
 
+// ExploreCardPath is the card of the exploration of from (a built-in's
+// name or "r/ID").
+func ExploreCardPath(from string) string { return Link(RouteExploreCard, from, nil) }
+
 // ExploreEditPath opens an ordering found by the explorer in the editor.
 func ExploreEditPath() string { return RouteExploreEdit }
 

@@ -247,7 +247,7 @@ func presentBar(p PresentPage) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</h1><div class=\"present-nav\" hidden><button class=\"btn present-prev\" type=\"button\" data-go=\"-1\" aria-keyshortcuts=\"ArrowLeft\"><span aria-hidden=\"true\">◀</span><span class=\"present-btn-word\">Back</span></button><p class=\"present-count\" role=\"status\"><span class=\"present-btn-word\">Step </span><strong class=\"present-now\">1</strong> of ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</h1><div class=\"present-nav\" hidden><button class=\"btn present-prev\" type=\"button\" data-go=\"-1\" aria-keyshortcuts=\"ArrowLeft\"><span aria-hidden=\"true\">◀</span><span class=\"present-btn-word\">Back</span><span class=\"visually-hidden\">(previous step)</span></button><p class=\"present-count\" role=\"status\"><span class=\"present-btn-word\">Step </span><strong class=\"present-now\">1</strong> of ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

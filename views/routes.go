@@ -34,6 +34,7 @@ const (
 	RouteExploreEdit     = "/explore/edit"
 	RouteImport          = "/import"
 	RouteImportPreview   = "/import/preview"
+	RouteExploreCard     = "/explore.png"
 	RouteAPIReplay       = "/api/replay"
 	RouteAPIRuns         = "/api/runs"
 	RouteAPIRun          = "/api/runs/:id"

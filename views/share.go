@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"fencelab/lab"
-	"fencelab/views/diagram"
 )
 
 // Share is what a page tells the sites a link to it is pasted into (Open
@@ -47,43 +46,24 @@ func violationsText(vs []lab.Violation) string {
 	return plural(len(vs), "violation") + " (" + strings.Join(kinds, ", ") + ")"
 }
 
-// PictureAlt describes the preview picture in words.
-func PictureAlt(s *lab.Scenario, t *lab.Trace, p lab.Policy) string { return diagram.Alt(s, t, p) }
-
-// EmbedHeight estimates the height in pixels of the embed page of a run of
-// the given steps at a frame's width, for the oEmbed answer: the heading,
-// the diagram at the width it takes (static/css/diagram.css keeps it
-// between 720 and 1100 pixels, scrolling below), the table (a row per
-// step, a card per step in a narrow frame) and the link back. Measured on
-// paused-worker in Chromium at 900 pixels: about 1,800.
-func EmbedHeight(s *lab.Scenario, t *lab.Trace, p lab.Policy, steps, width int) int {
-	dw, dh := diagram.Bounds(s, t, p)
-	w := min(max(width-34, 720), 1100)
-	head, row := 130, 138
-	if width < 700 {
-		head, row = 170, 230
+// ExploreLine sums up an exploration in one line, for a link preview:
+// each default policy's worst class in the words of the page's chart,
+// "unfenced: corrupts data in 300 of 720 orderings · fenced: lets a
+// deposed worker's write in, in 50 of 720 orderings". Counting every class
+// together, as it once did, made a policy whose worst was a deposed
+// write read like one that corrupts.
+func ExploreLine(r *ExploreResult) string {
+	var parts []string
+	for _, row := range r.Rows {
+		if row.Policy.Default() {
+			parts = append(parts, string(row.Policy)+": "+row.worstText(r))
+		}
 	}
-	return head + dh*w/max(1, dw) + 24 + 44 + steps*row + 60
+	return strings.Join(parts, " · ")
 }
 
-// ExploreLine sums up an exploration in one line, for a link preview:
-// "28 orderings; unfenced breaks an invariant in 10, fenced in none".
-func ExploreLine(r *ExploreResult) string {
-	x := r.X
-	n := x.Orderings.String()
-	if !x.Complete {
-		n = "at least " + n
-	}
-	var parts []string
-	for _, pe := range x.Policies {
-		if !pe.Policy.Default() {
-			continue
-		}
-		k := "none"
-		if pe.AnyViolating != nil && pe.AnyViolating.Sign() > 0 {
-			k = pe.AnyViolating.String()
-		}
-		parts = append(parts, string(pe.Policy)+" in "+k)
-	}
-	return n + " orderings of the events; an invariant breaks under " + strings.Join(parts, ", under ")
+// worstText is the row's worst class in words, as its bar says it.
+func (row ExploreRow) worstText(r *ExploreResult) string {
+	c := row.worst()
+	return worstWords(c, row.byClass(c), r.X.Orderings, r.X.Complete)
 }

@@ -102,7 +102,9 @@
     button.type = "button";
     button.className = "copy-step";
     button.textContent = "Copy link";
-    button.setAttribute("aria-label", "Copy the link to " + id.replace("-", " "));
+    // The accessible name starts with the visible words, so that a voice
+    // user who says "Copy link" reaches it (WCAG 2.5.3, label in name).
+    button.setAttribute("aria-label", "Copy link to " + id.replace("-", " "));
     button.dataset.link = input.value.split("#")[0] + "#" + id;
     button.addEventListener("click", function () {
       copyText(button.dataset.link).then(

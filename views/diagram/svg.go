@@ -46,8 +46,7 @@ func (sw svgWriter) svg(d *diagram) {
 		sw.attr("height", itoa(d.height))
 	}
 	sw.attr("viewBox", d.viewBox())
-	sw.raw(` role="img"`)
-	sw.attr("aria-labelledby", d.id+"-title "+d.id+"-desc")
+	sw.role(d)
 	sw.raw(` font-family="system-ui, -apple-system, Segoe UI, Roboto, Helvetica Neue, Arial, Noto Sans, DejaVu Sans, sans-serif" font-size="13"`)
 	sw.attr("fill", colInk)
 	sw.raw(`><title`)
@@ -75,6 +74,22 @@ func (sw svgWriter) svg(d *diagram) {
 	}
 	sw.layers(d)
 	sw.raw(`</g></svg>`)
+}
+
+// role makes a file's diagram one picture, named by its title and
+// description. On a page the diagram holds links to the steps, and a
+// picture's children are presentational, so a link inside one is nested
+// interactive content that a screen reader may never reach: there it is a
+// named group, described by the same words, whose links stay in reach.
+func (sw svgWriter) role(d *diagram) {
+	if d.standalone {
+		sw.raw(` role="img"`)
+		sw.attr("aria-labelledby", d.id+"-title "+d.id+"-desc")
+		return
+	}
+	sw.raw(` role="group"`)
+	sw.attr("aria-labelledby", d.id+"-title")
+	sw.attr("aria-describedby", d.id+"-desc")
 }
 
 // layers writes the groups over the washes, each layer its own <g>.

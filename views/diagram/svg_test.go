@@ -17,15 +17,16 @@ import (
 
 // svgDoc is what the tests read back from a rendered diagram.
 type svgDoc struct {
-	bands    []int          // data-step of each band, in document order
-	classes  map[string]int // count of elements per class attribute
-	arrows   int            // elements whose classes include arrow and write
-	ids      map[string]string
-	labelled string // the svg's aria-labelledby
-	role     string
-	viewBox  string
-	text     string // all character data
-	styled   bool   // a style attribute or <style> element: the CSP forbids them
+	bands     []int          // data-step of each band, in document order
+	classes   map[string]int // count of elements per class attribute
+	arrows    int            // elements whose classes include arrow and write
+	ids       map[string]string
+	labelled  string // the svg's aria-labelledby
+	described string // the svg's aria-describedby
+	role      string
+	viewBox   string
+	text      string // all character data
+	styled    bool   // a style attribute or <style> element: the CSP forbids them
 }
 
 // readSVG decodes the whole output as XML, failing on anything malformed.
@@ -80,7 +81,8 @@ func (doc *svgDoc) element(el xml.StartElement) {
 		doc.arrows++
 	}
 	if el.Name.Local == "svg" {
-		doc.labelled, doc.role, doc.viewBox = attr["aria-labelledby"], attr["role"], attr["viewBox"]
+		doc.labelled, doc.described = attr["aria-labelledby"], attr["aria-describedby"]
+		doc.role, doc.viewBox = attr["role"], attr["viewBox"]
 	}
 }
 

@@ -42,7 +42,7 @@ func Markdown(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Policy,
 			if stale := fresh[p][i].Describe(); stale != "" && !strings.Contains(reason, "(version ") { // cas's reason says it already
 				reason += " (" + stale + ")"
 			}
-			fmt.Fprintf(&b, " **%s** %s<br>%s |", o.Decision, mdCell(reason), mdCell(Values(o.Values, o.Tokens)+Versions(o.Versions)))
+			fmt.Fprintf(&b, " **%s** %s"+cellBreak+"%s |", o.Decision, mdCell(reason), mdCell(Values(o.Values, o.Tokens)+Versions(o.Versions)))
 		}
 		b.WriteString("\n")
 	}
@@ -77,10 +77,16 @@ func replaceControl(r rune) rune {
 	return '\uFFFD'
 }
 
+// cellBreak parts the lines of a table cell. A <br> broke them once, but
+// a renderer in safe mode (markdown-it, a chat, a ticket tracker) prints
+// it as it is, and as plain text it reads as noise: a separator reads as
+// words in every renderer.
+const cellBreak = " · "
+
 func mdEvent(e lab.Event) string {
 	s := mdCell(lab.DescribeEvent(e))
 	if e.Note != "" {
-		s += "<br>_" + mdCell(e.Note) + "_"
+		s += cellBreak + "_" + mdCell(e.Note) + "_"
 	}
 	return s
 }
@@ -93,14 +99,14 @@ func mdToken(t *int64) string {
 }
 
 // mdText escapes the characters that would start Markdown or HTML markup.
-// A comparison such as "41 < 42" becomes a code span, where every
-// character is itself; elsewhere a backslash escapes what would be markup:
+// A comparison such as "41 < 42" and an address a GFM renderer would link
+// become code spans, where every character is itself; elsewhere a backslash escapes what would be markup:
 // "<" before a tag's first letter, "&" before an entity's, ">" opening a
 // quote, and the emphasis, link, heading, code and table characters.
 func mdText(s string) string {
 	var b strings.Builder
 	last := 0
-	for _, m := range comparison.FindAllStringIndex(s, -1) {
+	for _, m := range literal.FindAllStringIndex(s, -1) {
 		b.WriteString(mdEscape(s[last:m[0]], last == 0))
 		b.WriteString("`" + s[m[0]:m[1]] + "`")
 		last = m[1]
@@ -109,9 +115,15 @@ func mdText(s string) string {
 	return b.String()
 }
 
-// comparison is two numbers compared, as reasons and lessons compare
-// tokens.
-var comparison = regexp.MustCompile(`\d+(?:\.\d+)? (?:<=|>=|<|>|≤|≥) \d+(?:\.\d+)?`)
+// literal is what goes in a code span, where every character is itself:
+// two numbers compared, as reasons and lessons compare tokens, and what a
+// GFM renderer would turn into a live link (an address with a scheme or
+// starting www., an e-mail address), which in a title or a note is the
+// user's text, not the lab's link. No backtick or "|" is taken in, so the
+// span stays one and a table cell stays whole.
+var literal = regexp.MustCompile(`\d+(?:\.\d+)? (?:<=|>=|<|>|≤|≥) \d+(?:\.\d+)?` +
+	`|(?i:[a-z][a-z0-9+.-]*://|www\.)[^\s<>` + "`" + `|]+` +
+	`|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+`)
 
 var mdEscaper = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "#", `\#`, "|", `\|`)
 

@@ -64,8 +64,8 @@ func TestMarkdownModel3(t *testing.T) {
 	out := buf.String()
 	for _, want := range []string{
 		"| fenced | cas |",
-		"already accepted (stale: read v0, now v1)<br>balance = balance 5 (43); versions: balance 2",
-		"**rejected** B's write landed after A read balance (version 0, now 1)<br>",
+		"already accepted (stale: read v0, now v1) · balance = balance 5 (43); versions: balance 2",
+		"**rejected** B's write landed after A read balance (version 0, now 1) · ",
 		"- **fenced**: final balance = balance 5; corrupting: lost-update at step 9",
 		"- **cas**: final balance = balance 7; no violations",
 	} {
