@@ -25,6 +25,8 @@ const (
 	Answered
 	// NoQuestion: no question is open at this step.
 	NoQuestion
+	// NoHandover: the room offers no hand-over with this code (wrong, or spent).
+	NoHandover
 )
 
 // Error is the one error type of the store: a code and its words. The
@@ -55,6 +57,7 @@ var (
 	ErrCodeTaken   = &Error{CodeTaken, "room code in use"}
 	ErrAnswered    = &Error{Answered, "already answered"}
 	ErrNoQuestion  = &Error{NoQuestion, "no open question at this step"}
+	ErrNoHandover  = &Error{NoHandover, "no hand-over with this code"}
 )
 
 // CodeOf is the code of the first *Error in err's chain, or 0 when there
