@@ -279,15 +279,21 @@
   }
 
   // renderTally shows the room's answers to step n's question: how many
-  // so far, then how they split once it is revealed.
+  // of the students so far (and the countdown, if any), then how they
+  // split once it is revealed, the right answer marked by a check mark
+  // and words, not by weight alone. Every count is a number: 0 when the
+  // event has none yet.
   function renderTally(n) {
     var tally = panel.querySelector(".predict-tally");
     var q = state.room && state.room.question;
-    var mine = q && q.step === n;
-    var answers = mine ? q.answers : 0;
+    var mine = !!(q && q.step === n);
+    var answers = mine ? q.answers || 0 : 0;
+    var of = mine ? q.of || 0 : (state.room && state.room.students) || 0;
     var revealed = mine && q.revealed;
     panel.querySelector(".predict-answers").textContent = String(answers);
+    panel.querySelector(".predict-of").textContent = String(Math.max(of, answers));
     panel.querySelector(".predict-waiting").hidden = !asking(n);
+    renderClock(mine && q.open ? q.closesAt || 0 : 0);
     var split = panel.querySelector(".predict-split");
     split.hidden = !revealed;
     tally.hidden = !row(n).dataset.ask;
@@ -296,11 +302,31 @@
     }
     ["accepted", "rejected"].forEach(function (d) {
       var line = split.querySelector(".split-" + d);
-      var k = q.split[d] || 0;
+      var k = (q.split && q.split[d]) || 0;
+      var pct = (q.split && q.split[d + "Percent"]) || 0;
       line.querySelector(".split-n").textContent = String(k);
-      line.querySelector(".split-fill").style.width = (answers ? Math.round(100 * k / answers) : 0) + "%";
+      line.querySelector(".split-pct").textContent = "(" + pct + "%)";
+      line.querySelector(".split-fill").style.width = pct + "%";
+      line.querySelector(".split-mark").textContent = q.answer === d ? "✓ right answer" : "";
       line.classList.toggle("is-right", q.answer === d);
     });
+  }
+
+  // renderClock counts down to closesAt (Unix ms; 0: no countdown).
+  var clock = { until: 0, timer: 0 };
+  function renderClock(until) {
+    var out = panel.querySelector(".predict-clock");
+    clock.until = until;
+    window.clearTimeout(clock.timer);
+    if (!until) {
+      out.textContent = "";
+      return;
+    }
+    var left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+    out.textContent = left > 0 ? ", " + left + " s left" : ", time is up";
+    if (left > 0) {
+      clock.timer = window.setTimeout(function () { renderClock(clock.until); }, 1000);
+    }
   }
 
   function followRoom() {
@@ -317,8 +343,9 @@
           state.results[k] = { kind: "shown", text: row(k).dataset.reveal };
         }
       });
-      root.querySelectorAll(".room-phones").forEach(function (el) { el.textContent = String(room.phones); });
-      root.querySelectorAll(".room-phones-word").forEach(function (el) { el.textContent = room.phones === 1 ? "phone" : "phones"; });
+      var students = room.students || 0;
+      root.querySelectorAll(".room-students").forEach(function (el) { el.textContent = String(students); });
+      root.querySelectorAll(".room-students-word").forEach(function (el) { el.textContent = students === 1 ? "student" : "students"; });
       render();
     });
     // A browser without the room's secret (another one than the one that
@@ -326,15 +353,23 @@
     source.addEventListener("error", function () {
       var warning = root.querySelector(".room-warning");
       if (source.readyState === EventSource.CLOSED && warning) {
-        warning.textContent = "This browser did not start the room: it cannot move the room or see its answers.";
+        warning.textContent = "This browser does not drive the room (it did not start it, or the room was handed over): it cannot move the room or see its answers.";
         warning.hidden = false;
       }
     });
     source.addEventListener("gone", function (event) {
       source.close();
-      var out = panel ? panel.querySelector(".predict-result") : null;
-      if (out) {
-        out.textContent = JSON.parse(event.data).message;
+      var data = JSON.parse(event.data);
+      var warning = root.querySelector(".room-warning");
+      if (warning) {
+        warning.textContent = "This room has ended: the phones show a final screen. ";
+        if (data.summary) {
+          var a = document.createElement("a");
+          a.href = data.summary;
+          a.textContent = "See the class’s answers";
+          warning.appendChild(a);
+        }
+        warning.hidden = false;
       }
     });
   }
@@ -368,6 +403,12 @@
   var form = root.querySelector(".present-tools");
   form.querySelectorAll("select, input").forEach(function (input) {
     input.addEventListener("change", function () { form.submit(); });
+  });
+  // The room's options are kept on the server as soon as they change.
+  root.querySelectorAll(".room-options").forEach(function (options) {
+    options.querySelectorAll("select, input").forEach(function (input) {
+      input.addEventListener("change", function () { options.submit(); });
+    });
   });
 
   // Links to a step (in the diagram, in the rows) move without a jump.
