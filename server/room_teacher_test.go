@@ -59,6 +59,9 @@ func TestRoomTeacher(t *testing.T) {
 	if status, body := answer(bo, "8", "accepted", "Bo"); status != http.StatusConflict || !strings.Contains(body, "moved") {
 		t.Errorf("an answer to a question the class moved on from = %d %s, want 409 moved", status, body)
 	}
+	if _, page := send(t, bo, http.MethodGet, base+views.JoinPath(code), nil); !strings.Contains(page, "The class moved on") {
+		t.Errorf("Bo's page without JavaScript after the class moved on does not say so")
+	}
 
 	testExport(t, base, id, presenter, ada)
 	taker := testHandover(t, base, id, presenter)

@@ -118,6 +118,10 @@
   }
 
   function renderQuestion(li, n, open, revealed) {
+    var moved = li.querySelector(".student-moved"); // drawn by the server; the presenter came back
+    if (moved) {
+      moved.hidden = true;
+    }
     var choices = li.querySelector(".student-choices");
     var guess = mine[n] || "";
     choices.hidden = !open || guess !== "";
