@@ -85,7 +85,7 @@ const layoutJS = `(function () {
 	bar.forEach(r => { if (!tops.some(t => Math.abs(t - r.top) < r.height / 2 + 4 && Math.abs(t - r.top) < 24)) tops.push(r.top); });
 	return {
 		Missing: missing, Scrolls: scrolls, LabelMin: Math.min(...sizes), Overlaps: overlaps, BarLines: tops.length,
-		DiagramW: vb.width * scale, DiagramH: vb.height * scale, ColumnH: document.querySelector(".present-diagram").getBoundingClientRect().height,
+		DiagramW: vb.width * scale, DiagramH: svg.classList.contains("is-stretched") ? sr.height : vb.height * scale, ColumnH: document.querySelector(".present-diagram").getBoundingClientRect().height,
 		PageW: document.documentElement.scrollWidth, PageH: document.documentElement.scrollHeight, ViewportH: vh,
 	};
 })()`

@@ -154,6 +154,7 @@
       return;
     }
     var box = svg.viewBox.baseVal;
+    stretch(box);
     var r = svg.getBoundingClientRect();
     if (!box || !box.width || !r.width) {
       return;
@@ -194,6 +195,37 @@
       }
     });
     spread(least);
+  }
+
+  // stretch lets the drawing use the height it has on a wide projector:
+  // when its width bounds it and the column has height to spare, the
+  // bands grow taller (by up to 1.4×) while the words, the dots and the
+  // tokens' boxes keep their shape (present.css scales them back) and
+  // lines keep their width.
+  function stretch(box) {
+    var wrap = svg.parentElement;
+    svg.classList.remove("is-stretched");
+    svg.style.height = "";
+    svg.setAttribute("preserveAspectRatio", "xMidYMin meet");
+    if (!box || !box.width || window.innerWidth < 700 || window.innerHeight > window.innerWidth) {
+      return;
+    }
+    var w = wrap.clientWidth, h = wrap.clientHeight;
+    var natural = box.height * w / box.width;
+    var k = Math.min(1.4, h / natural);
+    if (k < 1.05) {
+      return;
+    }
+    svg.querySelectorAll("text").forEach(function (t) {
+      var chip = t.previousElementSibling;
+      if (chip && chip.tagName === "rect" && t.getAttribute("text-anchor") === "middle") {
+        chip.classList.add("chip");
+      }
+    });
+    svg.setAttribute("preserveAspectRatio", "none");
+    svg.style.setProperty("--unstretch", String(1 / k));
+    svg.style.height = Math.floor(natural * k) + "px";
+    svg.classList.add("is-stretched");
   }
 
   // spread moves each label that starts inside a token's box or the
@@ -614,13 +646,13 @@
   if (svg && window.ResizeObserver) {
     var lastSize = "";
     new ResizeObserver(function () {
-      var r = svg.getBoundingClientRect();
+      var r = svg.parentElement.getBoundingClientRect();
       var size = Math.round(r.width) + "x" + Math.round(r.height);
       if (size !== lastSize) {
         lastSize = size;
         fitLabels();
       }
-    }).observe(svg);
+    }).observe(svg.parentElement);
   }
   go(stepFromHash() || 1);
   followRoom();
