@@ -30,8 +30,13 @@ func (s *Server) handleRoomSummary(c echo.Context) error {
 		return err
 	}
 	sum.Presenter = presenter
+	// The page differs by cookie (names for the presenter) and changes
+	// while the room runs: no shared cache keeps it.
+	h := c.Response().Header()
+	h.Add(echo.HeaderVary, echo.HeaderCookie)
+	h.Set(echo.HeaderCacheControl, "private, no-cache")
 	if presenter {
-		c.Response().Header().Set(echo.HeaderCacheControl, "private, no-store")
+		h.Set(echo.HeaderCacheControl, "private, no-store")
 	}
 	return render(c, http.StatusOK, views.RoomSummaryPage(sum))
 }

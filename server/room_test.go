@@ -154,7 +154,10 @@ func testSummaries(t *testing.T, base, id string, presenter *http.Client) {
 	t.Helper()
 	both := []string{"2</strong> right, <strong>1</strong> wrong", "<strong>2</strong> (67%)", "<strong>1</strong> (33%)",
 		`<span aria-hidden="true">✓</span> right answer`, "Each student", "1 of 1"}
-	_, shared := send(t, client(t), http.MethodGet, base+views.RoomPath(id), nil)
+	res, shared := send(t, client(t), http.MethodGet, base+views.RoomPath(id), nil)
+	if cc, vary := res.Header.Get("Cache-Control"), res.Header.Values("Vary"); !strings.HasPrefix(cc, "private") || !strings.Contains(strings.Join(vary, ","), "Cookie") {
+		t.Errorf("the summary's Cache-Control %q, Vary %q; want private, varying by Cookie", cc, vary)
+	}
 	_, own := send(t, presenter, http.MethodGet, base+views.RoomPath(id), nil)
 	for _, want := range append(both, "Student 1", "Student 2", "Students are not named here") {
 		if !strings.Contains(shared, want) {
