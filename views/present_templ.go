@@ -17,7 +17,7 @@ import (
 
 var presentHead = Head{
 	Styles:  []string{"css/diagram.css", "css/present.css"},
-	Scripts: []string{"js/present.js"},
+	Scripts: []string{"js/present-fit.js", "js/present.js"},
 }
 
 // Present renders a scenario for a projector, one step at a time. Without
