@@ -134,3 +134,35 @@ func TestRoomBrowser(t *testing.T) {
 	}
 	screenshot(t, teacher, "room-summary")
 }
+
+// TestRoomHandoverBrowser hands a live room at step 5 to a second laptop
+// with the one-time code: the laptop opens the presentation where the
+// room is, without taking the class back to step 1, and drives it.
+func TestRoomHandoverBrowser(t *testing.T) {
+	base := startRoomServer(t, server.RoomConfig{})
+	teacher := newBrowser(t)
+	run(t, teacher, "open the presentation", chromedp.EmulateViewport(1280, 720),
+		chromedp.Navigate(base+"/scenarios/paused-worker/present"), chromedp.WaitVisible(chromedp.CSS(".present-table")))
+	run(t, teacher, "start a live room", chromedp.Click(chromedp.CSS(".present-menu > summary")),
+		chromedp.Click(chromedp.CSS(".room-start button")), chromedp.WaitVisible(chromedp.CSS(".room-join-code")))
+	code := strings.TrimSpace(eval[string](t, teacher, `document.querySelector(".room-join-code").textContent`))
+	run(t, teacher, "fold the invitation and go to step 5", chromedp.Click(chromedp.CSS(".room-join-summary")),
+		chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight))
+	phone, _ := stream(t, client(t), base+views.JoinEventsPath(code))
+	next(t, phone, "room", `"step":5`)
+
+	offer, err := chromedp.Run(teacher, chromedp.Evaluate[string](`fetch(document.querySelector(".present").dataset.roomStep.replace(/step$/, "handover"),
+		{method: "POST", headers: {"X-Requested-With": "test"}}).then(r => r.json()).then(j => j.code)`, chromedp.EvalAwaitPromise))
+	if err != nil || len(offer) != 8 {
+		t.Fatalf("the presenter's hand-over code = %q, %v", offer, err)
+	}
+	laptop := newTab(t, teacher)
+	run(t, laptop, "take the room over", chromedp.EmulateViewport(1280, 720),
+		chromedp.Navigate(base+views.RoomTakePath(eval[string](t, teacher, `document.querySelector(".present").dataset.room`))),
+		chromedp.SendKeys(chromedp.CSS("#take-code"), offer), chromedp.Submit(chromedp.CSS(".join-form")),
+		chromedp.WaitVisible(chromedp.CSS(".present-table")))
+	waitFor(t, laptop, "the room's step on the new laptop", `document.querySelector(".present-now").textContent === "5"`)
+	screenshot(t, laptop, "room-handover-1280x720")
+	run(t, laptop, "the laptop moves the room", chromedp.KeyEvent(kb.ArrowRight))
+	next(t, phone, "room", `"step":6`)
+}

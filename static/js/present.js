@@ -57,12 +57,14 @@
     return panel !== null && !!row(n).dataset.ask && !state.revealed[n];
   }
 
-  function go(n) {
+  // go shows step n and sends it to the room, unless quiet (the step
+  // came from the room, or the page is opening without one of its own).
+  function go(n, quiet) {
     n = clamp(n);
     var moved = n !== state.step;
     state.step = n;
     render();
-    if (moved) {
+    if (moved && !quiet) {
       sendStep(n);
     }
   }
@@ -297,7 +299,13 @@
     var source = new EventSource(root.dataset.roomEvents);
     source.addEventListener("room", function (event) {
       var room = JSON.parse(event.data);
+      // Opened without a step in the URL (after a hand-over, say): join
+      // the room where it is instead of taking the class back to step 1.
+      var follow = !state.room && !opened.fromHash && room.step;
       state.room = room;
+      if (follow) {
+        go(room.step, true);
+      }
       (room.revealed || []).forEach(function (k) {
         if (!state.revealed[k] && row(k)) {
           state.revealed[k] = true;
@@ -345,8 +353,9 @@
     if (window.location.hash !== hash) {
       window.history.replaceState(window.history.state, "", hash);
     }
-    var form = root.querySelector(".present-tools");
-    form.action = form.action.split("#")[0] + hash;
+    root.querySelectorAll(".present-tools, .room-options").forEach(function (form) {
+      form.action = form.action.split("#")[0] + hash;
+    });
     var exit = root.querySelector(".present-exit");
     exit.href = exit.href.split("#")[0] + hash;
   }
@@ -439,6 +448,7 @@
       }
     }).observe(svg.parentElement);
   }
-  go(stepFromHash() || 1);
+  var opened = { fromHash: stepFromHash() !== 0 };
+  go(stepFromHash() || 1, roomID !== "" && !opened.fromHash);
   followRoom();
 })();
