@@ -65,6 +65,10 @@ func TestRoomBrowser(t *testing.T) {
 		waitFor(t, phone, "step 8 on phone "+strconv.Itoa(i),
 			`document.querySelector(".student-step.is-current")?.dataset.step === "8" && !document.querySelector('.student-step[data-step="8"] .student-choices').hidden`)
 	}
+	// Step 6 asks too, but the presenter went past it: it is closed, and says so.
+	if got := eval[string](t, phones[0], `document.querySelector('.student-step[data-step="6"] .student-verdict').textContent`); !strings.Contains(got, "moved on") {
+		t.Errorf("step 6, passed over by the presenter, says %q on the phone, want that the class moved on", got)
+	}
 	screenshot(t, phones[0], "room-student-question-375x812")
 	for i, phone := range phones {
 		run(t, phone, "answer "+guesses[i], chromedp.Click(chromedp.CSS(`.student-step[data-step="8"] button[value="`+guesses[i]+`"]`)))

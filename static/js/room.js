@@ -69,9 +69,14 @@
       countdown(li, room.step, here && q.open ? q.closesAt || 0 : 0);
       li.scrollIntoView({ block: "nearest" });
     }
-    (room.skipped || []).forEach(function (k) {
-      if (k !== room.step && item(k)) {
-        movedOn(item(k), k);
+    // Every earlier question not revealed is closed: skipped after it was
+    // asked (room.skipped), or never asked because the presenter went past.
+    var shown = {};
+    (room.revealed || []).forEach(function (k) { shown[k] = true; });
+    items.forEach(function (el, i) {
+      var k = i + 1;
+      if (k < room.step && el.dataset.ask && !shown[k]) {
+        movedOn(el, k);
       }
     });
   }
@@ -80,6 +85,10 @@
   // revealing it.
   function movedOn(li, n) {
     li.querySelector(".student-choices").hidden = true;
+    var drawn = li.querySelector(".student-moved"); // the server's words; the verdict says it now
+    if (drawn) {
+      drawn.hidden = true;
+    }
     var verdict = li.querySelector(".student-verdict");
     if (verdict.dataset.answer) {
       return;
