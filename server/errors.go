@@ -116,6 +116,8 @@ var storeProblems = map[store.Code]problem{
 		message: "No question was asked at this step."},
 	store.Answered: {status: http.StatusConflict, title: "Conflict",
 		message: "This question was answered from this browser already."},
+	store.NoHandover: {status: http.StatusForbidden, title: "Forbidden",
+		message: "This hand-over code is wrong or was used already. Ask the presenter for a new one."},
 	store.CodeTaken: {status: http.StatusServiceUnavailable, title: "Busy",
 		message: "No free room code was found. Please try again in a moment."},
 	store.Unavailable: {status: http.StatusServiceUnavailable, title: "Database unavailable",

@@ -70,6 +70,7 @@ func TestStoreProblems(t *testing.T) {
 		{store.ErrNoQuestion, http.StatusConflict, "No question was asked"},
 		{store.ErrAnswered, http.StatusConflict, "answered"},
 		{store.ErrCodeTaken, http.StatusServiceUnavailable, "room code"},
+		{store.ErrNoHandover, http.StatusForbidden, "hand-over code"},
 		{store.ErrUnavailable, http.StatusServiceUnavailable, "cannot be reached"},
 		{store.ErrFull, http.StatusInsufficientStorage, "no room left"},
 		{store.ErrGone, http.StatusGone, "taken down by the lab’s operators."},

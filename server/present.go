@@ -68,6 +68,6 @@ func (s *Server) presentRoom(c echo.Context, page *views.PresentPage, sc *lab.Sc
 		return err
 	}
 	page.Room = &views.PresentRoom{ID: r.ID, Code: r.Code, JoinURL: join, JoinHost: s.absURL(c, ""),
-		QR: svg, SummaryURL: views.RoomPath(r.ID)}
+		QR: svg, SummaryURL: views.RoomPath(r.ID), ShowNames: r.ShowNames, Countdown: r.Countdown}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"fencelab/server"
 )
 
 // openPresent loads a presentation at the given viewport size and waits
@@ -46,11 +48,9 @@ func checkPresentState(t *testing.T, ctx context.Context, what string, step int)
 	t.Helper()
 	got := eval[presentState](t, ctx, presentStateJS)
 	n := strconv.Itoa(step)
-	var shown []string
-	for i := 1; i <= step; i++ {
-		shown = append(shown, "step-"+strconv.Itoa(i))
-	}
-	want := presentState{Current: "step-" + n, Band: n, Shown: shown, Hash: "#step-" + n, Count: n}
+	// On a projector the earlier cards fold away (the diagram shows those
+	// steps), so that no column needs scrolling: only the current card shows.
+	want := presentState{Current: "step-" + n, Band: n, Shown: []string{"step-" + n}, Hash: "#step-" + n, Count: n}
 	if strings.Join(got.Shown, ",") != strings.Join(want.Shown, ",") || got.Current != want.Current ||
 		got.Band != want.Band || got.Hash != want.Hash || got.Count != want.Count {
 		t.Errorf("%s: %+v, want %+v", what, got, want)
@@ -59,7 +59,7 @@ func checkPresentState(t *testing.T, ctx context.Context, what string, step int)
 
 // TestPresentKeys steps through old-token-first with real key events:
 // Right three times and Left once land on step 3, highlighted in the table
-// and the diagram, with the later rows hidden and #step-3 in the URL.
+// and the diagram, with the other rows folded away and #step-3 in the URL.
 // Stepping replaces the history entry, so Back leaves the presentation;
 // an out-of-range step is corrected in the URL.
 func TestPresentKeys(t *testing.T) {
@@ -158,47 +158,69 @@ const presentFitJS = `(function () {
 // a phone. On a projector the title, the diagram and the decisive row fit
 // one screen without scrolling, and at 1024×768 no text is under 18 px;
 // on the phone nothing is cut off, nothing scrolls sideways and no
-// policy's name shows twice.
+// policy's name shows twice. On each projector it then measures predict
+// mode before and after the guess, and a live room before the answers,
+// while they arrive and at the reveal (checkLayout).
 func TestPresentSizes(t *testing.T) {
-	base := startServer(t)
-	ctx := newBrowser(t)
+	base := startRoomServer(t, server.RoomConfig{})
 	for _, size := range []struct {
 		w, h  int64
 		phone bool
 		least float64
-	}{{1024, 768, false, 18}, {1280, 720, false, 16}, {1920, 1080, false, 16}, {375, 812, true, 0}} {
+	}{{1024, 768, false, 18}, {1280, 720, false, 16}, {1920, 1080, false, 16}, {375, 812, true, 11}, {360, 740, true, 11}} {
 		name := strconv.FormatInt(size.w, 10) + "x" + strconv.FormatInt(size.h, 10)
-		run(t, ctx, "a fresh page", chromedp.Navigate("about:blank"))
-		if size.phone {
-			run(t, ctx, "phone "+name, chromedp.EmulateViewport(size.w, size.h, chromedp.EmulateMobile, chromedp.EmulateTouch),
-				chromedp.Navigate(base+"/scenarios/paused-worker/present#step-8"), chromedp.WaitVisible(chromedp.CSS(".present-table")))
-			waitFor(t, ctx, "present.js", `document.querySelector(".present").classList.contains("present-js")`)
-		} else {
-			openPresent(t, ctx, base+"/scenarios/paused-worker/present#step-8", size.w, size.h)
-		}
-		// At 4:3 the earlier rows are folded away: only the current one counts here.
-		if st := eval[presentState](t, ctx, presentStateJS); st.Current != "step-8" || st.Band != "8" || st.Hash != "#step-8" {
-			t.Errorf("%s: %+v, want step 8 current in the table, the diagram and the URL", name, st)
-		}
-		if !size.phone { // the steps' column scrolls smoothly to the current row
-			waitFor(t, ctx, "row 8 in view at "+name, `document.querySelector("#step-8").getBoundingClientRect().bottom <= innerHeight`)
-		}
-		got := eval[presentFit](t, ctx, presentFitJS)
-		if got.ScrollW > got.W || got.Dupes != 0 || len(got.CutOff) > 0 {
-			t.Errorf("%s: page %d px wide in %d, %d cells naming their policy twice, cut off: %v",
-				name, got.ScrollW, got.W, got.Dupes, got.CutOff)
-		}
-		if !size.phone {
-			if got.ScrollH > got.H || got.RowBottom > float64(got.H) || got.BandBottom > float64(got.H) {
-				t.Errorf("%s: page %d px high in %d; row 8 ends at %.0f, band 8 at %.0f: not one screen",
-					name, got.ScrollH, got.H, got.RowBottom, got.BandBottom)
+		t.Run(name, func(t *testing.T) {
+			ctx := newBrowser(t) // one each: a browser test's steps have a minute
+			if size.phone {
+				run(t, ctx, "phone "+name, chromedp.EmulateViewport(size.w, size.h, chromedp.EmulateMobile, chromedp.EmulateTouch),
+					chromedp.Navigate(base+"/scenarios/paused-worker/present#step-8"), chromedp.WaitVisible(chromedp.CSS(".present-table")))
+				waitFor(t, ctx, "present.js", `document.querySelector(".present").classList.contains("present-js")`)
+			} else {
+				openPresent(t, ctx, base+"/scenarios/paused-worker/present#step-8", size.w, size.h)
 			}
-			if got.SVGMin < size.least || got.HTMLMin < size.least {
-				t.Errorf("%s: smallest label %.1f px in the diagram, %.1f px beside it; want at least %.0f",
-					name, got.SVGMin, got.HTMLMin, size.least)
+			checkStep8(t, ctx, name, size.phone, size.least)
+			if !size.phone {
+				checkLayout(t, ctx, name, "plain", size.least)
+				checkPredictLayouts(t, ctx, base, name, size.w, size.h, size.least)
+				checkRoomLayouts(t, ctx, base, name, size.w, size.h, size.least)
 			}
-		}
-		t.Logf("%s: %+v", name, got)
-		screenshot(t, ctx, "present-paused-worker-step-8-"+name)
+		})
 	}
+}
+
+// checkStep8 checks step 8 of paused-worker as first shown: on a
+// projector one screen; on a phone nothing cut off and nothing but the
+// diagram's own box scrolling sideways, its labels at least least px.
+func checkStep8(t *testing.T, ctx context.Context, name string, phone bool, least float64) {
+	t.Helper()
+	// At 4:3 the earlier rows are folded away: only the current one counts here.
+	if st := eval[presentState](t, ctx, presentStateJS); st.Current != "step-8" || st.Band != "8" || st.Hash != "#step-8" {
+		t.Errorf("%s: %+v, want step 8 current in the table, the diagram and the URL", name, st)
+	}
+	if !phone { // the steps' column scrolls smoothly to the current row
+		waitFor(t, ctx, "row 8 in view at "+name, `document.querySelector("#step-8").getBoundingClientRect().bottom <= innerHeight`)
+	}
+	got := eval[presentFit](t, ctx, presentFitJS)
+	if got.ScrollW > got.W || got.Dupes != 0 || len(got.CutOff) > 0 {
+		t.Errorf("%s: page %d px wide in %d, %d cells naming their policy twice, cut off: %v",
+			name, got.ScrollW, got.W, got.Dupes, got.CutOff)
+	}
+	if phone {
+		l := eval[layout](t, ctx, layoutJS)
+		t.Logf("%s: diagram labels at least %.1f px, drawing %.0f px wide, %d overlaps", name, l.LabelMin, l.DiagramW, len(l.Overlaps))
+		if l.LabelMin < least {
+			t.Errorf("%s: smallest diagram label %.1f px, want at least %.0f", name, l.LabelMin, least)
+		}
+	} else {
+		if got.ScrollH > got.H || got.RowBottom > float64(got.H) || got.BandBottom > float64(got.H) {
+			t.Errorf("%s: page %d px high in %d; row 8 ends at %.0f, band 8 at %.0f: not one screen",
+				name, got.ScrollH, got.H, got.RowBottom, got.BandBottom)
+		}
+		if got.SVGMin < least || got.HTMLMin < least {
+			t.Errorf("%s: smallest label %.1f px in the diagram, %.1f px beside it; want at least %.0f",
+				name, got.SVGMin, got.HTMLMin, least)
+		}
+	}
+	t.Logf("%s: %+v", name, got)
+	screenshot(t, ctx, "present-paused-worker-step-8-"+name)
 }

@@ -10,27 +10,68 @@ import (
 	"fencelab/views"
 )
 
-// roomEvent is the data of a room's "room" event. Phones get the step and
-// the question; the presenter also the phones connected here and the
-// answers so far. Answers arriving change only the presenter's view, so
-// 300 answers do not become 300 × 300 messages.
+// roomEvent is the data of a room's "room" event on a phone: the step,
+// the question, and at the reveal how the class split. Answers arriving
+// change only the presenter's view (presenterEvent), so 300 answers do
+// not become 300 × 300 messages. Every count is a number, zero included:
+// a script never reads undefined.
 type roomEvent struct {
 	Step     int            `json:"step"`
 	Steps    int            `json:"steps"`
-	Phones   int            `json:"phones,omitempty"`
 	Question *questionEvent `json:"question"`
 	Revealed []int          `json:"revealed"`
+	// Skipped are the questions the class moved on from unrevealed: they
+	// take no more answers (unless the presenter comes back to them).
+	Skipped   []int `json:"skipped"`
+	ShowNames bool  `json:"showNames"`
 }
 
 type questionEvent struct {
-	Step     int            `json:"step"`
-	Ask      string         `json:"ask"`
-	Open     bool           `json:"open"`
-	Answers  int            `json:"answers,omitempty"`
-	Revealed bool           `json:"revealed"`
-	Answer   string         `json:"answer,omitempty"` // once revealed
-	Reveal   string         `json:"reveal,omitempty"`
-	Split    map[string]int `json:"split,omitempty"`
+	Step     int    `json:"step"`
+	Ask      string `json:"ask"`
+	Open     bool   `json:"open"`
+	ClosesAt int64  `json:"closesAt"` // Unix milliseconds when the countdown ends; 0: no countdown
+	Revealed bool   `json:"revealed"`
+	Answer   string `json:"answer"` // once revealed
+	Reveal   string `json:"reveal"`
+	// Split is how the class answered, null until the reveal.
+	Split *splitEvent `json:"split"`
+}
+
+// splitEvent is the class's answers to one question, in counts and in
+// whole percents that add up to 100 (both 0 without answers).
+type splitEvent struct {
+	Accepted        int `json:"accepted"`
+	Rejected        int `json:"rejected"`
+	AcceptedPercent int `json:"acceptedPercent"`
+	RejectedPercent int `json:"rejectedPercent"`
+}
+
+func newSplit(accepted, rejected int) *splitEvent {
+	sp := &splitEvent{Accepted: accepted, Rejected: rejected}
+	if n := accepted + rejected; n > 0 {
+		sp.AcceptedPercent = (200*accepted + n) / (2 * n) // rounded half up
+		sp.RejectedPercent = 100 - sp.AcceptedPercent
+	}
+	return sp
+}
+
+// presenterEvent is the presenter's view: the phone's, and the students
+// connected to this server (each student's cookie counted once, however
+// many tabs), their connections, and the answers so far.
+type presenterEvent struct {
+	roomEvent
+	Question    *presenterQuestion `json:"question"`
+	Students    int                `json:"students"`
+	Connections int                `json:"connections"`
+}
+
+type presenterQuestion struct {
+	*questionEvent
+	Answers int `json:"answers"`
+	// Of is whom the answers are out of: the students connected, or
+	// those who answered when more did (some left since).
+	Of int `json:"of"`
 }
 
 // hub holds this server's connections to live rooms: per room one
@@ -48,19 +89,27 @@ type hub struct {
 }
 
 type liveRoom struct {
-	id     string
-	subs   map[*subscriber]struct{}
-	phones int
-	kick   chan struct{}
-	done   chan struct{}
+	id       string
+	subs     map[*subscriber]struct{}
+	phones   int            // connections of students
+	students map[string]int // connections by student id
+	kick     chan struct{}
+	done     chan struct{}
 }
 
-// subscriber is one connection: its mailbox holds the newest message only.
+// subscriber is one connection: its mailbox holds the newest message
+// only; gone is closed when the room ends.
 type subscriber struct {
 	presenter bool
+	student   string
 	mail      chan []byte
 	last      string
+	gone      chan struct{}
+	end       sync.Once
 }
+
+// close tells the connection that the room has ended.
+func (sub *subscriber) close() { sub.end.Do(func() { close(sub.gone) }) }
 
 func (sub *subscriber) put(b []byte) {
 	if string(b) == sub.last {
@@ -84,8 +133,8 @@ var (
 	errServerFull = "This server is full: it has %d connections to live rooms, its limit. Try again in a minute."
 )
 
-// join adds a connection to room r, or says why not.
-func (h *hub) join(r store.Room, presenter bool) (*subscriber, func(), string) {
+// join adds a connection to room r, a presenter's or a student's, or says why not.
+func (h *hub) join(r store.Room, presenter bool, student string) (*subscriber, func(), string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	lr := h.rooms[r.ID]
@@ -96,15 +145,17 @@ func (h *hub) join(r store.Room, presenter bool) (*subscriber, func(), string) {
 		return nil, nil, sprintf(errRoomFull, h.limits.MaxPhones)
 	}
 	if lr == nil {
-		lr = &liveRoom{id: r.ID, subs: map[*subscriber]struct{}{}, kick: make(chan struct{}, 1), done: make(chan struct{})}
+		lr = &liveRoom{id: r.ID, subs: map[*subscriber]struct{}{}, students: map[string]int{},
+			kick: make(chan struct{}, 1), done: make(chan struct{})}
 		h.rooms[r.ID] = lr
 		go h.run(lr)
 	}
-	sub := &subscriber{presenter: presenter, mail: make(chan []byte, 1)}
+	sub := &subscriber{presenter: presenter, student: student, mail: make(chan []byte, 1), gone: make(chan struct{})}
 	lr.subs[sub] = struct{}{}
 	h.conns++
 	if !presenter {
 		lr.phones++
+		lr.students[student]++
 	}
 	ring(lr.kick)
 	var once sync.Once
@@ -129,6 +180,9 @@ func (h *hub) leave(lr *liveRoom, sub *subscriber) {
 	h.conns--
 	if !sub.presenter {
 		lr.phones--
+		if lr.students[sub.student]--; lr.students[sub.student] <= 0 {
+			delete(lr.students, sub.student)
+		}
 	}
 	if len(lr.subs) == 0 {
 		delete(h.rooms, lr.id)
@@ -160,7 +214,8 @@ func (h *hub) run(lr *liveRoom) {
 	}
 }
 
-// broadcast reads the room and hands every connection its view.
+// broadcast reads the room and hands every connection its view; when
+// the room has ended, it closes them all.
 func (h *hub) broadcast(lr *liveRoom) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -170,14 +225,21 @@ func (h *hub) broadcast(lr *liveRoom) {
 		return
 	}
 	h.mu.Lock()
-	phones := lr.phones
+	phones, students := lr.phones, len(lr.students)
 	subs := make([]*subscriber, 0, len(lr.subs))
 	for sub := range lr.subs {
 		subs = append(subs, sub)
 	}
 	h.mu.Unlock()
-	student, _ := json.Marshal(roomView(r, deck, qs, false, 0))
-	presenter, _ := json.Marshal(roomView(r, deck, qs, true, phones))
+	if !time.Now().Before(r.ExpiresAt) {
+		for _, sub := range subs {
+			sub.close()
+		}
+		return
+	}
+	view := roomView(r, deck, qs)
+	student, _ := json.Marshal(view)
+	presenter, _ := json.Marshal(presenterView(view, qs, students, phones))
 	for _, sub := range subs {
 		if sub.presenter {
 			sub.put(presenter)
@@ -187,30 +249,51 @@ func (h *hub) broadcast(lr *liveRoom) {
 	}
 }
 
-// roomView is what a phone, or the presenter, sees of the room now.
-func roomView(r store.Room, deck views.PresentPage, qs []store.Question, presenter bool, phones int) roomEvent {
-	ev := roomEvent{Step: r.Step, Steps: deck.Steps(), Revealed: []int{}}
-	if presenter {
-		ev.Phones = phones
-	}
+// roomView is what a phone sees of the room now.
+func roomView(r store.Room, deck views.PresentPage, qs []store.Question) roomEvent {
+	ev := roomEvent{Step: r.Step, Steps: deck.Steps(), Revealed: []int{}, Skipped: []int{}, ShowNames: r.ShowNames}
 	for _, q := range qs {
-		if q.Revealed {
+		switch {
+		case q.Revealed:
 			ev.Revealed = append(ev.Revealed, q.Step)
+		case q.Step != r.Step:
+			ev.Skipped = append(ev.Skipped, q.Step)
 		}
-		if q.Step != r.Step {
-			continue
+		if q.Step == r.Step {
+			ev.Question = questionView(r, deck, q)
 		}
-		qe := &questionEvent{Step: q.Step, Ask: q.Ask, Open: !q.Revealed, Revealed: q.Revealed}
-		if presenter {
-			qe.Answers = q.Accepted + q.Rejected
-		}
-		if q.Revealed {
-			_, _, qe.Reveal = deck.Question(q.Step)
-			qe.Answer = q.Answer
-			qe.Answers = q.Accepted + q.Rejected
-			qe.Split = map[string]int{"accepted": q.Accepted, "rejected": q.Rejected}
-		}
-		ev.Question = qe
 	}
 	return ev
+}
+
+func questionView(r store.Room, deck views.PresentPage, q store.Question) *questionEvent {
+	qe := &questionEvent{Step: q.Step, Ask: q.Ask, Open: !q.Revealed, Revealed: q.Revealed}
+	if r.Countdown > 0 && qe.Open {
+		qe.ClosesAt = closesAt(r, q).UnixMilli()
+	}
+	if q.Revealed {
+		_, _, qe.Reveal = deck.Question(q.Step)
+		qe.Answer = q.Answer
+		qe.Split = newSplit(q.Accepted, q.Rejected)
+	}
+	return qe
+}
+
+// closesAt is when the question's countdown ends.
+func closesAt(r store.Room, q store.Question) time.Time {
+	return q.OpenedAt.Add(time.Duration(r.Countdown) * time.Second)
+}
+
+// presenterView adds the counts to a phone's view.
+func presenterView(ev roomEvent, qs []store.Question, students, phones int) presenterEvent {
+	pe := presenterEvent{roomEvent: ev, Students: students, Connections: phones}
+	if ev.Question != nil {
+		for _, q := range qs {
+			if q.Step == ev.Question.Step {
+				n := q.Accepted + q.Rejected
+				pe.Question = &presenterQuestion{questionEvent: ev.Question, Answers: n, Of: max(n, students)}
+			}
+		}
+	}
+	return pe
 }

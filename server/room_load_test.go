@@ -76,7 +76,7 @@ func TestRoomLoad(t *testing.T) {
 	}
 	ready.Wait()
 	board, _ := stream(t, presenter, base+views.RoomEventsPath(id))
-	next(t, board, "room", fmt.Sprintf(`"phones":%d`, loadPhones))
+	next(t, board, "room", fmt.Sprintf(`"students":%d`, loadPhones))
 
 	// Step changes: 2, 3, ... 7, then back to 2, never step 8 (the question).
 	var lat []time.Duration

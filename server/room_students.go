@@ -1,11 +1,11 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -91,13 +91,14 @@ func (s *Server) renderStudent(c echo.Context, r store.Room, problem string) err
 	if err != nil {
 		return err
 	}
-	p := views.StudentPage{Deck: deck, Code: r.Code, Step: r.Step, Mine: map[int]string{}, Open: map[int]bool{}, Shown: map[int]bool{}}
+	p := views.StudentPage{Deck: deck, Code: r.Code, Step: r.Step, Mine: map[int]string{}, Open: map[int]bool{}, Shown: map[int]bool{},
+		ShowNames: r.ShowNames}
 	for _, a := range mine {
 		p.Mine[a.Step] = a.Guess
 		p.Name = a.Name
 	}
 	for _, q := range qs {
-		p.Open[q.Step] = !q.Revealed
+		p.Open[q.Step] = !q.Revealed && q.Step == r.Step // the class moved on from the others
 		p.Shown[q.Step] = q.Revealed
 	}
 	switch problem {
@@ -105,9 +106,34 @@ func (s *Server) renderStudent(c echo.Context, r store.Room, problem string) err
 		p.Error = "You have already answered this question."
 	case "closed":
 		p.Error = "This question no longer takes answers."
+	case "moved":
+		p.Error = "The class moved on: this question no longer takes answers."
 	}
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
 	return render(c, http.StatusOK, views.Student(p))
+}
+
+// errMovedOn refuses an answer to a question the presenter has left.
+var errMovedOn = errors.New("the class moved on")
+
+// answer records a, unless the room is at another step (the class moved
+// on) or the question's countdown has run out.
+func (s *Server) answer(ctx context.Context, r store.Room, a store.Answer) error {
+	if a.Step != r.Step {
+		return errMovedOn
+	}
+	if r.Countdown > 0 {
+		qs, err := s.rooms.Questions(ctx, r.ID)
+		if err != nil {
+			return err
+		}
+		for _, q := range qs {
+			if q.Step == a.Step && !a.AnsweredAt.Before(closesAt(r, q)) {
+				return store.ErrNoQuestion
+			}
+		}
+	}
+	return s.rooms.Answer(ctx, r.ID, a)
 }
 
 // handleStudentAnswer records a student's answer: JSON for room.js, a
@@ -130,12 +156,14 @@ func (s *Server) handleStudentAnswer(c echo.Context) error {
 		name = string([]rune(name)[:maxName])
 	}
 	a := store.Answer{Step: step, Student: student(c), Name: name, Guess: guess, AnsweredAt: time.Now()}
-	err = s.rooms.Answer(c.Request().Context(), r.ID, a)
+	err = s.answer(c.Request().Context(), r, a)
 	script := c.Request().Header.Get("X-Requested-With") != ""
 	problem := ""
 	switch {
 	case errors.Is(err, store.ErrAnswered):
 		problem = "answered"
+	case errors.Is(err, errMovedOn):
+		problem = "moved"
 	case errors.Is(err, store.ErrNoQuestion):
 		problem = "closed"
 	case err != nil:
@@ -159,27 +187,37 @@ func (s *Server) handleStudentAnswer(c echo.Context) error {
 	return seeOther(c, target)
 }
 
+// goneEvent is the last event of a room's stream: the final screen's words,
+// and for the presenter the way to the summary.
+func goneEvent(r store.Room) map[string]string {
+	ev := map[string]string{"message": "This live room has ended. Thank you for taking part!"}
+	if r.ID != "" {
+		ev["summary"] = views.RoomPath(r.ID)
+	}
+	return ev
+}
+
 // handleStudentEvents streams the room to a phone.
 func (s *Server) handleStudentEvents(c echo.Context) error {
 	r, err := s.liveRoomByCode(c)
 	if err != nil {
 		if errors.Is(err, store.ErrNoRoom) {
 			sse := &eventStream{c: c}
-			sse.send("gone", map[string]string{"message": "This live room has ended."})
+			sse.send("gone", goneEvent(store.Room{}))
 			return sse.err
 		}
 		return err
 	}
-	return s.streamRoom(c, r, false)
+	return s.streamRoom(c, r, false, student(c))
 }
 
 // streamRoom sends the room's view at once (a phone that reconnects
 // catches up), then each new one, until the client leaves, the room
-// ends or the server shuts down. A full room or server says so in a
-// "full" event and closes.
-func (s *Server) streamRoom(c echo.Context, r store.Room, presenter bool) error {
+// ends (its time is up, or the presenter ended it) or the server shuts
+// down. A full room or server says so in a "full" event and closes.
+func (s *Server) streamRoom(c echo.Context, r store.Room, presenter bool, student string) error {
 	sse := &eventStream{c: c}
-	sub, leave, full := s.hub.join(r, presenter)
+	sub, leave, full := s.hub.join(r, presenter, student)
 	if full != "" {
 		sse.send("full", map[string]string{"message": full})
 		return sse.err
@@ -200,7 +238,10 @@ func (s *Server) streamRoom(c echo.Context, r store.Room, presenter bool) error 
 		case <-s.shutdown:
 			return nil
 		case <-ended.C:
-			sse.send("gone", map[string]string{"message": "This live room has ended."})
+			sse.send("gone", goneEvent(r))
+			return sse.err
+		case <-sub.gone:
+			sse.send("gone", goneEvent(r))
 			return sse.err
 		case b := <-sub.mail:
 			sse.sendRaw("room", b)
@@ -209,51 +250,4 @@ func (s *Server) streamRoom(c echo.Context, r store.Room, presenter bool) error 
 		}
 	}
 	return nil
-}
-
-// handleRoomSummary is a room after class: its questions, the hardest
-// first. Anyone with the link may read it, as a saved run.
-func (s *Server) handleRoomSummary(c echo.Context) error {
-	r, err := s.roomByID(c)
-	if err != nil {
-		return err
-	}
-	ctx := c.Request().Context()
-	_, deck, qs, err := s.roomState(ctx, r.ID)
-	if err != nil {
-		return err
-	}
-	answers, err := s.rooms.Answers(ctx, r.ID, "")
-	if err != nil {
-		return err
-	}
-	sum := views.RoomSummary{Title: r.Title, Page: r.Page, ID: r.ID, Created: r.CreatedAt.UTC().Format("2 January 2006, 15:04 UTC")}
-	for _, q := range qs {
-		_, _, reveal := deck.Question(q.Step)
-		sq := views.SummaryQuestion{Step: q.Step, Ask: q.Ask, Answer: q.Answer, Reveal: reveal, Revealed: q.Revealed}
-		for _, a := range answers {
-			if a.Step != q.Step {
-				continue
-			}
-			if a.Guess == q.Answer {
-				sq.Right++
-				sq.RightBy = appendName(sq.RightBy, a.Name)
-			} else {
-				sq.Wrong++
-				sq.WrongBy = appendName(sq.WrongBy, a.Name)
-			}
-		}
-		sum.Questions = append(sum.Questions, sq)
-	}
-	sort.SliceStable(sum.Questions, func(i, j int) bool {
-		return sum.Questions[i].WrongShare() > sum.Questions[j].WrongShare()
-	})
-	return render(c, http.StatusOK, views.RoomSummaryPage(sum))
-}
-
-func appendName(names []string, name string) []string {
-	if name == "" {
-		return names
-	}
-	return append(names, name)
 }

@@ -14,12 +14,16 @@ import (
 
 // roomState is the data of a room event, as the tests read it.
 type roomState struct {
-	Step     int `json:"step"`
-	Phones   int `json:"phones"`
-	Question *struct {
+	Step        int   `json:"step"`
+	Students    int   `json:"students"`
+	Connections int   `json:"connections"`
+	Skipped     []int `json:"skipped"`
+	Question    *struct {
 		Step     int            `json:"step"`
 		Open     bool           `json:"open"`
+		ClosesAt int64          `json:"closesAt"`
 		Answers  int            `json:"answers"`
+		Of       int            `json:"of"`
 		Revealed bool           `json:"revealed"`
 		Answer   string         `json:"answer"`
 		Reveal   string         `json:"reveal"`
@@ -51,6 +55,12 @@ func TestRoom(t *testing.T) {
 		t.Errorf("the presenter's screen has no QR code")
 	}
 
+	// Before any phone: the counts are there, and zero.
+	board, _ := stream(t, presenter, base+views.RoomEventsPath(id))
+	if ev := next(t, board, "room"); !strings.Contains(ev.data, `"students":0`) || !strings.Contains(ev.data, `"connections":0`) {
+		t.Errorf("the presenter's first event = %s, want students 0 and connections 0", ev.data)
+	}
+
 	students := []*http.Client{client(t), client(t), client(t)}
 	var feeds []<-chan roomMessage
 	for i, st := range students {
@@ -64,8 +74,11 @@ func TestRoom(t *testing.T) {
 		}
 		feeds = append(feeds, feed)
 	}
-	board, _ := stream(t, presenter, base+views.RoomEventsPath(id))
-	next(t, board, "room", `"phones":3`)
+	// A second tab of one student is a connection, not a student.
+	stream(t, students[0], base+views.JoinEventsPath(code))
+	if s := decodeRoom(t, next(t, board, "room", `"connections":4`)); s.Students != 3 {
+		t.Errorf("presenter with 3 students in 4 tabs: students = %d, want 3", s.Students)
+	}
 
 	// A phone cannot move the room, even with the room's id.
 	res, _ := send(t, students[0], http.MethodPost, base+views.RoomStepPath(id), url.Values{"step": {"5"}})
@@ -82,6 +95,10 @@ func TestRoom(t *testing.T) {
 		}
 	}
 
+	if s := decodeRoom(t, next(t, board, "room", `"step":8`)); s.Question == nil || s.Question.Answers != 0 || s.Question.Of != 3 {
+		t.Errorf("presenter at step 8 before any answer: %+v, want 0 answers of 3", s.Question)
+	}
+
 	answer := func(st *http.Client, guess, name string) (int, string) {
 		res, body := send(t, st, http.MethodPost, base+views.JoinAnswerPath(code),
 			url.Values{"step": {"8"}, "guess": {guess}, "name": {name}}, "X-Requested-With", "test")
@@ -95,14 +112,15 @@ func TestRoom(t *testing.T) {
 	if status, body := answer(students[0], "accepted", "Ada"); status != http.StatusConflict || !strings.Contains(body, "answered") {
 		t.Errorf("a second answer = %d %s, want 409 answered", status, body)
 	}
-	next(t, board, "room", `"answers":3`)
+	next(t, board, "room", `"answers":3,"of":3`)
 
 	if res, _ := send(t, presenter, http.MethodPost, base+views.RoomRevealPath(id), url.Values{"step": {"8"}}); res.StatusCode != http.StatusNoContent {
 		t.Fatalf("reveal = %d, want 204", res.StatusCode)
 	}
 	s := decodeRoom(t, next(t, board, "room", `"revealed":true`))
-	if s.Question.Answer != "rejected" || s.Question.Split["rejected"] != 2 || s.Question.Split["accepted"] != 1 {
-		t.Errorf("presenter at the reveal: %+v, want rejected, split 2 rejected 1 accepted", *s.Question)
+	if sp := s.Question.Split; s.Question.Answer != "rejected" || sp["rejected"] != 2 || sp["accepted"] != 1 ||
+		sp["rejectedPercent"] != 67 || sp["acceptedPercent"] != 33 {
+		t.Errorf("presenter at the reveal: %+v, want rejected, split 2 (67%%) rejected 1 (33%%) accepted", *s.Question)
 	}
 	for i, feed := range feeds {
 		s := decodeRoom(t, next(t, feed, "room", `"revealed":true`))
@@ -125,10 +143,35 @@ func TestRoom(t *testing.T) {
 		t.Errorf("student 0's page after the reveal does not say they were right")
 	}
 
-	_, summary := send(t, client(t), http.MethodGet, base+views.RoomPath(id), nil)
-	for _, want := range []string{"2</strong> right, <strong>1</strong> wrong", "Right: Ada", "Wrong: &lt;b&gt;Bob&lt;/b&gt;"} {
-		if !strings.Contains(summary, want) {
-			t.Errorf("the summary lacks %q", want)
+	testSummaries(t, base, id, presenter)
+}
+
+// testSummaries reads room id's summary as the presenter and as anyone
+// with the link: the split in counts and percents with the right answer
+// marked in words, the students one by one, and the names only in the
+// presenter's view.
+func testSummaries(t *testing.T, base, id string, presenter *http.Client) {
+	t.Helper()
+	both := []string{"2</strong> right, <strong>1</strong> wrong", "<strong>2</strong> (67%)", "<strong>1</strong> (33%)",
+		`<span aria-hidden="true">✓</span> right answer`, "Each student", "1 of 1"}
+	res, shared := send(t, client(t), http.MethodGet, base+views.RoomPath(id), nil)
+	if cc, vary := res.Header.Get("Cache-Control"), res.Header.Values("Vary"); !strings.HasPrefix(cc, "private") || !strings.Contains(strings.Join(vary, ","), "Cookie") {
+		t.Errorf("the summary's Cache-Control %q, Vary %q; want private, varying by Cookie", cc, vary)
+	}
+	_, own := send(t, presenter, http.MethodGet, base+views.RoomPath(id), nil)
+	for _, want := range append(both, "Student 1", "Student 2", "Students are not named here") {
+		if !strings.Contains(shared, want) {
+			t.Errorf("the shareable summary lacks %q", want)
+		}
+	}
+	for _, never := range []string{"Ada", "Bob", "CSV"} {
+		if strings.Contains(shared, never) {
+			t.Errorf("the shareable summary shows %q, want no names and no export", never)
+		}
+	}
+	for _, want := range append(both, "Ada", "&lt;b&gt;Bob&lt;/b&gt;", views.RoomCSVPath(id)) {
+		if !strings.Contains(own, want) {
+			t.Errorf("the presenter's summary lacks %q", want)
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
@@ -55,7 +54,7 @@ func presenterCookie(id string) string { return "fencelab_room_" + id }
 
 var (
 	errRoomEnded   = echo.NewHTTPError(http.StatusGone, "This live room has ended.")
-	errNotPresent  = echo.NewHTTPError(http.StatusForbidden, "Only the presenter’s browser can move this room.")
+	errNotPresent  = echo.NewHTTPError(http.StatusForbidden, "Only the presenter’s browser can move this room (or the one it was handed over to).")
 	errRoomsOff    = echo.NewHTTPError(http.StatusNotFound, "This server keeps no live rooms.")
 	errBadRoomForm = echo.NewHTTPError(http.StatusBadRequest, "The room was asked for without a presentation to follow.")
 )
@@ -116,8 +115,7 @@ func (s *Server) handleCreateRoom(c echo.Context) error {
 		return fmt.Errorf("create room: %w", err)
 	}
 	s.metrics.roomsCreated.Inc()
-	c.SetCookie(&http.Cookie{Name: presenterCookie(r.ID), Value: secret, Path: views.RoomPath(r.ID),
-		HttpOnly: true, Secure: c.IsTLS(), SameSite: http.SameSiteStrictMode, MaxAge: int(s.roomLimits.TTL.Seconds())})
+	s.setPresenterCookie(c, r, secret)
 	q := url.Values{"room": {r.ID}}
 	return seeOther(c, views.PresentPathOf(page)+"?"+q.Encode())
 }
@@ -235,8 +233,7 @@ func (s *Server) presenterRoom(c echo.Context) (store.Room, error) {
 	if !time.Now().Before(r.ExpiresAt) {
 		return store.Room{}, errRoomEnded
 	}
-	ck, err := c.Cookie(presenterCookie(r.ID))
-	if err != nil || subtle.ConstantTimeCompare([]byte(hashSecret(ck.Value)), []byte(r.SecretHash)) != 1 {
+	if !isPresenter(c, r) {
 		return store.Room{}, errNotPresent
 	}
 	return r, nil
@@ -294,5 +291,5 @@ func (s *Server) handlePresenterEvents(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.streamRoom(c, r, true)
+	return s.streamRoom(c, r, true, "")
 }

@@ -99,6 +99,21 @@ func RoomStepPath(id string) string { return fill(RouteRoomStep, id) }
 // RoomRevealPath reveals a step's answer in the live room id.
 func RoomRevealPath(id string) string { return fill(RouteRoomReveal, id) }
 
+// RoomEndPath ends the live room id.
+func RoomEndPath(id string) string { return fill(RouteRoomEnd, id) }
+
+// RoomOptionsPath sets the presenter's choices for the live room id.
+func RoomOptionsPath(id string) string { return fill(RouteRoomOptions, id) }
+
+// RoomHandoverPath makes a one-time code that hands the live room id to another browser.
+func RoomHandoverPath(id string) string { return fill(RouteRoomHandover, id) }
+
+// RoomTakePath is where another browser spends a hand-over code of the live room id.
+func RoomTakePath(id string) string { return fill(RouteRoomTake, id) }
+
+// RoomCSVPath is the live room id's results, one row per student, for a spreadsheet.
+func RoomCSVPath(id string) string { return fill(RouteRoomCSV, id) }
+
 // JoinFormPath asks a student for a room's code.
 func JoinFormPath() string { return RouteJoinForm }
 

@@ -31,6 +31,19 @@ type PresentRoom struct {
 	JoinHost   string // scheme and host, shown before "/join"
 	QR         string // the QR code of JoinURL, an SVG element rendered by the server
 	SummaryURL string
+	ShowNames  bool // names in the shareable summary
+	Countdown  int  // seconds per question, 0 for none
+}
+
+// Countdowns are the countdowns a presenter may choose, in seconds (0: none).
+var Countdowns = []int{0, 15, 30, 60, 120}
+
+// countdownLabel is how the Options menu names a countdown.
+func countdownLabel(n int) string {
+	if n == 0 {
+		return "none: answers close at the reveal"
+	}
+	return itoa(n) + " seconds"
 }
 
 // exit is the page presented, with the same choices; present.js adds the

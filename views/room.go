@@ -61,6 +61,8 @@ type StudentPage struct {
 	Shown map[int]bool   // steps whose question is revealed
 	Name  string         // the name the student last gave
 	Error string         // what went wrong with the last answer, if anything
+	// ShowNames: the room's shareable summary shows the names typed.
+	ShowNames bool
 }
 
 // JoinPage asks for a room's code.
@@ -70,34 +72,104 @@ type JoinPage struct {
 }
 
 // RoomSummary is a room after class: each question, how the class
-// answered, the right answer, and who was right, hardest first.
+// answered, the right answer, hardest first; and each student's results.
 type RoomSummary struct {
 	Title     string
 	Page      string // the presentation's page
 	ID        string
 	Created   string
 	Questions []SummaryQuestion
+	Steps     []int            // the steps asked, in order: the columns of Students
+	Students  []SummaryStudent // the most right first
+	// Names says whether Students carries the names typed, or "Student N".
+	Names bool
+	// ShowNames is the room's choice: names in the shareable summary.
+	ShowNames bool
+	// Presenter is the presenter's own view: names always, and the export.
+	Presenter bool
 }
 
 // SummaryQuestion is one question of a room's summary.
 type SummaryQuestion struct {
 	Step     int
 	Ask      string
-	Answer   string
+	Answer   string // "accepted" or "rejected"
 	Reveal   string
-	Right    int
-	Wrong    int
-	RightBy  []string // names given by the students who were right
-	WrongBy  []string
+	Accepted int
+	Rejected int
 	Revealed bool
 }
 
+// Right is the number of right answers.
+func (q SummaryQuestion) Right() int {
+	if q.Answer == "accepted" {
+		return q.Accepted
+	}
+	return q.Rejected
+}
+
+// Wrong is the number of wrong answers.
+func (q SummaryQuestion) Wrong() int { return q.Accepted + q.Rejected - q.Right() }
+
 // WrongShare is the share of wrong answers, in whole percent.
-func (q SummaryQuestion) WrongShare() int {
-	if q.Right+q.Wrong == 0 {
+func (q SummaryQuestion) WrongShare() int { return percentOf(q.Wrong(), q.Accepted+q.Rejected) }
+
+// Share is the share of answers that were d, in whole percent.
+func (q SummaryQuestion) Share(d string) int {
+	n := q.Accepted + q.Rejected
+	if d == "accepted" || n == 0 {
+		return percentOf(q.Count(d), n)
+	}
+	return 100 - q.Share("accepted") // the two add up to 100
+}
+
+// Count is the number of answers that were d.
+func (q SummaryQuestion) Count(d string) int {
+	if d == "accepted" {
+		return q.Accepted
+	}
+	return q.Rejected
+}
+
+// percentOf is k of n in whole percent, rounded half up; 0 of nothing is 0.
+func percentOf(k, n int) int {
+	if n == 0 {
 		return 0
 	}
-	return 100 * q.Wrong / (q.Right + q.Wrong)
+	return (200*k + n) / (2 * n)
+}
+
+// SummaryStudent is one student's results: a mark per question asked
+// ("right", "wrong", or "" when not answered).
+type SummaryStudent struct {
+	Name     string
+	Marks    []string
+	Right    int
+	Answered int
+}
+
+// HandoverPage shows the presenter a one-time code that hands the room
+// to another browser.
+type HandoverPage struct {
+	Title   string
+	Code    string
+	TakeURL string // where the other browser types it
+	Back    string // the presentation
+}
+
+// TakePage asks another browser for a room's hand-over code.
+type TakePage struct {
+	Title  string
+	Action string
+	Error  string
+}
+
+// spaced is a code shown in groups of four, easier to read out.
+func spaced(code string) string {
+	if len(code) <= 4 {
+		return code
+	}
+	return code[:4] + "-" + code[4:]
 }
 
 // studentVerdict is what a student's phone says at a reveal, before the reason.

@@ -28,6 +28,8 @@ const (
 	// Gone: the run was taken down by the lab's operators; the error's
 	// Message is the reason, as the public reads it.
 	Gone
+	// NoHandover: the room offers no hand-over with this code (wrong, or spent).
+	NoHandover
 )
 
 // Error is the one error type of the store: a code and its words. The
@@ -59,6 +61,7 @@ var (
 	ErrAnswered    = &Error{Answered, "already answered"}
 	ErrNoQuestion  = &Error{NoQuestion, "no open question at this step"}
 	ErrGone        = &Error{Gone, "run taken down"}
+	ErrNoHandover  = &Error{NoHandover, "no hand-over with this code"}
 )
 
 // CodeOf is the code of the first *Error in err's chain, or 0 when there

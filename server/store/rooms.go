@@ -18,7 +18,22 @@ type Room struct {
 	Diagram    string   // the policy the questions are asked under
 	Step       int
 	CreatedAt  time.Time
-	ExpiresAt  time.Time
+	ExpiresAt  time.Time // the room ends then, or earlier when its presenter ends it
+	// ShowNames puts the students' names in the shareable summary; off,
+	// only the presenter (who holds the secret) sees them.
+	ShowNames bool
+	// Countdown is how long each question takes answers, in seconds; 0:
+	// until the presenter reveals it.
+	Countdown int
+	// HandoverHash is the hex SHA-256 of the one-time code that hands the
+	// room to another browser; empty when none is offered.
+	HandoverHash string
+}
+
+// RoomOptions are the presenter's choices for a room, changed while it runs.
+type RoomOptions struct {
+	ShowNames bool
+	Countdown int // seconds, 0 for none
 }
 
 // Question is a room's question at one step, with the answers so far.
@@ -66,4 +81,16 @@ type Rooms interface {
 	Questions(ctx context.Context, id string) ([]Question, error)
 	// Answers returns the room's answers by step; with a student, only theirs.
 	Answers(ctx context.Context, id, student string) ([]Answer, error)
+	// EndRoom ends the room at at (it takes no more phones or answers),
+	// unless it has expired before (ErrNoRoom).
+	EndRoom(ctx context.Context, id string, at time.Time) error
+	// SetRoomOptions stores the presenter's choices (ErrNoRoom).
+	SetRoomOptions(ctx context.Context, id string, o RoomOptions) error
+	// OfferHandover keeps the hash of a new one-time hand-over code,
+	// replacing any earlier one (ErrNoRoom).
+	OfferHandover(ctx context.Context, id, codeHash string) error
+	// TakeHandover spends the hand-over code with hash codeHash: the room's
+	// secret hash becomes secretHash, and the code is gone. ErrNoHandover
+	// when no such code is offered, spent or not.
+	TakeHandover(ctx context.Context, id, codeHash, secretHash string) error
 }

@@ -25,6 +25,14 @@
   var roomID = root.dataset.room || "";
   var state = { step: 0, revealed: {}, results: {}, right: 0, asked: 0, room: null };
   var curtain = svg ? makeCurtain(svg) : null;
+  // The labels' fitting lives in present-fit.js.
+  var fitting = svg && window.fencelabDiagramFit ? window.fencelabDiagramFit(svg) : null;
+
+  function fitLabels() {
+    if (fitting) {
+      fitting.fit();
+    }
+  }
 
   root.classList.add("present-js");
   root.querySelector(".present-nav").hidden = false;
@@ -49,12 +57,14 @@
     return panel !== null && !!row(n).dataset.ask && !state.revealed[n];
   }
 
-  function go(n) {
+  // go shows step n and sends it to the room, unless quiet (the step
+  // came from the room, or the page is opening without one of its own).
+  function go(n, quiet) {
     n = clamp(n);
     var moved = n !== state.step;
     state.step = n;
     render();
-    if (moved) {
+    if (moved && !quiet) {
       sendStep(n);
     }
   }
@@ -124,6 +134,9 @@
       return;
     }
     b.classList.add("is-current");
+    if (fitting) {
+      fitting.keepInSight(b);
+    }
     var box = svg.viewBox.baseVal;
     var y = parseFloat(hit.getAttribute("y"));
     var top = asking(n) ? y : y + parseFloat(hit.getAttribute("height"));
@@ -139,56 +152,6 @@
     curtain.rect.setAttribute("width", String(box.width + 8));
     curtain.rect.setAttribute("height", String(Math.max(Math.min(end, box.height) - top, 0)));
     curtain.edge.setAttribute("d", "M0 " + top + "H" + box.width);
-  }
-
-  // fitLabels keeps the diagram's words readable where it is drawn small:
-  // toward 18 px on a projector and 10 px on a phone, growing each label
-  // from its own size (and each token's box with it), by at most 60%,
-  // beyond which the labels would run into each other. The SVG keeps its
-  // geometry; only text grows.
-  function fitLabels() {
-    if (!svg) {
-      return;
-    }
-    var box = svg.viewBox.baseVal;
-    var r = svg.getBoundingClientRect();
-    if (!box || !box.width || !r.width) {
-      return;
-    }
-    var scale = Math.min(r.width / box.width, r.height / box.height);
-    var least = window.innerWidth >= 700 ? 18 : 10;
-    var grow = Math.min(1.6, Math.max(1, least / (12 * scale)));
-    svg.querySelectorAll("text").forEach(function (t) {
-      var size = parseFloat(t.getAttribute("font-size") || "13");
-      t.style.fontSize = grow > 1 ? (size * grow).toFixed(1) + "px" : "";
-      var chip = t.previousElementSibling;
-      if (chip && chip.tagName === "rect" && t.getAttribute("text-anchor") === "middle") {
-        growChip(chip, t, grow);
-      }
-      // A label grown past the left edge (the step numbers, "final") moves in.
-      if (!t.dataset.x) {
-        t.dataset.x = t.getAttribute("x") || "0";
-      }
-      t.setAttribute("x", t.dataset.x);
-      var left = t.getBBox().x;
-      if (left < 2) {
-        t.setAttribute("x", String(parseFloat(t.dataset.x) + 2 - left));
-      }
-    });
-  }
-
-  // growChip grows a token's box around its centre, with its text.
-  function growChip(rect, text, grow) {
-    if (!rect.dataset.box) {
-      rect.dataset.box = [rect.getAttribute("x"), rect.getAttribute("y"), rect.getAttribute("width"), rect.getAttribute("height"), text.getAttribute("y")].join(" ");
-    }
-    var b = rect.dataset.box.split(" ").map(parseFloat);
-    var cx = b[0] + b[2] / 2, cy = b[1] + b[3] / 2;
-    rect.setAttribute("x", String(cx - b[2] * grow / 2));
-    rect.setAttribute("y", String(cy - b[3] * grow / 2));
-    rect.setAttribute("width", String(b[2] * grow));
-    rect.setAttribute("height", String(b[3] * grow));
-    text.setAttribute("y", String(cy + (b[4] - cy) * grow));
   }
 
   // scrollIntoView scrolls box, a column, just enough to show el.
@@ -279,15 +242,21 @@
   }
 
   // renderTally shows the room's answers to step n's question: how many
-  // so far, then how they split once it is revealed.
+  // of the students so far (and the countdown, if any), then how they
+  // split once it is revealed, the right answer marked by a check mark
+  // and words, not by weight alone. Every count is a number: 0 when the
+  // event has none yet.
   function renderTally(n) {
     var tally = panel.querySelector(".predict-tally");
     var q = state.room && state.room.question;
-    var mine = q && q.step === n;
-    var answers = mine ? q.answers : 0;
+    var mine = !!(q && q.step === n);
+    var answers = mine ? q.answers || 0 : 0;
+    var of = mine ? q.of || 0 : (state.room && state.room.students) || 0;
     var revealed = mine && q.revealed;
     panel.querySelector(".predict-answers").textContent = String(answers);
+    panel.querySelector(".predict-of").textContent = String(Math.max(of, answers));
     panel.querySelector(".predict-waiting").hidden = !asking(n);
+    renderClock(mine && q.open ? q.closesAt || 0 : 0);
     var split = panel.querySelector(".predict-split");
     split.hidden = !revealed;
     tally.hidden = !row(n).dataset.ask;
@@ -296,11 +265,31 @@
     }
     ["accepted", "rejected"].forEach(function (d) {
       var line = split.querySelector(".split-" + d);
-      var k = q.split[d] || 0;
+      var k = (q.split && q.split[d]) || 0;
+      var pct = (q.split && q.split[d + "Percent"]) || 0;
       line.querySelector(".split-n").textContent = String(k);
-      line.querySelector(".split-fill").style.width = (answers ? Math.round(100 * k / answers) : 0) + "%";
+      line.querySelector(".split-pct").textContent = "(" + pct + "%)";
+      line.querySelector(".split-fill").style.width = pct + "%";
+      line.querySelector(".split-mark").textContent = q.answer === d ? "✓ right answer" : "";
       line.classList.toggle("is-right", q.answer === d);
     });
+  }
+
+  // renderClock counts down to closesAt (Unix ms; 0: no countdown).
+  var clock = { until: 0, timer: 0 };
+  function renderClock(until) {
+    var out = panel.querySelector(".predict-clock");
+    clock.until = until;
+    window.clearTimeout(clock.timer);
+    if (!until) {
+      out.textContent = "";
+      return;
+    }
+    var left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+    out.textContent = left > 0 ? ", " + left + " s left" : ", time is up";
+    if (left > 0) {
+      clock.timer = window.setTimeout(function () { renderClock(clock.until); }, 1000);
+    }
   }
 
   function followRoom() {
@@ -310,15 +299,22 @@
     var source = new EventSource(root.dataset.roomEvents);
     source.addEventListener("room", function (event) {
       var room = JSON.parse(event.data);
+      // Opened without a step in the URL (after a hand-over, say): join
+      // the room where it is instead of taking the class back to step 1.
+      var follow = !state.room && !opened.fromHash && room.step;
       state.room = room;
+      if (follow) {
+        go(room.step, true);
+      }
       (room.revealed || []).forEach(function (k) {
         if (!state.revealed[k] && row(k)) {
           state.revealed[k] = true;
           state.results[k] = { kind: "shown", text: row(k).dataset.reveal };
         }
       });
-      root.querySelectorAll(".room-phones").forEach(function (el) { el.textContent = String(room.phones); });
-      root.querySelectorAll(".room-phones-word").forEach(function (el) { el.textContent = room.phones === 1 ? "phone" : "phones"; });
+      var students = room.students || 0;
+      root.querySelectorAll(".room-students").forEach(function (el) { el.textContent = String(students); });
+      root.querySelectorAll(".room-students-word").forEach(function (el) { el.textContent = students === 1 ? "student" : "students"; });
       render();
     });
     // A browser without the room's secret (another one than the one that
@@ -326,15 +322,23 @@
     source.addEventListener("error", function () {
       var warning = root.querySelector(".room-warning");
       if (source.readyState === EventSource.CLOSED && warning) {
-        warning.textContent = "This browser did not start the room: it cannot move the room or see its answers.";
+        warning.textContent = "This browser does not drive the room (it did not start it, or the room was handed over): it cannot move the room or see its answers.";
         warning.hidden = false;
       }
     });
     source.addEventListener("gone", function (event) {
       source.close();
-      var out = panel ? panel.querySelector(".predict-result") : null;
-      if (out) {
-        out.textContent = JSON.parse(event.data).message;
+      var data = JSON.parse(event.data);
+      var warning = root.querySelector(".room-warning");
+      if (warning) {
+        warning.textContent = "This room has ended: the phones show a final screen. ";
+        if (data.summary) {
+          var a = document.createElement("a");
+          a.href = data.summary;
+          a.textContent = "See the class’s answers";
+          warning.appendChild(a);
+        }
+        warning.hidden = false;
       }
     });
   }
@@ -349,8 +353,9 @@
     if (window.location.hash !== hash) {
       window.history.replaceState(window.history.state, "", hash);
     }
-    var form = root.querySelector(".present-tools");
-    form.action = form.action.split("#")[0] + hash;
+    root.querySelectorAll(".present-tools, .room-options").forEach(function (form) {
+      form.action = form.action.split("#")[0] + hash;
+    });
     var exit = root.querySelector(".present-exit");
     exit.href = exit.href.split("#")[0] + hash;
   }
@@ -368,6 +373,12 @@
   var form = root.querySelector(".present-tools");
   form.querySelectorAll("select, input").forEach(function (input) {
     input.addEventListener("change", function () { form.submit(); });
+  });
+  // The room's options are kept on the server as soon as they change.
+  root.querySelectorAll(".room-options").forEach(function (options) {
+    options.querySelectorAll("select, input").forEach(function (input) {
+      input.addEventListener("change", function () { options.submit(); });
+    });
   });
 
   // Links to a step (in the diagram, in the rows) move without a jump.
@@ -426,6 +437,18 @@
     }
   }
   fitLabels();
-  go(stepFromHash() || 1);
+  if (svg && window.ResizeObserver) {
+    var lastSize = "";
+    new ResizeObserver(function () {
+      var r = svg.parentElement.getBoundingClientRect();
+      var size = Math.round(r.width) + "x" + Math.round(r.height);
+      if (size !== lastSize) {
+        lastSize = size;
+        fitLabels();
+      }
+    }).observe(svg.parentElement);
+  }
+  var opened = { fromHash: stepFromHash() !== 0 };
+  go(stepFromHash() || 1, roomID !== "" && !opened.fromHash);
   followRoom();
 })();

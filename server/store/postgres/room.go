@@ -44,11 +44,13 @@ func (db *DB) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
 	return pgx.BeginFunc(ctx, db.pool, fn)
 }
 
-const roomColumns = `id, code, secret_hash, page, title, policies, diagram, step, created_at, expires_at`
+const roomColumns = `id, code, secret_hash, page, title, policies, diagram, step, created_at, expires_at,
+	show_names, countdown, handover_hash`
 
 func scanRoom(row pgx.Row) (store.Room, error) {
 	var r store.Room
-	err := row.Scan(&r.ID, &r.Code, &r.SecretHash, &r.Page, &r.Title, &r.Policies, &r.Diagram, &r.Step, &r.CreatedAt, &r.ExpiresAt)
+	err := row.Scan(&r.ID, &r.Code, &r.SecretHash, &r.Page, &r.Title, &r.Policies, &r.Diagram, &r.Step, &r.CreatedAt, &r.ExpiresAt,
+		&r.ShowNames, &r.Countdown, &r.HandoverHash)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return store.Room{}, store.ErrNoRoom
 	}

@@ -49,12 +49,14 @@ func (db *DB) CreateRoom(ctx context.Context, r Room) error {
 	return nil
 }
 
-const roomColumns = `id, code, secret_hash, page, title, policies, diagram, step, created_at, expires_at`
+const roomColumns = `id, code, secret_hash, page, title, policies, diagram, step, created_at, expires_at,
+	show_names, countdown, handover_hash`
 
 func scanRoom(row *sql.Row) (Room, error) {
 	var r Room
 	var policies, created, expires string
-	err := row.Scan(&r.ID, &r.Code, &r.SecretHash, &r.Page, &r.Title, &policies, &r.Diagram, &r.Step, &created, &expires)
+	err := row.Scan(&r.ID, &r.Code, &r.SecretHash, &r.Page, &r.Title, &policies, &r.Diagram, &r.Step, &created, &expires,
+		&r.ShowNames, &r.Countdown, &r.HandoverHash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Room{}, ErrNoRoom
 	}

@@ -46,6 +46,7 @@ func TestRooms(t *testing.T, h Harness) {
 	}
 	testCodeRace(t, a, b, now)
 	testAnswers(t, a, b, now)
+	testTeacher(t, a, b, now)
 }
 
 func rooms(t *testing.T, db Database) store.Rooms {
@@ -139,5 +140,57 @@ func testAnswers(t *testing.T, a, b store.Rooms, now time.Time) {
 	}
 	if r, err := b.Room(ctx, "room-1"); err != nil || r.Step != 8 {
 		t.Errorf("Room(room-1) step = %d, %v; want 8", r.Step, err)
+	}
+}
+
+// testTeacher covers what a presenter changes while the room runs: its
+// options, a hand-over spent once, and the end.
+func testTeacher(t *testing.T, a, b store.Rooms, now time.Time) {
+	ctx := context.Background()
+	if err := a.CreateRoom(ctx, sampleRoom("room-t", "TEACH1", now)); err != nil {
+		t.Fatalf("CreateRoom: %v", err)
+	}
+	if r, err := b.Room(ctx, "room-t"); err != nil || r.ShowNames || r.Countdown != 0 || r.HandoverHash != "" {
+		t.Errorf("a new Room = %+v, %v; want names off, no countdown, no hand-over", r, err)
+	}
+	if err := a.SetRoomOptions(ctx, "room-t", store.RoomOptions{ShowNames: true, Countdown: 30}); err != nil {
+		t.Fatalf("SetRoomOptions: %v", err)
+	}
+	if r, err := b.Room(ctx, "room-t"); err != nil || !r.ShowNames || r.Countdown != 30 {
+		t.Errorf("Room after SetRoomOptions(names, 30) = %+v, %v; want names on, countdown 30", r, err)
+	}
+	if err := a.SetRoomOptions(ctx, "no-such-room", store.RoomOptions{}); !errors.Is(err, store.ErrNoRoom) {
+		t.Errorf("SetRoomOptions(no-such-room) = %v, want ErrNoRoom", err)
+	}
+	if err := a.TakeHandover(ctx, "room-t", "", "new"); !errors.Is(err, store.ErrNoHandover) {
+		t.Errorf("TakeHandover with none offered = %v, want ErrNoHandover", err)
+	}
+	if err := a.OfferHandover(ctx, "room-t", "code-hash"); err != nil {
+		t.Fatalf("OfferHandover: %v", err)
+	}
+	if err := b.TakeHandover(ctx, "room-t", "wrong", "new"); !errors.Is(err, store.ErrNoHandover) {
+		t.Errorf("TakeHandover with a wrong code = %v, want ErrNoHandover", err)
+	}
+	if err := b.TakeHandover(ctx, "room-t", "code-hash", "new"); err != nil {
+		t.Errorf("TakeHandover with the code = %v, want nil", err)
+	}
+	if err := a.TakeHandover(ctx, "room-t", "code-hash", "newer"); !errors.Is(err, store.ErrNoHandover) {
+		t.Errorf("TakeHandover with a spent code = %v, want ErrNoHandover", err)
+	}
+	if r, err := a.Room(ctx, "room-t"); err != nil || r.SecretHash != "new" || r.HandoverHash != "" {
+		t.Errorf("Room after the hand-over = %+v, %v; want secret hash new, no code left", r, err)
+	}
+	end := now.Add(time.Minute)
+	if err := a.EndRoom(ctx, "room-t", end); err != nil {
+		t.Fatalf("EndRoom: %v", err)
+	}
+	if _, err := b.RoomByCode(ctx, "TEACH1", end); !errors.Is(err, store.ErrNoRoom) {
+		t.Errorf("RoomByCode of an ended room = %v, want ErrNoRoom", err)
+	}
+	if r, err := b.Room(ctx, "room-t"); err != nil || !r.ExpiresAt.Equal(end) {
+		t.Errorf("Room after EndRoom = %+v, %v; want it expired at %v", r, err, end)
+	}
+	if err := b.EndRoom(ctx, "room-t", end.Add(time.Minute)); !errors.Is(err, store.ErrNoRoom) {
+		t.Errorf("EndRoom of an ended room = %v, want ErrNoRoom", err)
 	}
 }

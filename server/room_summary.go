@@ -1,0 +1,155 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"fencelab/server/store"
+	"fencelab/views"
+)
+
+// handleRoomSummary is a room after class: each question's split, the
+// hardest first, and each student's results. Anyone with the link may
+// read it, as a saved run, but the names are the presenter's: others see
+// them only when the presenter turned them on.
+func (s *Server) handleRoomSummary(c echo.Context) error {
+	r, err := s.roomByID(c)
+	if err != nil {
+		return err
+	}
+	presenter := isPresenter(c, r)
+	sum, err := s.summary(c.Request().Context(), r, presenter || r.ShowNames)
+	if err != nil {
+		return err
+	}
+	sum.Presenter = presenter
+	// The page differs by cookie (names for the presenter) and changes
+	// while the room runs: no shared cache keeps it.
+	h := c.Response().Header()
+	h.Add(echo.HeaderVary, echo.HeaderCookie)
+	h.Set(echo.HeaderCacheControl, "private, no-cache")
+	if presenter {
+		h.Set(echo.HeaderCacheControl, "private, no-store")
+	}
+	return render(c, http.StatusOK, views.RoomSummaryPage(sum))
+}
+
+// summary gathers room r's questions and answers, with the students'
+// names when names is set.
+func (s *Server) summary(ctx context.Context, r store.Room, names bool) (views.RoomSummary, error) {
+	_, deck, qs, err := s.roomState(ctx, r.ID)
+	if err != nil {
+		return views.RoomSummary{}, err
+	}
+	answers, err := s.rooms.Answers(ctx, r.ID, "")
+	if err != nil {
+		return views.RoomSummary{}, err
+	}
+	sum := views.RoomSummary{Title: r.Title, Page: r.Page, ID: r.ID, Names: names, ShowNames: r.ShowNames,
+		Created: r.CreatedAt.UTC().Format("2 January 2006, 15:04 UTC")}
+	for _, q := range qs {
+		_, _, reveal := deck.Question(q.Step)
+		sum.Questions = append(sum.Questions, views.SummaryQuestion{Step: q.Step, Ask: q.Ask, Answer: q.Answer,
+			Reveal: reveal, Revealed: q.Revealed, Accepted: q.Accepted, Rejected: q.Rejected})
+		sum.Steps = append(sum.Steps, q.Step)
+	}
+	sum.Students = students(qs, answers, names)
+	sort.SliceStable(sum.Questions, func(i, j int) bool {
+		return sum.Questions[i].WrongShare() > sum.Questions[j].WrongShare()
+	})
+	return sum, nil
+}
+
+// students is each student's results, one mark per question in step
+// order, the most right first; named as they last typed it when names is
+// set, else "Student N".
+func students(qs []store.Question, answers []store.Answer, names bool) []views.SummaryStudent {
+	col := map[int]int{}
+	right := map[int]string{}
+	for i, q := range qs {
+		col[q.Step], right[q.Step] = i, q.Answer
+	}
+	var out []views.SummaryStudent
+	index := map[string]int{}
+	for _, a := range answers {
+		i, ok := index[a.Student]
+		if !ok {
+			i = len(out)
+			index[a.Student] = i
+			out = append(out, views.SummaryStudent{Marks: make([]string, len(qs))})
+		}
+		st := &out[i]
+		if a.Name != "" {
+			st.Name = a.Name
+		}
+		st.Answered++
+		st.Marks[col[a.Step]] = "wrong"
+		if a.Guess == right[a.Step] {
+			st.Marks[col[a.Step]] = "right"
+			st.Right++
+		}
+	}
+	for i := range out {
+		if !names || out[i].Name == "" {
+			out[i].Name = "Student " + strconv.Itoa(i+1)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Right > out[j].Right })
+	return out
+}
+
+// handleRoomCSV is the room's results for a spreadsheet, one row per
+// student, for the presenter only: it holds the names.
+func (s *Server) handleRoomCSV(c echo.Context) error {
+	r, err := s.roomByID(c)
+	if err != nil {
+		return err
+	}
+	if !isPresenter(c, r) {
+		return errNotPresent
+	}
+	sum, err := s.summary(c.Request().Context(), r, true)
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentDisposition, `attachment; filename="room-`+r.ID+`.csv"`)
+	h.Set(echo.HeaderCacheControl, "private, no-store")
+	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", resultsCSV(sum))
+}
+
+// resultsCSV writes the summary's students as CSV: a byte-order mark and
+// CRLF so that spreadsheets read it as UTF-8, and names that look like
+// formulas defused with a leading apostrophe.
+func resultsCSV(sum views.RoomSummary) []byte {
+	var b bytes.Buffer
+	b.WriteString("\ufeff")
+	w := csv.NewWriter(&b)
+	w.UseCRLF = true
+	head := []string{"student"}
+	for _, n := range sum.Steps {
+		head = append(head, "step "+strconv.Itoa(n))
+	}
+	w.Write(append(head, "right", "answered", "questions"))
+	for _, st := range sum.Students {
+		row := []string{defuse(st.Name)}
+		row = append(row, st.Marks...)
+		w.Write(append(row, strconv.Itoa(st.Right), strconv.Itoa(st.Answered), strconv.Itoa(len(sum.Steps))))
+	}
+	w.Flush()
+	return b.Bytes()
+}
+
+func defuse(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
