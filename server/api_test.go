@@ -18,6 +18,7 @@ import (
 // TestAPIReplay answers the engine's trace, byte for byte as encoding/json
 // writes it, and saves nothing.
 func TestAPIReplay(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	src := builtinSource(t, "paused-worker")
 	rec := postJSON(t, s, "/api/replay", src)
@@ -47,6 +48,7 @@ func TestAPIReplay(t *testing.T) {
 }
 
 func TestAPIScenarios(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	rec := get(t, s, "/api/scenarios")
 	checkResponse(t, "GET /api/scenarios", rec, http.StatusOK, jsonType)
@@ -74,6 +76,7 @@ func TestAPIScenarios(t *testing.T) {
 
 // TestAPIRuns saves a run, saves it again (same id), and reads it back.
 func TestAPIRuns(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	src := builtinSource(t, "paused-worker")
 	var ids []string
@@ -120,6 +123,7 @@ func TestAPIRuns(t *testing.T) {
 // TestBadInputs gets each bad input its status, a JSON error under /api
 // and a page elsewhere, with the message that matters.
 func TestBadInputs(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	paused := builtinSource(t, "paused-worker")
 	unknownField := strings.Replace(paused, `"kind": "read"`, `"kind": "read", "colour": "red"`, 1)
@@ -181,6 +185,7 @@ func manyEvents(n int) string {
 // TestBadRunIDs answers ids outside the id alphabet or length with a 404
 // before any query.
 func TestBadRunIDs(t *testing.T) {
+	t.Parallel()
 	counted := &countingStore{Runs: openDB(t, t.TempDir())}
 	s := newServer(t, counted, testSecret, nil)
 	ids := []string{"short", "AAAAAAAAAAAAAAAAA", "AAAAAAAAAAAAAAA!", "AAAAAAAAAAAAAAA%2E", "%3Cscript%3E12345678", "AAAAAAAA.AAAAAAA", "%C3%84AAAAAAAAAAAAAA"}

@@ -13,6 +13,7 @@ import (
 // With a base URL, the links the server hands out are built on it, not on
 // the Host header of the request.
 func TestBaseURL(t *testing.T) {
+	t.Parallel()
 	db := openDB(t, t.TempDir())
 	s, err := server.New(server.Config{Store: db, Library: testLibrary(t), Secret: testSecret, BaseURL: "https://lab.example/fence/"})
 	if err != nil {
@@ -36,6 +37,7 @@ func TestBaseURL(t *testing.T) {
 // TestBaseURLOrigin: behind a proxy that passes on another Host, a post
 // from the base URL's origin is the lab's own; any other origin is refused.
 func TestBaseURLOrigin(t *testing.T) {
+	t.Parallel()
 	db := openDB(t, t.TempDir())
 	s, err := server.New(server.Config{Store: db, Library: testLibrary(t), Secret: testSecret, BaseURL: "https://lab.example/fence/"})
 	if err != nil {

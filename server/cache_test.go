@@ -46,6 +46,7 @@ func gunzip(t *testing.T, call string, body []byte) []byte {
 // TestStaticFiles: a hashed address is kept for a year, a plain one is
 // checked again, both answer 304 to their ETag and gzip when asked.
 func TestStaticFiles(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	plain := fetch(t, s, "/static/css/site.css", nil)
 	hashedURL := static.URL("css/site.css")
@@ -102,6 +103,7 @@ func TestStaticFiles(t *testing.T) {
 // TestCachedPages: a scenario page and a saved run are rendered once and
 // then served as the same bytes, with a strong ETag, 304s and gzip.
 func TestCachedPages(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	id := saveRun(t, s, "paused-worker")
 	for _, target := range []string{"/", "/scenarios/paused-worker", views.RunPath(id), views.RunMarkdownPath(id), views.RunSVGPath(id), views.RunJSONPath(id), views.APIRunPath(id)} {
@@ -143,6 +145,7 @@ func TestCachedPages(t *testing.T) {
 // TestCachedPageKey: the order of ?p= does not make a second page, an
 // unknown run is not kept, and a failing render is not kept either.
 func TestCachedPageKey(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	a := fetch(t, s, "/scenarios/paused-worker?p=fenced&p=unfenced", nil)
 	b := fetch(t, s, "/scenarios/paused-worker?p=unfenced&p=fenced&utm=x", nil)
@@ -172,6 +175,7 @@ func TestCachedPageKey(t *testing.T) {
 // TestDynamicGzip: answers made per request are gzipped when the client
 // takes it, and only then.
 func TestDynamicGzip(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	plain := fetch(t, s, "/lab?from=paused-worker", nil)
 	gz := fetch(t, s, "/lab?from=paused-worker", map[string]string{"Accept-Encoding": "gzip"})
@@ -190,6 +194,7 @@ func TestDynamicGzip(t *testing.T) {
 // memory the second time), gzipped when asked, and a body that differs by
 // a byte is replayed afresh; an invalid body is never kept.
 func TestAPIReplayRepeated(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	src := builtinSource(t, "paused-worker")
 	first := postJSON(t, s, "/api/replay", src)
@@ -236,6 +241,7 @@ func TestAPIReplayRepeated(t *testing.T) {
 // gzipped form made on first demand and its shared header values are
 // read by many requests at a time.
 func TestAPIReplayConcurrent(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	ts := httptest.NewServer(s)
 	defer ts.Close()

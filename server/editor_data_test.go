@@ -17,6 +17,7 @@ import (
 // templates, the run verb and the default policies as data, and every
 // card button's value is the op its data-op verb makes for its step.
 func TestEditorScriptData(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	p := editorPage(t, s, http.MethodGet, "/lab?from=paused-worker", nil, http.StatusOK)
 	form := find(p.root, func(e *html.Node) bool { return e.Data == "form" && attr(e, "id") == "editor" })
@@ -52,6 +53,7 @@ func TestEditorScriptData(t *testing.T) {
 // TestEditorScriptSpellsNoPolicyOrVerb: editor.js gets policies and verbs
 // from the page, so renaming one in lab changes nothing there.
 func TestEditorScriptSpellsNoPolicyOrVerb(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("../static/js/editor.js")
 	if err != nil {
 		t.Fatal(err)

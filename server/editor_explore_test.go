@@ -9,6 +9,7 @@ import (
 // TestEditorExplore: the editor's "Explore every ordering" saves the draft
 // and opens the explorer on it.
 func TestEditorExplore(t *testing.T) {
+	t.Parallel()
 	h, _ := newTestServer(t)
 	page := get(t, h, "/lab?from=old-token-first")
 	form := editorForm(t, parsePage(t, page.Body.Bytes()))

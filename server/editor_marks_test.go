@@ -13,6 +13,7 @@ import (
 // the error shows once, on the actor's own field, and on none of the
 // cards A acts in.
 func TestEditorActorNameMarkedOnce(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	p := editorPage(t, s, http.MethodGet, "/lab?from=paused-worker", nil, http.StatusOK)
 	form := editorForm(t, p)
@@ -39,6 +40,7 @@ func TestEditorActorNameMarkedOnce(t *testing.T) {
 // "nothing to replay yet", as the editor does, instead of an empty table
 // and diagram.
 func TestPastedScenarioWithoutEvents(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	rec := postForm(t, s, "/replay", url.Values{"scenario": {`{"version":1,"title":"empty","events":[]}`}})
 	checkResponse(t, "POST /replay with no events", rec, http.StatusOK, htmlType)

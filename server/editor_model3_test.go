@@ -33,6 +33,7 @@ func (p page) control(name string) *html.Node {
 // lease valid, so cas (no rmw) and unfenced accept A's last write, while
 // fenced rejects it (41 < 42).
 func TestEditorSplitBrainFromTheForm(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	p := editorPage(t, s, http.MethodGet, "/lab", nil, http.StatusOK)
 	if box := p.control("add.split"); box == nil || attr(box, "type") != "checkbox" {
@@ -96,6 +97,7 @@ func TestEditorSplitBrainFromTheForm(t *testing.T) {
 // error on its one select, and the resource's keys and tokens keep what
 // was chosen.
 func TestEditorModel3Options(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	p := editorPage(t, s, http.MethodGet, "/lab?from=lease-service-forgets", nil, http.StatusOK)
 	f := editorForm(t, p)
@@ -145,6 +147,7 @@ func TestEditorModel3Options(t *testing.T) {
 // TestEditorRestartFromPalette adds a restart of a scope with the
 // palette's what-restarts select, without JavaScript.
 func TestEditorRestartFromPalette(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	p := editorPage(t, s, http.MethodGet, "/lab", nil, http.StatusOK)
 	p = addFromPalette(t, s, p, "kind=restart", "restarts=scope:job")

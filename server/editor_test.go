@@ -75,6 +75,7 @@ func (p page) cards() []string {
 }
 
 func TestEditorPages(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	blank := editorPage(t, s, http.MethodGet, "/lab", nil, http.StatusOK)
 	if n := len(blank.cards()); n != 0 {
@@ -115,6 +116,7 @@ func TestEditorPages(t *testing.T) {
 // TestEditorWithoutJavaScript drives the editor as a plain form: the
 // up buttons reorder on the server, Run replays, Save & share saves.
 func TestEditorWithoutJavaScript(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	p := editorPage(t, s, http.MethodGet, "/lab?from=paused-worker", nil, http.StatusOK)
 	for _, op := range []string{"up.8", "up.7"} {
@@ -174,6 +176,7 @@ func TestEditorWithoutJavaScript(t *testing.T) {
 }
 
 func TestEditorPreview(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	f := editorForm(t, editorPage(t, s, http.MethodGet, "/lab?from=delayed-request", nil, http.StatusOK))
 	rec := postForm(t, s, "/lab/preview", f)
@@ -202,6 +205,7 @@ func TestEditorPreview(t *testing.T) {
 // TestEditorHostileText shows what a person typed as text, and the editor
 // keeps to the CSP: scripts from /static/ only, no inline style.
 func TestEditorHostileText(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	f := editorForm(t, editorPage(t, s, http.MethodGet, "/lab?from=paused-worker", nil, http.StatusOK))
 	f.Set("title", `<script>alert(1)</script>`)

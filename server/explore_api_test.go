@@ -21,6 +21,7 @@ import (
 // TestExploreBound says the exploration stopped at the bound, never that
 // it is complete.
 func TestExploreBound(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	rec := get(t, s, "/explore?from=paused-worker&budget=5")
 	checkResponse(t, "GET /explore budget=5", rec, http.StatusOK, htmlType)
@@ -51,6 +52,7 @@ func TestExploreBound(t *testing.T) {
 // TestExploreDeadline gives the engine the deadline asked for, and says
 // so when it passed.
 func TestExploreDeadline(t *testing.T) {
+	t.Parallel()
 	var left time.Duration
 	s := newExploreServer(t, server.ExploreConfig{Run: func(ctx context.Context, sc *lab.Scenario, opt lab.ExploreOptions) *lab.Exploration {
 		d, _ := ctx.Deadline()
@@ -72,6 +74,7 @@ func TestExploreDeadline(t *testing.T) {
 // TestAPIExplore answers the engine's exploration, byte for byte as
 // encoding/json writes it.
 func TestAPIExplore(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	rec := postJSON(t, s, "/api/explore", builtinSource(t, "old-token-first"))
 	checkResponse(t, "POST /api/explore", rec, http.StatusOK, jsonType)
@@ -139,6 +142,7 @@ func TestAPIExplore(t *testing.T) {
 // TestExploreBadInputs answers each bad input with its status and the
 // error shape of the rest: JSON under /api, a page elsewhere.
 func TestExploreBadInputs(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	paused := builtinSource(t, "paused-worker")
 	unknownField := strings.Replace(paused, `"kind": "read"`, `"kind": "read", "colour": "red"`, 1)
@@ -206,6 +210,7 @@ func (b *blockingExplore) run(ctx context.Context, s *lab.Scenario, opt lab.Expl
 // TestExploreBusy refuses an exploration while the limit is reached, with
 // 503 and Retry-After, on the page and in the API; the slot frees after.
 func TestExploreBusy(t *testing.T) {
+	t.Parallel()
 	b := &blockingExplore{entered: make(chan struct{}), release: make(chan struct{})}
 	s := newExploreServer(t, server.ExploreConfig{Limit: 1, Run: b.run})
 	first := make(chan *httptest.ResponseRecorder)
@@ -242,6 +247,7 @@ func TestExploreBusy(t *testing.T) {
 // again: complete results for any budget they fit in, budget-stopped ones
 // for the same budget, deadline-stopped ones never.
 func TestExploreCache(t *testing.T) {
+	t.Parallel()
 	var ce countingExplore
 	s := newExploreServer(t, server.ExploreConfig{Run: ce.run})
 	steps := []struct {
@@ -274,6 +280,7 @@ func TestExploreCache(t *testing.T) {
 }
 
 func TestExploreCacheSkipsDeadline(t *testing.T) {
+	t.Parallel()
 	var calls int
 	s := newExploreServer(t, server.ExploreConfig{Run: func(ctx context.Context, sc *lab.Scenario, opt lab.ExploreOptions) *lab.Exploration {
 		calls++
@@ -290,6 +297,7 @@ func TestExploreCacheSkipsDeadline(t *testing.T) {
 }
 
 func TestExploreCacheEvicts(t *testing.T) {
+	t.Parallel()
 	var ce countingExplore
 	s := newExploreServer(t, server.ExploreConfig{Cache: 1, Run: ce.run})
 	for _, name := range []string{"paused-worker", "old-token-first", "paused-worker"} {
@@ -327,6 +335,7 @@ func readEvents(t *testing.T, body string) []sseEvent {
 
 // TestExploreStream sends progress, then the rendered result.
 func TestExploreStream(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	rec := postJSON(t, s, "/api/explore?stream=1&deadline=5s", builtinSource(t, "old-token-first"))
 	checkResponse(t, "POST /api/explore?stream=1", rec, http.StatusOK, "text/event-stream")
@@ -362,6 +371,7 @@ func TestExploreStream(t *testing.T) {
 
 // TestExploreStreamCancel stops the exploration when the client leaves.
 func TestExploreStreamCancel(t *testing.T) {
+	t.Parallel()
 	entered := make(chan struct{})
 	seen := make(chan error, 1)
 	var first sync.Once

@@ -54,6 +54,7 @@ func (h *heldExplore) run(ctx context.Context, sc *lab.Scenario, opt lab.Explore
 // TestExploreFairShare checks that a client holds at most one slot: its
 // second exploration gets 429 with Retry-After while others are served.
 func TestExploreFairShare(t *testing.T) {
+	t.Parallel()
 	h := newHeldExplore()
 	s := newExploreServer(t, server.ExploreConfig{Limit: 2, Run: h.run})
 	const a, b, c = "203.0.113.1:1000", "203.0.113.2:1000", "203.0.113.3:1000"
@@ -88,6 +89,7 @@ func TestExploreFairShare(t *testing.T) {
 // TestExploreIdenticalRunOnce checks that identical explorations asked for
 // at once, by several clients or by one, run once and share the answer.
 func TestExploreIdenticalRunOnce(t *testing.T) {
+	t.Parallel()
 	h := newHeldExplore()
 	s := newExploreServer(t, server.ExploreConfig{Limit: 2, Run: h.run})
 	addrs := []string{"203.0.113.1:1000", "203.0.113.2:1000", "203.0.113.1:1001", "203.0.113.9:1000"}
@@ -123,6 +125,7 @@ func TestExploreIdenticalRunOnce(t *testing.T) {
 // TestExploreClientBehindTrustedProxy checks that the forwarded address
 // tells clients apart only behind a configured proxy.
 func TestExploreClientBehindTrustedProxy(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name    string
 		proxies []string
@@ -174,6 +177,7 @@ func TestExploreClientBehindTrustedProxy(t *testing.T) {
 // TestExploreStopsWhenNobodyWaits checks that an exploration whose only
 // client went away is cancelled, and that its client's share is given back.
 func TestExploreStopsWhenNobodyWaits(t *testing.T) {
+	t.Parallel()
 	stopped := make(chan struct{})
 	entered := make(chan struct{}, 1)
 	s := newExploreServer(t, server.ExploreConfig{Run: func(ctx context.Context, sc *lab.Scenario, opt lab.ExploreOptions) *lab.Exploration {

@@ -89,6 +89,7 @@ var model1 = lab.ExploreOptions{Writes: lab.WritesAtomic, Expiry: lab.ExpiryProg
 // superseded-write and unowned-write, fenced-register only unowned-write,
 // and authoritative and client-check are safe in all of them.
 func TestExplorePage(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	rec := get(t, s, "/explore?from=old-token-first&writes=atomic&expiry=program")
 	checkResponse(t, "GET /explore?from=old-token-first&writes=atomic&expiry=program", rec, http.StatusOK, htmlType)
@@ -147,6 +148,7 @@ func TestExplorePage(t *testing.T) {
 // the spec's numbers: the lesson at a glance. The counterexample of
 // client-check shows the split write as a send and a deliver.
 func TestExplorePageClasses(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	rec := get(t, s, "/explore?from=paused-worker")
 	checkResponse(t, "GET /explore?from=paused-worker", rec, http.StatusOK, htmlType)
@@ -266,6 +268,7 @@ func exploreForm(t *testing.T, p page, label string) url.Values {
 // the sends and delivers the explorer split from the writes; the saved
 // scenario names them write-N.
 func TestExploreCounterexampleSaves(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	p := parsePage(t, get(t, s, "/explore?from=old-token-first").Body.Bytes())
 	x := exploreOf(t, "old-token-first")
@@ -325,6 +328,7 @@ func TestExploreCounterexampleSaves(t *testing.T) {
 // TestExploreLinks reaches the page from the scenario and run pages, and
 // explores a saved run.
 func TestExploreLinks(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	if body := get(t, s, "/scenarios/paused-worker").Body.String(); !strings.Contains(body, `href="/explore?from=paused-worker"`) {
 		t.Errorf("GET /scenarios/paused-worker: no link to /explore?from=paused-worker")
@@ -349,6 +353,7 @@ func TestExploreLinks(t *testing.T) {
 // TestExploreForm explores a posted scenario, saves it to get a link, and
 // offers an invalid one back for fixing.
 func TestExploreForm(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	src := builtinSource(t, "paused-worker")
 	rec := postForm(t, s, "/explore", url.Values{"scenario": {src}})
@@ -380,6 +385,7 @@ func TestExploreForm(t *testing.T) {
 
 // TestExploreHostileText shows a hostile title, value and note as text.
 func TestExploreHostileText(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	hostile := `{"version":1,"title":"<script>alert(1)</script>",
 		"events":[{"actor":"A","kind":"acquire","note":"<b onclick=alert(3)>bold</b>"},{"actor":"A","kind":"pause"},

@@ -49,6 +49,7 @@ func cliMarkdown(t *testing.T, name string, policies ...lab.Policy) string {
 // the picture and the permanent link; ?p= picks the columns and stays in
 // the link.
 func TestRunMarkdown(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	id := saveRun(t, s, "paused-worker")
 	tests := []struct {
@@ -86,6 +87,7 @@ func TestRunMarkdown(t *testing.T) {
 // TestRunJSON answers what GET /api/runs/{id} answers, byte for byte, with
 // every field.
 func TestRunJSON(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	id := saveRun(t, s, "paused-worker")
 	rec := get(t, s, views.RunJSONPath(id))
@@ -156,6 +158,7 @@ func xmlAttr(el xml.StartElement, name string) string {
 // TestRunSVG draws the diagram alone: XML with one band per step, under
 // ?d= or, without it, the policy the run page shows.
 func TestRunSVG(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	id := saveRun(t, s, "paused-worker")
 	tests := []struct{ query, policy string }{
@@ -181,6 +184,7 @@ func TestRunSVG(t *testing.T) {
 // TestRunSuffixes answers 404 for an unknown run under every suffix, and
 // for an unknown suffix of a known run; malformed ids never reach the store.
 func TestRunSuffixes(t *testing.T) {
+	t.Parallel()
 	counted := &countingStore{Runs: openDB(t, t.TempDir())}
 	s := newServer(t, counted, testSecret, nil)
 	id := saveRun(t, s, "paused-worker")

@@ -36,6 +36,7 @@ func (b *brokenBody) Read(p []byte) (int, error) {
 // TestUnreadableBodyIs400 checks that a body that cannot be read whole is
 // the client's fault on the API as on the forms: 400, not a logged 500.
 func TestUnreadableBodyIs400(t *testing.T) {
+	t.Parallel()
 	var log bytes.Buffer
 	s := newServer(t, openDB(t, t.TempDir()), testSecret, &log)
 	src := builtinSource(t, "paused-worker")
@@ -59,6 +60,7 @@ func TestUnreadableBodyIs400(t *testing.T) {
 // TestOptionsIs405 checks that OPTIONS gets what the README promises for
 // any method a route does not take, and that Allow does not offer it.
 func TestOptionsIs405(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	tests := []struct{ target, allow string }{
 		{"/", "GET, HEAD"},
@@ -83,6 +85,7 @@ func TestOptionsIs405(t *testing.T) {
 // TestBaseURLNotHost checks that links are built on the configured base URL, not
 // on the Host header a client chose.
 func TestBaseURLNotHost(t *testing.T) {
+	t.Parallel()
 	db := openDB(t, t.TempDir())
 	s, err := server.New(server.Config{Store: db, Library: testLibrary(t), Secret: testSecret,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), BaseURL: "https://lab.example/fencelab/"})
@@ -123,6 +126,7 @@ func TestBaseURLNotHost(t *testing.T) {
 // marks as coming from another site is refused, while scripts that send
 // neither Sec-Fetch-Site nor Origin, and pages of the lab itself, go on.
 func TestCrossSitePostsRefused(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	src := builtinSource(t, "paused-worker")
 	tests := []struct {
@@ -172,6 +176,7 @@ func (fullStore) SaveRun(context.Context, store.Run) (store.Run, error) {
 }
 
 func TestDiskFullIs507(t *testing.T) {
+	t.Parallel()
 	db := openDB(t, t.TempDir())
 	saved, err := db.SaveRun(t.Context(), sqlite.Run{ID: "AAAAAAAAAAAAAAAA", Title: "x",
 		Scenario: []byte(builtinSource(t, "paused-worker")), Trace: []byte(`{}`), EngineVersion: "old"})
@@ -194,6 +199,7 @@ func TestDiskFullIs507(t *testing.T) {
 // TestDatabaseReplacedIs503 deletes the database file under a running
 // server: saves are refused with 503 and a log line, not acknowledged.
 func TestDatabaseReplacedIs503(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := openDB(t, dir)
 	var log bytes.Buffer
@@ -211,6 +217,7 @@ func TestDatabaseReplacedIs503(t *testing.T) {
 // TestSaveOfAGoneClientIsNoError checks that a save abandoned by its client
 // is not logged as a server error.
 func TestSaveOfAGoneClientIsNoError(t *testing.T) {
+	t.Parallel()
 	var log bytes.Buffer
 	s := newServer(t, openDB(t, t.TempDir()), testSecret, &log)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -225,6 +232,7 @@ func TestSaveOfAGoneClientIsNoError(t *testing.T) {
 // TestPagesCarryNoNUL posts a scenario with NUL bytes: the page that shows
 // it back (and its errors) carries U+FFFD instead of raw NULs.
 func TestPagesCarryNoNUL(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	for _, src := range []string{
 		"{\"version\":1,\"title\":\"a\x00b\",\"events\":[]}", // refused by validation

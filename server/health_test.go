@@ -25,6 +25,7 @@ func (s brokenStore) Secret(context.Context) ([]byte, error)         { return ni
 func (s brokenStore) Ping(context.Context) error                     { return s.err }
 
 func TestHealthz(t *testing.T) {
+	t.Parallel()
 	for _, store := range []store.Runs{failingStore{}, brokenStore{store.ErrUnavailable}} {
 		s := newServer(t, store, testSecret, nil)
 		for _, method := range []string{http.MethodGet, http.MethodHead} {
@@ -35,6 +36,7 @@ func TestHealthz(t *testing.T) {
 }
 
 func TestReadyz(t *testing.T) {
+	t.Parallel()
 	ok, _ := newTestServer(t)
 	rec := get(t, ok, "/readyz")
 	checkResponse(t, "GET /readyz (SQLite)", rec, http.StatusOK, "text/plain; charset=utf-8")
@@ -55,6 +57,7 @@ func TestReadyz(t *testing.T) {
 // Retry-After, a full one 507, both with a sentence saying nothing was
 // saved, as a page or as JSON; the driver's words stay in the log.
 func TestStoreUnavailableOrFull(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		err    error

@@ -32,6 +32,7 @@ func exampleForm(t *testing.T) url.Values {
 }
 
 func TestImportPage(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	rec := get(t, s, "/import")
 	checkResponse(t, "GET /import", rec, http.StatusOK, htmlType)
@@ -48,6 +49,7 @@ func TestImportPage(t *testing.T) {
 // TestImportSuggested imports the walkthrough with the mapping the page
 // suggests: it finds the fields and the message kinds by their names.
 func TestImportSuggested(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	rec := postForm(t, s, "/import", exampleForm(t))
 	checkResponse(t, "POST /import (example, no mapping)", rec, http.StatusOK, htmlType)
@@ -67,6 +69,7 @@ func TestImportSuggested(t *testing.T) {
 }
 
 func TestImportSaveAndShow(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	f := exampleForm(t)
 	f.Set("op", "save")
@@ -93,6 +96,7 @@ func TestImportSaveAndShow(t *testing.T) {
 }
 
 func TestImportMappingRoundTrip(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	f := exampleForm(t)
 	f.Set("op", "mapping")
@@ -113,6 +117,7 @@ func TestImportMappingRoundTrip(t *testing.T) {
 }
 
 func TestImportPreview(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	body, ctype := multipartForm(t, exampleForm(t), nil)
 	rec := do(t, s, http.MethodPost, "/import/preview", ctype, body)
@@ -125,6 +130,7 @@ func TestImportPreview(t *testing.T) {
 // TestImportTooLarge sends a 1 GB upload: refused at once, by its length,
 // and the server keeps serving.
 func TestImportTooLarge(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	req := httptest.NewRequest(http.MethodPost, "/import", io.LimitReader(zeros{}, 1<<30))
 	req.ContentLength = 1 << 30
@@ -158,6 +164,7 @@ func (zeros) Read(p []byte) (int, error) {
 }
 
 func TestImportHostile(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	tests := []struct {
 		name  string

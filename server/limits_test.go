@@ -65,6 +65,7 @@ func saveFrom(h http.Handler, addr, body string) *httptest.ResponseRecorder {
 // behind one NAT address each save their own run within a minute, 30 at
 // a time, and none is refused.
 func TestClassroomBehindOneAddress(t *testing.T) {
+	t.Parallel()
 	srv := limitedServer(t, server.Limits{})
 	const students, together = 300, 30
 	start := time.Now()
@@ -94,6 +95,7 @@ func TestClassroomBehindOneAddress(t *testing.T) {
 // same run saved again costs nothing (as many distinct runs pass after
 // it as without it); another client has its own budget.
 func TestSaveBudgets(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		limits server.Limits
@@ -153,6 +155,7 @@ func btoi(b bool) int {
 
 // TestRoomBudget: past a client's budget of live rooms, 429.
 func TestRoomBudget(t *testing.T) {
+	t.Parallel()
 	srv := limitedServer(t, server.Limits{Rooms: 2, RoomsPerHour: 1})
 	form := url.Values{"page": {"/scenarios/paused-worker"}}
 	for i := range 3 {
@@ -173,6 +176,7 @@ func TestRoomBudget(t *testing.T) {
 // TestMaxStoreSize: once the store has reached its size limit a new run
 // is refused with 507 and a sentence, and saved runs still open.
 func TestMaxStoreSize(t *testing.T) {
+	t.Parallel()
 	srv := limitedServer(t, server.Limits{MaxStoreSize: 200 << 10})
 	var rec *httptest.ResponseRecorder
 	var first string

@@ -16,6 +16,7 @@ import (
 // With FENCELAB_METRICS_OUT set, the exposition is written there for
 // `promtool check metrics` (.ci/run does).
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	srv := limitedServer(t, server.Limits{Saves: 1, SavesPerHour: 1, MaxStoreSize: 1 << 30})
 	saveFrom(srv, "198.51.100.1", titled(t, "paused-worker", "one"))
 	saveFrom(srv, "198.51.100.1", titled(t, "paused-worker", "two"))

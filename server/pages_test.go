@@ -13,6 +13,7 @@ import (
 )
 
 func TestPages(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	tests := []struct {
 		name        string
@@ -54,6 +55,7 @@ func TestPages(t *testing.T) {
 
 // TestHead answers HEAD where GET reads, without a body.
 func TestHead(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	for _, target := range []string{"/", "/scenarios/paused-worker", "/api/scenarios", "/static/css/site.css"} {
 		rec := do(t, s, http.MethodHead, target, "", nil)
@@ -66,6 +68,7 @@ func TestHead(t *testing.T) {
 // TestPausedWorkerTable checks what the lab is for: unfenced ends on the
 // stale value, fenced on the new one, because fenced rejects step 8.
 func TestPausedWorkerTable(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	rec := get(t, s, "/scenarios/paused-worker")
 	checkResponse(t, "GET /scenarios/paused-worker", rec, http.StatusOK, htmlType)
@@ -120,6 +123,7 @@ func checkPausedWorker(t *testing.T, p page) {
 }
 
 func TestPolicyChoiceInQuery(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	tests := []struct {
 		query string
@@ -162,6 +166,7 @@ func attrOK(n *html.Node, key string) (string, bool) {
 
 // TestReplayPage replays a pasted scenario; nothing is saved.
 func TestReplayPage(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	form := url.Values{"scenario": {builtinSource(t, "paused-worker")}}
 	rec := postForm(t, s, "/replay", form)
@@ -179,6 +184,7 @@ func TestReplayPage(t *testing.T) {
 // TestHostileText shows titles, notes and values with HTML as text, on the
 // replay page and on the saved run.
 func TestHostileText(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	hostile := `{"version":1,"title":"<script>alert(1)</script>",
 		"description":"<img src=x onerror=alert(2)>",
@@ -215,6 +221,7 @@ func TestHostileText(t *testing.T) {
 // TestNoInlineStyle keeps the pages within the CSP: no style attributes or
 // elements, no inline handlers.
 func TestNoInlineStyle(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	save := postForm(t, s, "/runs", url.Values{"scenario": {builtinSource(t, "paused-worker")}})
 	targets := []string{"/", "/scenarios/paused-worker", "/scenarios/forgetful-receiver", save.Header().Get("Location"), "/nowhere"}

@@ -78,6 +78,7 @@ func checkPresent(t *testing.T, call string, p page, steps int) {
 // TestPresentScenario renders old-token-first for a projector, every step
 // on the page, with the diagram's policy and predict mode from the query.
 func TestPresentScenario(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	rec := get(t, s, "/scenarios/old-token-first/present")
 	checkResponse(t, "GET /scenarios/old-token-first/present", rec, http.StatusOK, htmlType)
@@ -121,6 +122,7 @@ func TestPresentScenario(t *testing.T) {
 
 // TestPresentRun renders a saved run for a projector.
 func TestPresentRun(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	id := saveRun(t, s, "paused-worker")
 	target := "/r/" + id + "/present"
@@ -143,6 +145,7 @@ func TestPresentRun(t *testing.T) {
 // (default fenced when chosen, else the first chosen), with a switch that
 // keeps ?p=, and links to the presentation and the exports.
 func TestDiagramOnPages(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	id := saveRun(t, s, "paused-worker")
 	tests := []struct {

@@ -18,6 +18,7 @@ import (
 // query chose what they show: the canonical address, og:url and the
 // picture keep that query, so an unfurler shows what the link shows.
 func TestPreviewKeepsTheQuery(t *testing.T) {
+	t.Parallel()
 	s := newSharingServer(t)
 	id := saveRun(t, s, "paused-worker")
 	run, scenario := testBase+"/r/"+id, testBase+"/scenarios/paused-worker"
@@ -55,6 +56,7 @@ func TestPreviewKeepsTheQuery(t *testing.T) {
 // gives each default policy's worst class in the words of the page's
 // chart, and nothing the chart does not say.
 func TestExplorePreviewSaysThePage(t *testing.T) {
+	t.Parallel()
 	s := newSharingServer(t)
 	var lastCard []byte
 	for _, from := range []string{"paused-worker", "old-token-first"} {

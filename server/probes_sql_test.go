@@ -31,6 +31,7 @@ SELECT value, token FROM r WHERE name = :resource;
 // TestSaveSQLProbe: a SQL probe's saved page shows the statement file,
 // numbered line by line, beside expected and observed.
 func TestSaveSQLProbe(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	web := httptest.NewServer(s)
 	t.Cleanup(web.Close)

@@ -59,6 +59,7 @@ func probeForgetfulCounted(t *testing.T) (*probe.Prober, *lab.Scenario, *probe.R
 // on loopback; its page shows expected beside observed with the first
 // divergence highlighted, and saving it again gives the same link.
 func TestSaveProbe(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	web := httptest.NewServer(s)
 	t.Cleanup(web.Close)
@@ -116,6 +117,7 @@ func TestSaveProbe(t *testing.T) {
 // TestSaveProbeChecked: the expected column must be the model's, and the
 // body what the probe sends.
 func TestSaveProbeChecked(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	p, sc, res := probeForgetful(t)
 	played, _ := p.SavedScenario(sc, res)

@@ -10,6 +10,7 @@ import (
 // TestPastedDiagramSwitch: a pasted scenario has no address, so its
 // diagram switch posts the scenario again with the policy chosen.
 func TestPastedDiagramSwitch(t *testing.T) {
+	t.Parallel()
 	h, _ := newTestServer(t)
 	form := url.Values{"scenario": {builtinSource(t, "racy-receiver")}, "p": {"fenced", "fenced-racy"}, "d": {"fenced-racy"}}
 	rec := postForm(t, h, "/replay", form)

@@ -16,6 +16,7 @@ import (
 // closes on the phones, a countdown, names turned on, the CSV export, a
 // hand-over to another browser, and the end, which closes every stream.
 func TestRoomTeacher(t *testing.T) {
+	t.Parallel()
 	base := startRoomServer(t, server.RoomConfig{})
 	presenter := client(t)
 	id, code := startRoom(t, base, presenter)

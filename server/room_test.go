@@ -44,6 +44,7 @@ func decodeRoom(t *testing.T, ev roomMessage) roomState {
 // phones follow the presenter, answer once each, and see the answer at
 // the reveal; a phone cannot move the room; the summary counts it all.
 func TestRoom(t *testing.T) {
+	t.Parallel()
 	base := startRoomServer(t, server.RoomConfig{})
 	presenter := client(t)
 	id, code := startRoom(t, base, presenter)
@@ -178,6 +179,7 @@ func testSummaries(t *testing.T, base, id string, presenter *http.Client) {
 
 // TestRoomRefusals: unknown codes, a full room, an ended room.
 func TestRoomRefusals(t *testing.T) {
+	t.Parallel()
 	// Times are kept to the second: a room of 2 s lives between 1 and 2 s.
 	base := startRoomServer(t, server.RoomConfig{MaxPhones: 1, TTL: 2 * time.Second})
 	presenter := client(t)

@@ -71,6 +71,7 @@ var builders = map[string][]string{
 // must have a builder, and what each builder makes must be routed back to
 // its pattern, so a link can neither miss its route nor reach another.
 func TestRoutesHaveBuilders(t *testing.T) {
+	t.Parallel()
 	e := server.EchoOf(newServer(t, failingStore{}, testSecret, nil))
 	registered := map[string]bool{}
 	for _, r := range e.Routes() {

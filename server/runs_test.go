@@ -21,6 +21,7 @@ var runLink = regexp.MustCompile(`^/r/[A-Za-z0-9_-]{16}$`)
 // TestSaveRunForm saves from the page's form: 303 to the link, and the
 // policies chosen on the page come along in the query.
 func TestSaveRunForm(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	src := builtinSource(t, "paused-worker")
 	rec := postForm(t, s, "/runs", url.Values{"scenario": {src}, "p": {"unfenced", "fenced"}})
@@ -51,6 +52,7 @@ func TestSaveRunForm(t *testing.T) {
 // TestSaveRunFormInvalid shows the 422 page with the messages and the text
 // offered back for fixing.
 func TestSaveRunFormInvalid(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	bad := `{"version":1,"title":"","events":[{"actor":"A","kind":"fly"}]}`
 	for _, target := range []string{"/runs", "/replay"} {
@@ -73,6 +75,7 @@ func TestSaveRunFormInvalid(t *testing.T) {
 // TestRunSurvivesRestart saves a run, closes store and server, opens them
 // again on the same file: the link shows the identical table.
 func TestRunSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := builtinSource(t, "forgetful-receiver")
 	query := "?p=unfenced&p=fenced&p=fenced-register&p=authoritative"
@@ -109,6 +112,7 @@ func TestRunSurvivesRestart(t *testing.T) {
 // TestRunDrift says so when today's engine gives another trace than the
 // stored one.
 func TestRunDrift(t *testing.T) {
+	t.Parallel()
 	db := openDB(t, t.TempDir())
 	s := newServer(t, db, testSecret, nil)
 	link := postForm(t, s, "/runs", url.Values{"scenario": {builtinSource(t, "paused-worker")}}).Header().Get("Location")
@@ -136,6 +140,7 @@ func TestRunDrift(t *testing.T) {
 // TestStoreFailure gives the 500 page (or JSON), logs the error, and the
 // next request is served.
 func TestStoreFailure(t *testing.T) {
+	t.Parallel()
 	var log bytes.Buffer
 	s := newServer(t, failingStore{}, testSecret, &log)
 	src := builtinSource(t, "paused-worker")
@@ -163,6 +168,7 @@ func TestStoreFailure(t *testing.T) {
 // TestPanic recovers: the client gets the 500 page, the log the stack, and
 // the server goes on.
 func TestPanic(t *testing.T) {
+	t.Parallel()
 	var log bytes.Buffer
 	s := newServer(t, panickingStore{}, testSecret, &log)
 	rec := get(t, s, "/r/AAAAAAAAAAAAAAAA")
@@ -175,6 +181,7 @@ func TestPanic(t *testing.T) {
 }
 
 func TestNewRequiresSecret(t *testing.T) {
+	t.Parallel()
 	if _, err := server.New(server.Config{Store: failingStore{}, Library: testLibrary(t)}); err == nil {
 		t.Errorf("server.New without a secret: no error")
 	}

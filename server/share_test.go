@@ -59,6 +59,7 @@ func metaTags(t *testing.T, body []byte) map[string]string {
 }
 
 func TestRunPageShareTags(t *testing.T) {
+	t.Parallel()
 	s := newSharingServer(t)
 	id := saveRun(t, s, "paused-worker")
 	req := httptest.NewRequest(http.MethodGet, "/r/"+id, nil)
@@ -110,6 +111,7 @@ func TestRunPageShareTags(t *testing.T) {
 // Without a base URL a page still says what it is, but gives no address
 // it would have to take from the Host header.
 func TestShareTagsWithoutBaseURL(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	rec := get(t, s, "/scenarios/paused-worker")
 	tags := metaTags(t, rec.Body.Bytes())
@@ -127,6 +129,7 @@ func TestShareTagsWithoutBaseURL(t *testing.T) {
 }
 
 func TestScenarioAndExploreShareTags(t *testing.T) {
+	t.Parallel()
 	s := newSharingServer(t)
 	tags := metaTags(t, get(t, s, "/scenarios/paused-worker?d=unfenced").Body.Bytes())
 	if want := testBase + "/scenarios/paused-worker.png?d=unfenced"; tags["og:image"] != want {
@@ -145,6 +148,7 @@ func TestScenarioAndExploreShareTags(t *testing.T) {
 }
 
 func TestRunPNG(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	id := saveRun(t, s, "paused-worker")
 	tests := []struct {
@@ -209,6 +213,7 @@ func colours(img image.Image) int {
 // TestOnlyEmbedIsFramable: the embed routes allow any site to frame them;
 // every other address keeps frame-ancestors 'none' and X-Frame-Options.
 func TestOnlyEmbedIsFramable(t *testing.T) {
+	t.Parallel()
 	s := newSharingServer(t)
 	id := saveRun(t, s, "paused-worker")
 	for _, target := range []string{"/r/" + id + "/embed", "/scenarios/paused-worker/embed?p=unfenced&p=fenced&p=fenced-register"} {
@@ -253,6 +258,7 @@ func TestOnlyEmbedIsFramable(t *testing.T) {
 }
 
 func TestOEmbed(t *testing.T) {
+	t.Parallel()
 	s := newSharingServer(t)
 	id := saveRun(t, s, "paused-worker")
 	link := testBase + "/r/" + id + "?d=unfenced"
@@ -293,6 +299,7 @@ func TestOEmbed(t *testing.T) {
 }
 
 func TestIconsAndManifest(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	ico := get(t, s, "/favicon.ico")
 	checkResponse(t, "GET /favicon.ico", ico, http.StatusOK, "image/vnd.microsoft.icon")

@@ -19,6 +19,7 @@ import (
 // included, and a live room on it; saving the same scenario again does not
 // bring it back; shown again, it answers 200.
 func TestHiddenRunIsGone(t *testing.T) {
+	t.Parallel()
 	db := openDB(t, t.TempDir())
 	secret, err := db.Secret(t.Context())
 	if err != nil {
