@@ -146,5 +146,18 @@ func checkRoomLayouts(t *testing.T, ctx context.Context, base, name string, w, h
 	checkLayout(t, ctx, name, "room-answers", least)
 	run(t, ctx, "reveal", chromedp.KeyEvent(kb.ArrowRight))
 	waitFor(t, ctx, "the split", `!document.querySelector(".predict-split").hidden`)
+	// The split makes the panel taller; the diagram is fitted again by a
+	// ResizeObserver, after layout: on a busy machine that comes a frame
+	// or more later, so wait until the drawing sits inside its column.
+	waitFor(t, ctx, "the diagram fitted to the reveal", diagramInColumnJS)
 	checkLayout(t, ctx, name, "room-reveal", least)
 }
+
+// diagramInColumnJS is true once the diagram's drawing ends inside its
+// column and the window.
+const diagramInColumnJS = `(() => {
+	const svg = document.querySelector("svg.diagram");
+	if (!svg) return false;
+	const r = svg.getBoundingClientRect(), c = svg.parentElement.getBoundingClientRect();
+	return r.bottom <= Math.min(c.bottom, innerHeight) + 0.5;
+})()`
