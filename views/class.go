@@ -4,6 +4,7 @@ import (
 	"math/big"
 
 	"fencelab/lab"
+	"fencelab/views/export"
 )
 
 // classText says what each class of violation means, for the glossaries.
@@ -49,15 +50,8 @@ func worstOf(vs []lab.Violation) lab.Class { return lab.Summary{Violations: vs}.
 
 // verdictWords is a policy's verdict over one run in a few words.
 func verdictWords(c lab.Class, n int) string {
-	switch c {
-	case lab.Corrupting:
-		return "corrupts data"
-	case lab.Refusing:
-		return "turns the rightful holder away"
-	case lab.Deposed:
-		return "lets a deposed worker's write in"
-	case lab.Overrun:
-		return "lease overrun only"
+	if w := export.ClassWords(c); w != "" {
+		return w
 	}
 	if n > 0 {
 		return plural(n, "violation")

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"fencelab/lab"
+	"fencelab/views/export"
 )
 
 // The comparison card is the link preview of a run: the failure and the
@@ -72,15 +73,8 @@ func verdictColour(t *lab.Trace, p lab.Policy) string {
 
 // verdictWords is a policy's verdict in a few words, as the pages say it.
 func verdictWords(t *lab.Trace, p lab.Policy) string {
-	switch t.Summary[p].Worst() {
-	case lab.Corrupting:
-		return "corrupts data"
-	case lab.Refusing:
-		return "turns the rightful holder away"
-	case lab.Deposed:
-		return "lets a deposed worker's write in"
-	case lab.Overrun:
-		return "lease overrun only"
+	if w := export.ClassWords(t.Summary[p].Worst()); w != "" {
+		return w
 	}
 	if n := len(t.Summary[p].Violations); n > 0 {
 		return plural(n, "violation")

@@ -79,3 +79,19 @@ func Paragraphs(s string) []string {
 	}
 	return out
 }
+
+// ClassWords is what a class of violation does, in a few words, as every
+// page and picture says it ("corrupts data"); "" for no class.
+func ClassWords(c lab.Class) string {
+	switch c {
+	case lab.Corrupting:
+		return "corrupts data"
+	case lab.Refusing:
+		return "turns the rightful holder away"
+	case lab.Deposed:
+		return "lets a deposed worker's write in"
+	case lab.Overrun:
+		return "lease overrun only"
+	}
+	return ""
+}
