@@ -276,6 +276,12 @@
 //     pending requests, and what each policy has broken so far, with
 //     unowned-write split by class. Values and reason texts are left out:
 //     no decision reads them.
+//   - Policies whose rules differ only in what the scenario never uses
+//     decide alike on every ordering: fenced-idempotent and fenced without
+//     op keys, fenced-racy and fenced without commits, cas and unfenced
+//     without rmw writes. The explorer runs one lane for such a group and
+//     gives each of its policies the same counts and counterexamples
+//     (what a replay shows is unchanged: it runs every policy).
 //   - Explore walks the states layer by layer (all states after one
 //     event, then after two, ...), so when the budget or the context stops
 //     a run, Complete is false and no ordering has been followed to its

@@ -181,12 +181,13 @@ func (x *Exploration) Of(p Policy) *PolicyExploration {
 // it holds two layers at a time. It stops early, and says so, when the
 // budget of states is reached or ctx is done.
 func Explore(ctx context.Context, s *Scenario, opt ExploreOptions) *Exploration {
-	x := newExplorer(ctx, s, opt)
+	x := newExplorer(ctx, s, opt, groupsOf)
 	x.run()
 	return x.result()
 }
 
-// result turns the last layer's tally into the exploration.
+// result turns the last layer's tally into the exploration: each policy
+// gets what its lane found.
 func (x *explorer) result() *Exploration {
 	t := x.final
 	if t == nil {
@@ -196,17 +197,18 @@ func (x *explorer) result() *Exploration {
 		Orderings: t.all.bigInt(), States: x.states, Bytes: x.held,
 		Complete: x.stopped == "", Stopped: x.stopped}
 	for p, policy := range policies {
-		pe := PolicyExploration{Policy: policy, AnyViolating: t.any[p].bigInt(),
+		li := x.groups.lane[p]
+		pe := PolicyExploration{Policy: policy, AnyViolating: t.any[li].bigInt(),
 			Violating: make(map[Invariant]*mathbig.Int, numInvariants),
 			ByClass:   make(map[Class]*mathbig.Int, numClasses)}
 		for k, inv := range invariants {
-			pe.Violating[inv] = t.violating[p][k].bigInt()
+			pe.Violating[inv] = t.violating[li][k].bigInt()
 		}
 		for c, class := range classes {
-			pe.ByClass[class] = t.byClass[p][c].bigInt()
+			pe.ByClass[class] = t.byClass[li][c].bigInt()
 		}
 		for c, class := range classes {
-			if f := x.best[p][c]; f.step > 0 {
+			if f := x.best[li][c]; f.step > 0 {
 				pe.Worst = &class
 				pe.Counterexample = &Counterexample{Order: x.order.complete(f.prefix), Step: f.step, Invariant: f.inv, Class: class}
 				break

@@ -5,12 +5,13 @@ import (
 	"math/bits"
 )
 
-// violated records what each policy has broken so far, in bitsPerPolicy
-// bits a policy: the invariants, with unowned-write split by its class,
-// so that the classes reached can be told too.
+// violated records what each lane has broken so far, in bitsPerPolicy
+// bits a lane: the invariants, with unowned-write split by its class,
+// so that the classes reached can be told too. A lane decides for every
+// policy of its group (laneGroups).
 type violated uint64
 
-// The bits of one policy in violated.
+// The bits of one lane in violated.
 const (
 	bitStale = iota
 	bitSuperseded
@@ -50,9 +51,9 @@ func bitOf(v Violation) uint {
 	return bitUnownedOverrun
 }
 
-// byPolicy returns the bits of policy p.
-func (v violated) byPolicy(p int) uint64 {
-	return uint64(v>>(p*bitsPerPolicy)) & (1<<bitsPerPolicy - 1)
+// byLane returns the bits of lane li.
+func (v violated) byLane(li int) uint64 {
+	return uint64(v>>(li*bitsPerPolicy)) & (1<<bitsPerPolicy - 1)
 }
 
 // number is a count of orderings: a uint64 until it overflows, then a big.Int.

@@ -8,7 +8,7 @@ import "encoding/binary"
 // (reasons, values, the requests of writes).
 func (c *codec) load(r *replayer, key []byte) (at laneOffsets) {
 	r.placed = key[:c.placedLen]
-	rd := reader{b: key, i: c.placedLen + violatedLen}
+	rd := reader{b: key, i: c.placedLen + c.violatedLen}
 	for i := range r.leases {
 		loadLease(&rd, &r.leases[i])
 	}
@@ -18,11 +18,11 @@ func (c *codec) load(r *replayer, key []byte) (at laneOffsets) {
 	for _, q := range c.sends {
 		c.loadRequest(&rd, r, q)
 	}
-	for li := range r.lanes {
+	for li := range r.lanes[:c.lanes] {
 		at[li] = rd.i
 		c.loadLane(&rd, &r.lanes[li])
 	}
-	at[numPolicies] = rd.i
+	at[c.lanes] = rd.i
 	r.warnings = r.warnings[:0]
 	return at
 }
@@ -64,7 +64,7 @@ func loadWorker(rd *reader, w *worker) {
 }
 
 // laneOffsets are where each lane's part of a key starts, and where the
-// last one ends.
+// last one ends (at the index of the number of lanes).
 type laneOffsets [numPolicies + 1]int
 
 // loadRequest restores a send's request: what it carries from its event,
@@ -222,7 +222,7 @@ func (c *codec) restore(dst, src *replayer, changed *[numPolicies]bool) {
 		d.delivered, d.committed, d.deliveredAt, d.committedAt = s.delivered, s.committed, s.deliveredAt, s.committedAt
 		d.scope, d.hasToken, d.token = s.scope, s.hasToken, s.token
 	}
-	for li := range dst.lanes {
+	for li := range dst.lanes[:c.lanes] {
 		d := &dst.lanes[li]
 		d.violations, d.touched = d.violations[:0], false
 		if !changed[li] {

@@ -50,6 +50,7 @@ type explorer struct {
 	opt      ExploreOptions
 	n        int
 	codec    *codec
+	groups   laneGroups // the lanes that run, one per group of policies that decide alike
 	order    partialOrder
 	events   []Event
 	steppers []*stepper
@@ -64,9 +65,9 @@ type explorer struct {
 	stopped  StopReason
 }
 
-// finding is a policy's counterexample so far for one class: the prefix
-// of the ordering up to its first violation of that class, which is at
-// step len(prefix).
+// finding is a lane's counterexample so far for one class (best holds
+// them per lane and class): the prefix of the ordering up to its first
+// violation of that class, which is at step len(prefix).
 type finding struct {
 	step   int
 	prefix []int32
@@ -95,6 +96,7 @@ type stepper struct {
 	out     []candidates // per shard
 	buf     []byte
 	changed [numPolicies]bool // the lanes r changed from from's
+	// noticed is per lane.
 	noticed [numPolicies][numClasses]notice
 }
 
@@ -122,7 +124,9 @@ func (c *candidates) bytes() int {
 	return cap(c.keys) + 4*cap(c.ends) + 4*cap(c.hashes) + 8*cap(c.links)
 }
 
-func newExplorer(ctx context.Context, s *Scenario, opt ExploreOptions) *explorer {
+// newExplorer sets up the exploration of s, running the lanes groups
+// gives its program.
+func newExplorer(ctx context.Context, s *Scenario, opt ExploreOptions, groups func(*program) laneGroups) *explorer {
 	if opt.Budget <= 0 {
 		opt.Budget = DefaultBudget
 	}
@@ -132,11 +136,17 @@ func newExplorer(ctx context.Context, s *Scenario, opt ExploreOptions) *explorer
 	x := &explorer{ctx: ctx, opt: opt, events: es.Events, growth: 2}
 	for range workers {
 		from, r := newReplayer(es), newReplayer(es)
-		from.quiet, r.quiet = true, true
+		if x.groups.run == nil {
+			x.groups = groups(r.pr)
+		}
+		for _, rp := range []*replayer{from, r} {
+			rp.quiet = true
+			rp.runLanes(x.groups.run)
+		}
 		x.steppers = append(x.steppers, &stepper{x: x, from: from, r: r, out: make([]candidates, workers)})
 	}
 	pr := x.steppers[0].r.pr
-	x.n, x.codec, x.order = len(pr.events), newCodec(pr), orderOf(pr, opt)
+	x.n, x.codec, x.order = len(pr.events), newCodec(pr, len(x.groups.run)), orderOf(pr, opt)
 	return x
 }
 
@@ -261,9 +271,9 @@ func (s *stepper) stepAll(l *layer, a, b, shards int) {
 	}
 	for rank := a; rank < b; rank++ {
 		key := l.key(rank)
-		v := violatedOf(key[x.codec.placedLen:])
+		v := x.codec.violatedOf(key)
 		at := x.codec.load(s.from, key)
-		for li := range s.changed {
+		for li := range x.codec.lanes {
 			s.changed[li] = true
 		}
 		for e := range x.n {
@@ -272,13 +282,12 @@ func (s *stepper) stepAll(l *layer, a, b, shards int) {
 			}
 			x.codec.restore(s.r, s.from, &s.changed)
 			s.r.step(e)
-			for li := range s.changed {
-				s.changed[li] = s.r.lanes[li].touched
-			}
 			cv := v
-			for p := range s.r.lanes {
-				for _, vi := range s.r.lanes[p].violations {
-					cv |= 1 << (p*bitsPerPolicy + int(bitOf(vi)))
+			for li := range x.codec.lanes {
+				ln := &s.r.lanes[li]
+				s.changed[li] = ln.touched
+				for _, vi := range ln.violations {
+					cv |= 1 << (li*bitsPerPolicy + int(bitOf(vi)))
 				}
 			}
 			link := linkOf(rank, e)
@@ -295,11 +304,11 @@ func (s *stepper) stepAll(l *layer, a, b, shards int) {
 // shardOf is the shard of a hash, among n.
 func shardOf(h uint32, n int) int { return int(uint64(h>>16) * uint64(n) >> 16) }
 
-// violatedOf reads the invariants broken from the bytes of a key after its
-// placed events.
-func violatedOf(b []byte) violated {
+// violatedOf reads the invariants broken from a key.
+func (c *codec) violatedOf(key []byte) violated {
+	b := key[c.placedLen:]
 	var v uint64
-	for i := range violatedLen {
+	for i := range c.violatedLen {
 		v |= uint64(b[i]) << (8 * i)
 	}
 	return violated(v)
@@ -313,19 +322,19 @@ func (s *stepper) clearNotices() {
 	}
 }
 
-// notice keeps, per policy and class not found yet, the least transition
+// notice keeps, per lane and class not found yet, the least transition
 // of this layer that first reaches the class.
 func (s *stepper) notice(v, cv violated, link uint64) {
-	for p := range s.noticed {
-		was, now := v.byPolicy(p), cv.byPolicy(p)
+	for li := range s.x.codec.lanes {
+		was, now := v.byLane(li), cv.byLane(li)
 		if was == now {
 			continue
 		}
-		for c := range s.noticed[p] {
-			if was&classMask[c] != 0 || now&classMask[c] == 0 || s.x.best[p][c].step > 0 {
+		for c := range s.noticed[li] {
+			if was&classMask[c] != 0 || now&classMask[c] == 0 || s.x.best[li][c].step > 0 {
 				continue
 			}
-			if n := &s.noticed[p][c]; link < n.link {
+			if n := &s.noticed[li][c]; link < n.link {
 				*n = notice{link: link, inv: firstOf(now &^ was & classMask[c])}
 			}
 		}
@@ -336,19 +345,19 @@ func (s *stepper) notice(v, cv violated, link uint64) {
 // that first reach a class into counterexamples: they are the earliest
 // there are, since no earlier layer reached the class.
 func (x *explorer) noticeLayer(d, w int, cutoff uint64) {
-	for p := range x.best {
-		for c := range x.best[p] {
-			if x.best[p][c].step > 0 {
+	for li := range x.codec.lanes {
+		for c := range x.best[li] {
+			if x.best[li][c].step > 0 {
 				continue
 			}
 			least := notice{link: noLink}
 			for _, st := range x.steppers[:w] {
-				if n := st.noticed[p][c]; n.link < least.link {
+				if n := st.noticed[li][c]; n.link < least.link {
 					least = n
 				}
 			}
 			if least.link != noLink && least.link <= cutoff {
-				x.best[p][c] = finding{step: d, prefix: x.prefix(d-1, least.link), inv: least.inv}
+				x.best[li][c] = finding{step: d, prefix: x.prefix(d-1, least.link), inv: least.inv}
 			}
 		}
 	}
@@ -408,7 +417,7 @@ func (x *explorer) hold(cur *layer, shards []*shard) {
 }
 
 // finalTally counts the orderings that reach each state of the last layer,
-// by what they broke.
+// by what they broke, per lane.
 type finalTally struct {
 	all       number
 	any       [numPolicies]number
@@ -424,24 +433,24 @@ func (x *explorer) tallyLast(l *layer) *finalTally {
 		var c number
 		sh.countOf(i, &c)
 		t.all.add(&c)
-		v := violatedOf(sh.key(i)[x.codec.placedLen:])
+		v := x.codec.violatedOf(sh.key(i))
 		if v == 0 {
 			continue
 		}
-		for p := range numPolicies {
-			b := v.byPolicy(p)
+		for li := range x.codec.lanes {
+			b := v.byLane(li)
 			if b == 0 {
 				continue
 			}
-			t.any[p].add(&c)
+			t.any[li].add(&c)
 			for k, m := range invMask {
 				if b&m != 0 {
-					t.violating[p][k].add(&c)
+					t.violating[li][k].add(&c)
 				}
 			}
 			for cl, m := range classMask {
 				if b&m != 0 {
-					t.byClass[p][cl].add(&c)
+					t.byClass[li][cl].add(&c)
 					break
 				}
 			}

@@ -4,9 +4,6 @@ import (
 	"encoding/binary"
 )
 
-// violatedLen is the number of bytes of a key that hold the invariants broken.
-const violatedLen = (numPolicies*bitsPerPolicy + 7) / 8
-
 // codec writes the replayer's state as a key and reads it back. The key is
 // the state: Explore stores nothing else about it, and runs each step on a
 // replayer loaded from its key, so whatever the key leaves out cannot
@@ -14,13 +11,18 @@ const violatedLen = (numPolicies*bitsPerPolicy + 7) / 8
 // invariants read, and nothing kept only for reasons: no step numbers, no
 // remembered-how texts, no values (they are shown, never checked).
 //
-// Layout: the bitset of events run, the invariants broken (6 bytes), then
-// per scope the lease, per actor the worker, per send its request, and per
-// policy its lane (aborted or pending sends, then per resource the token
-// it remembers, the highest token applied per scope, the op keys applied).
+// Layout: the bitset of events run, the invariants each lane broke
+// (bitsPerPolicy bits a lane), then per scope the lease, per actor the
+// worker, per send its request, and per lane that runs (one for each group
+// of policies that decide alike, groupsOf) its state (aborted or pending
+// sends, then per resource the token it remembers, the highest token
+// applied per scope, the op keys applied).
 type codec struct {
 	pr        *program
 	placedLen int
+	// lanes is how many lanes a key holds, violatedLen the bytes that
+	// hold what they broke.
+	lanes, violatedLen int
 	// remInApplied: with fewer than eight scopes, whether a receiver
 	// remembers a token is the top bit of its applied scopes' byte.
 	remInApplied bool
@@ -28,9 +30,10 @@ type codec struct {
 	sendEvent    []int // per request, the index of the event that sent it
 }
 
-func newCodec(pr *program) *codec {
+// newCodec is the codec of pr's states with the given number of lanes.
+func newCodec(pr *program, lanes int) *codec {
 	c := &codec{pr: pr, placedLen: placedLen(len(pr.events)), remInApplied: len(pr.scopes) < 8,
-		sendEvent: make([]int, pr.requests)}
+		lanes: lanes, violatedLen: (lanes*bitsPerPolicy + 7) / 8, sendEvent: make([]int, pr.requests)}
 	for i, e := range pr.events {
 		if e.kind != Write && e.kind != Send {
 			continue
@@ -58,7 +61,7 @@ func (c *codec) encodeFrom(buf []byte, r *replayer, placed []byte, e int, v viol
 	}
 	var vb [8]byte
 	binary.LittleEndian.PutUint64(vb[:], uint64(v))
-	buf = append(buf, vb[:violatedLen]...)
+	buf = append(buf, vb[:c.violatedLen]...)
 	for i := range r.leases {
 		buf = appendLease(buf, &r.leases[i])
 	}
@@ -69,12 +72,12 @@ func (c *codec) encodeFrom(buf []byte, r *replayer, placed []byte, e int, v viol
 		buf = c.appendRequest(buf, &r.requests[q])
 	}
 	if changed == nil {
-		for li := range r.lanes {
+		for li := range r.lanes[:c.lanes] {
 			buf = c.appendLane(buf, &r.lanes[li])
 		}
 		return buf
 	}
-	for li := 0; li < numPolicies; {
+	for li := 0; li < c.lanes; {
 		if changed[li] {
 			buf = c.appendLane(buf, &r.lanes[li])
 			li++
@@ -82,7 +85,7 @@ func (c *codec) encodeFrom(buf []byte, r *replayer, placed []byte, e int, v viol
 		}
 		// Copy the run of lanes the step left alone in one go.
 		end := li + 1
-		for end < numPolicies && !changed[end] {
+		for end < c.lanes && !changed[end] {
 			end++
 		}
 		buf = append(buf, placed[at[li]:at[end]]...)

@@ -37,7 +37,7 @@ func checkRoundTrip(t *testing.T, rng *rand.Rand, s *Scenario) {
 	for _, r := range []*replayer{loaded, straight, fresh} {
 		r.quiet = true
 	}
-	c := newCodec(loaded.pr)
+	c := newCodec(loaded.pr, numPolicies)
 	order := newPartialOrder(loaded.pr, ExpiryFree)
 	key := c.encode(nil, loaded, make([]byte, c.placedLen), -1, 0)
 	var v violated
@@ -69,7 +69,7 @@ func checkRoundTrip(t *testing.T, rng *rand.Rand, s *Scenario) {
 				eventsOf(s), e, depth, next, got)
 		}
 		c.load(fresh, next)
-		if got := c.encode(nil, fresh, next[:c.placedLen], -1, violatedOf(next[c.placedLen:])); !bytes.Equal(got, next) {
+		if got := c.encode(nil, fresh, next[:c.placedLen], -1, c.violatedOf(next)); !bytes.Equal(got, next) {
 			t.Fatalf("%s: after event %d at depth %d, key %x loads and writes back as %x", eventsOf(s), e, depth, next, got)
 		}
 		key = next

@@ -61,7 +61,7 @@ func (r *replayer) acquire(i int, e op) {
 		reason = r.grantReason(e, l, t)
 	}
 	r.grant(e, t)
-	for li := range r.lanes {
+	for li := range r.lanes[:r.nl] {
 		if r.lanes[li].registers {
 			r.set(i, li, Granted, r.lanes[li].register(r, e.scope, t, reason))
 			continue

@@ -144,3 +144,59 @@ func (p Policy) ClaimableByReceiver() bool {
 	r, ok := p.rulesOf()
 	return ok && r.check != checkLeaseService && !r.workerChecks && !r.commitsLater
 }
+
+// inertIn clears the rules that cannot change a decision, a violation or
+// a lane's state in pr: idempotent without op keys (suppression needs a
+// key applied before), commitsLater without commits (a request is held
+// back only when a commit follows it), and cas's check without rmw writes
+// (a write that is not rmw states no condition, and is applied as
+// unfenced applies it, whatever else the rules say). byDefault is about
+// pages, never decisions. Two policies whose rules are equal once cleared
+// run the same code on every step of every ordering of pr.
+func (r rules) inertIn(pr *program) rules {
+	r.byDefault = false
+	if !pr.hasOpKeys() {
+		r.idempotent = false
+	}
+	if !pr.hasCommits() {
+		r.commitsLater = false
+	}
+	if !pr.hasRMW && r.check == checkVersion {
+		r.check = checkNothing
+	}
+	return r
+}
+
+// laneGroups says which policies decide alike in a program, so that an
+// exploration runs one lane for each group. run lists the policy of each
+// lane that runs (the first of its group, in the order of Policies), lane
+// gives each policy the lane that decides for it.
+type laneGroups struct {
+	run  []int
+	lane [numPolicies]int
+}
+
+// everyLane runs every policy in its own lane, as Replay does.
+func everyLane() laneGroups {
+	var g laneGroups
+	for p := range numPolicies {
+		g.run, g.lane[p] = append(g.run, p), p
+	}
+	return g
+}
+
+// groupsOf groups the policies whose rules are equal in pr (inertIn).
+func groupsOf(pr *program) laneGroups {
+	var g laneGroups
+	var seen []rules
+	for p, row := range policyRules {
+		r := row.rules.inertIn(pr)
+		j := slices.Index(seen, r)
+		if j < 0 {
+			j = len(g.run)
+			g.run, seen = append(g.run, p), append(seen, r)
+		}
+		g.lane[p] = j
+	}
+	return g
+}

@@ -264,3 +264,18 @@ func indexOf(list []string, name string) int {
 	}
 	return slices.Index(list, name)
 }
+
+// hasOpKeys reports whether any write or send carries an op key.
+func (pr *program) hasOpKeys() bool {
+	for _, ks := range pr.opKeys {
+		if len(ks) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// hasCommits reports whether any event is a commit.
+func (pr *program) hasCommits() bool {
+	return slices.ContainsFunc(pr.events, func(e op) bool { return e.kind == Commit })
+}

@@ -74,6 +74,10 @@ type replayer struct {
 	workers  []worker
 	requests []request
 	lanes    [numPolicies]lane
+	// nl is how many lanes run, lanes[:nl]: every policy's in a replay,
+	// in policy order; while exploring, one for each group of policies
+	// that decide alike (groupsOf), and steps' outcomes are then by lane.
+	nl       int
 	steps    []Step
 	warnings []Warning
 	// memo holds the snapshots made at the current step, so that lanes
@@ -164,12 +168,20 @@ func (r *replayer) init(s *Scenario) {
 	for i := range r.workers {
 		r.workers[i].grants = grants[i*ns : (i+1)*ns : (i+1)*ns]
 	}
+	r.runLanes(everyLane().run)
+}
+
+// runLanes sets up lane j to run policy run[j], afresh, and only those.
+func (r *replayer) runLanes(run []int) {
+	pr := r.pr
 	snap := snapshot{values: pr.noValues, tokens: pr.noTokens, versions: pr.noVersions}
 	res := newReceivers(pr)
 	flags := laneFlags(pr)
-	for i := range r.lanes {
-		r.lanes[i].init(i, pr, res[i], snap, &flags)
+	for j, p := range run {
+		r.lanes[j] = lane{}
+		r.lanes[j].init(p, pr, res[p], snap, &flags)
 	}
+	r.nl = len(run)
 }
 
 // token gives step i's token a place that outcomes can point to.
@@ -388,7 +400,7 @@ func (r *replayer) actor(e op) string { return r.pr.actors[e.actor] }
 
 // all gives every policy the same outcome at step i.
 func (r *replayer) all(i int, d Decision, reason string) {
-	for li := range r.lanes {
+	for li := range r.lanes[:r.nl] {
 		r.set(i, li, d, reason)
 	}
 }
@@ -416,7 +428,7 @@ func (r *replayer) trace() *Trace {
 	tb := &traceBlock{policies: policies}
 	t := &tb.t
 	*t = Trace{Policies: tb.policies[:], Steps: r.steps, Warnings: r.warnings, Summary: make(map[Policy]Summary, numPolicies)}
-	for li := range r.lanes {
+	for li := range r.lanes[:r.nl] {
 		l := &r.lanes[li]
 		t.Summary[l.policy] = Summary{Final: l.snap.values, Violations: l.violations}
 	}

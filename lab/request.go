@@ -9,7 +9,7 @@ func (r *replayer) send(i int, e op, built request) {
 	if q.rmw {
 		r.sendFresh(e.request)
 	}
-	for li := range r.lanes {
+	for li := range r.lanes[:r.nl] {
 		l := &r.lanes[li]
 		switch {
 		case l.workerChecks && !passed:
@@ -37,7 +37,7 @@ func (r *replayer) send(i int, e op, built request) {
 func (r *replayer) sendFresh(q int) {
 	rq := &r.requests[q]
 	at := rq.actor*len(r.pr.resources) + rq.resource
-	for li := range r.lanes {
+	for li := range r.lanes[:r.nl] {
 		l := &r.lanes[li]
 		l.fresh[q], l.touched = l.seen[at], true
 	}
@@ -111,7 +111,7 @@ func (r *replayer) clientCheck(e op) (bool, string) {
 func (r *replayer) deliver(i int, e op) {
 	q := &r.requests[e.request]
 	q.delivered, q.deliveredAt = true, i
-	for li := range r.lanes {
+	for li := range r.lanes[:r.nl] {
 		l := &r.lanes[li]
 		if l.workerChecks && l.aborted[e.request] {
 			r.set(i, li, Dropped, "dropped: the send was aborted, nothing was in flight")
@@ -126,7 +126,7 @@ func (r *replayer) commit(i int, e op) {
 	q := &r.requests[e.request]
 	q.committed, q.committedAt = true, i
 	id := r.pr.requestIDs[e.request]
-	for li := range r.lanes {
+	for li := range r.lanes[:r.nl] {
 		l := &r.lanes[li]
 		switch {
 		case !l.commitsLater:
@@ -147,7 +147,7 @@ func (r *replayer) restart(i int, e op) {
 		r.restartScope(i, e)
 		return
 	}
-	for li := range r.lanes {
+	for li := range r.lanes[:r.nl] {
 		l := &r.lanes[li]
 		reason := l.restartTokens(r, e.resource)
 		if keys := l.restartKeys(r, e.resource); keys != "" {
@@ -242,7 +242,7 @@ func (r *replayer) read(i int, e op) {
 		r.all(i, OK, "")
 		return
 	}
-	for li := range r.lanes {
+	for li := range r.lanes[:r.nl] {
 		l := &r.lanes[li]
 		if li > 0 && r.lanes[li-1].snap.id == l.snap.id {
 			r.set(i, li, OK, r.steps[i].Outcomes[li-1].Reason)
@@ -255,7 +255,7 @@ func (r *replayer) read(i int, e op) {
 // readFresh makes the actor fresh at what it read, under every policy.
 func (r *replayer) readFresh(e op) {
 	nr := len(r.pr.resources)
-	for li := range r.lanes {
+	for li := range r.lanes[:r.nl] {
 		l := &r.lanes[li]
 		for ri := range r.pr.resources {
 			if e.resource < 0 || ri == e.resource {
