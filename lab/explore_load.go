@@ -71,7 +71,7 @@ type laneOffsets [numPolicies + 1]int
 // and what the replay decided when it was sent.
 func (c *codec) loadRequest(rd *reader, r *replayer, q int) {
 	b := rd.byte()
-	e := c.pr.events[c.sendEvent[q]]
+	e := &c.pr.events[c.sendEvent[q]]
 	rq := request{sent: b&1 != 0, delivered: b&2 != 0, committed: b&4 != 0, hasToken: b&8 != 0, opKey: -1}
 	if rq.sent {
 		rq.actor, rq.resource, rq.value, rq.key, rq.opKey, rq.rmw = e.actor, e.resource, e.value, e.key, e.opKey, e.rmw
@@ -180,6 +180,12 @@ func (rd *reader) bytes(n int) []byte {
 }
 
 func (rd *reader) varint() int64 {
+	// Tokens are small: nearly every varint is one byte, decoded here
+	// without the call binary.Varint costs.
+	if b := rd.b[rd.i]; b < 0x80 {
+		rd.i++
+		return int64(b>>1) ^ -int64(b&1)
+	}
 	v, n := binary.Varint(rd.b[rd.i:])
 	if n <= 0 {
 		panic("lab: malformed state key")

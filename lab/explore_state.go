@@ -100,13 +100,13 @@ func appendLease(buf []byte, l *lease) []byte {
 	latestOnly := l.n == 1 && l.room[0] == grant{l.holder, l.token}
 	more := l.n > 0 && !latestOnly
 	buf = append(buf, bit(l.granted, 0)|bit(latestOnly, 1)|bit(more, 2)|byte(l.holder+1)<<3)
-	buf = binary.AppendVarint(binary.AppendVarint(binary.AppendVarint(buf, l.token), l.next), l.maxGranted)
+	buf = appendVarint(appendVarint(appendVarint(buf, l.token), l.next), l.maxGranted)
 	if !more {
 		return buf
 	}
 	buf = append(buf, byte(l.n))
 	for _, g := range l.held() {
-		buf = binary.AppendVarint(append(buf, byte(g.actor)), g.token)
+		buf = appendVarint(append(buf, byte(g.actor)), g.token)
 	}
 	return buf
 }
@@ -115,14 +115,14 @@ func appendLease(buf []byte, l *lease) []byte {
 // answer per scope too (with one, they are its latest grant and answer).
 func (c *codec) appendWorker(buf []byte, w *worker) []byte {
 	buf = append(buf, bit(w.paused, 0)|bit(w.crashed, 1)|bit(w.hasGrant, 2)|byte(w.answer+1)<<3|byte(w.scope)<<5)
-	buf = binary.AppendVarint(buf, w.token)
+	buf = appendVarint(buf, w.token)
 	if len(w.grants) < 2 {
 		return buf
 	}
 	for _, g := range w.grants {
 		buf = append(buf, bit(g.granted, 0)|byte(g.answer+1)<<1)
 		if g.granted {
-			buf = binary.AppendVarint(buf, g.token)
+			buf = appendVarint(buf, g.token)
 		}
 	}
 	return buf
@@ -135,7 +135,7 @@ func (c *codec) appendRequest(buf []byte, q *request) []byte {
 	}
 	buf = append(buf, bit(q.sent, 0)|bit(q.delivered, 1)|bit(q.committed, 2)|bit(q.hasToken, 3)|scope<<4)
 	if q.hasToken {
-		buf = binary.AppendVarint(buf, q.token)
+		buf = appendVarint(buf, q.token)
 	}
 	return buf
 }
@@ -200,17 +200,17 @@ func (c *codec) appendReceiver(buf []byte, ri int, res *receiver) []byte {
 		buf = append(buf, bit(rem.has, 0), applied)
 	}
 	if rem.has {
-		buf = binary.AppendVarint(buf, rem.t)
+		buf = appendVarint(buf, rem.t)
 	}
 	for _, m := range res.applied {
 		if m.set {
-			buf = binary.AppendVarint(buf, m.hi)
+			buf = appendVarint(buf, m.hi)
 		}
 	}
 	for _, s := range res.rems[1:] {
 		buf = append(buf, bit(s.has, 0))
 		if s.has {
-			buf = binary.AppendVarint(buf, s.t)
+			buf = appendVarint(buf, s.t)
 		}
 	}
 	buf = appendOps(buf, res.ops)
@@ -239,4 +239,13 @@ func bit(f bool, i uint) byte {
 		b = 1
 	}
 	return b << i
+}
+
+// appendVarint is binary.AppendVarint, with the one-byte case (nearly
+// every token) done inline.
+func appendVarint(buf []byte, v int64) []byte {
+	if -64 <= v && v < 64 {
+		return append(buf, byte(v<<1^v>>63))
+	}
+	return binary.AppendVarint(buf, v)
 }

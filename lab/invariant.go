@@ -12,7 +12,7 @@ func (l *lane) apply(r *replayer, q, i int) {
 		if m := res.applied[rq.scope]; m.set && m.hi > rq.token {
 			l.violate(StaleOverwrite, i)
 		}
-		if ls := r.leases[rq.scope]; ls.granted && ls.maxGranted > rq.token {
+		if ls := &r.leases[rq.scope]; ls.granted && ls.maxGranted > rq.token {
 			l.violate(SupersededWrite, i)
 		}
 	}

@@ -199,7 +199,7 @@ func (l *lane) fenced(r *replayer, q, i int) (Decision, string) {
 		l.checkRejected(r, q, i)
 		return Rejected, r.say("rejected: ", r.pr.resources[rq.resource], " keeps a token per scope, and the write belongs to no scope")
 	}
-	rem := res.rems[k]
+	rem := &res.rems[k]
 	t, rt, per := r.itoa(rq.token), r.itoa(rem.t), ""
 	if r.pr.perScope[rq.resource] && !r.quiet {
 		per = r.say(" for ", r.pr.scopes[rq.scope])

@@ -177,13 +177,16 @@ type laneGroups struct {
 }
 
 // everyLane runs every policy in its own lane, as Replay does.
-func everyLane() laneGroups {
+func everyLane() laneGroups { return laneOfEach }
+
+// laneOfEach is everyLane's, made once: a replay allocates nothing for it.
+var laneOfEach = func() laneGroups {
 	var g laneGroups
 	for p := range numPolicies {
 		g.run, g.lane[p] = append(g.run, p), p
 	}
 	return g
-}
+}()
 
 // groupsOf groups the policies whose rules are equal in pr (inertIn).
 func groupsOf(pr *program) laneGroups {
