@@ -17,6 +17,15 @@ import (
 // of policies that decide alike, groupsOf) its state (aborted or pending
 // sends, then per resource the token it remembers, the highest token
 // applied per scope, the op keys applied).
+//
+// The layout is decided once per program, so that what a scenario never
+// uses takes no byte: lanes only for the groups of policies; aborted sends
+// only in a lane whose worker checks, pending ones only where commits can
+// hold a request back; per-scope grants of a worker only with two scopes
+// or more; a token per scope only at a per-scope receiver; the receiver's
+// own op keys only with keys: memory; stale flags only with rmw writes.
+// Within a state, a scope's valid leases are one flag while they are just
+// its latest grant (always, without split acquires).
 type codec struct {
 	pr        *program
 	placedLen int
