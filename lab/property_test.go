@@ -32,7 +32,11 @@ var wide = genOptions{actors: 3, scopes: 2, resources: 2, events: 30, tokens: tr
 
 func TestPropertyDeterministicJSON(t *testing.T) {
 	t.Parallel()
-	forRandom(t, 300, wide, func(t *testing.T, s *Scenario, tr *Trace) {
+	n := 300
+	if testing.Short() {
+		n = 60 // every replay twice, and JSON twice: the slowest property
+	}
+	forRandom(t, n, wide, func(t *testing.T, s *Scenario, tr *Trace) {
 		a, _ := json.Marshal(tr)
 		b, _ := json.Marshal(Replay(s))
 		if !bytes.Equal(a, b) {

@@ -319,7 +319,7 @@ func TestReferenceModel(t *testing.T) {
 	inputs = append(inputs, `{"version":1,"title":"blank","resources":{"a":{},"b":{"fencing":false}},"events":[]}`)
 	n := 20000
 	if testing.Short() {
-		n = 500 // a sample for the inner loop; .ci/run runs all 20,000
+		n = 200 // a sample for the inner loop; .ci/run runs all 20,000
 	}
 	if v, err := strconv.Atoi(os.Getenv("REF_N")); err == nil {
 		n = v

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"fencelab/server/store"
@@ -95,5 +96,76 @@ func TestStoreUnavailableOrFull(t *testing.T) {
 				t.Errorf("log lacks the store's error:\n%s", log.String())
 			}
 		})
+	}
+}
+
+// downStore is a working store that can be taken down and brought back, as
+// a database that restarts under a running server.
+type downStore struct {
+	store.Runs
+	down atomic.Bool
+}
+
+func (s *downStore) err() error {
+	if s.down.Load() {
+		return fmt.Errorf("%w: the database is restarting (test)", store.ErrUnavailable)
+	}
+	return nil
+}
+
+func (s *downStore) SaveRun(ctx context.Context, r store.Run) (store.Run, error) {
+	if err := s.err(); err != nil {
+		return store.Run{}, err
+	}
+	return s.Runs.SaveRun(ctx, r)
+}
+
+func (s *downStore) Run(ctx context.Context, id string) (store.Run, error) {
+	if err := s.err(); err != nil {
+		return store.Run{}, err
+	}
+	return s.Runs.Run(ctx, id)
+}
+
+func (s *downStore) Ping(ctx context.Context) error {
+	if err := s.err(); err != nil {
+		return err
+	}
+	return s.Runs.Ping(ctx)
+}
+
+// TestStoreBackWithoutRestart takes the database down under a running
+// server and brings it back: while it is down saves and reads are 503 and
+// /readyz says not ready while /healthz stays up; once it is back the same
+// server saves and reads again, and the run saved before is intact. (Each
+// adapter's contract, storetest's Unavailable, checks that a real broken
+// database gives store.ErrUnavailable and recovers the same way.)
+func TestStoreBackWithoutRestart(t *testing.T) {
+	t.Parallel()
+	db := &downStore{Runs: openDB(t, t.TempDir())}
+	s := newServer(t, db, testSecret, nil)
+	src := builtinSource(t, "paused-worker")
+	rec := postJSON(t, s, "/api/runs", src)
+	checkResponse(t, "POST /api/runs before the database goes down", rec, http.StatusCreated, jsonType)
+	before := rec.Header().Get("Location")
+
+	db.down.Store(true)
+	checkResponse(t, "POST /api/runs while the database is down", postJSON(t, s, "/api/runs", src),
+		http.StatusServiceUnavailable, jsonType)
+	checkResponse(t, "GET "+before+" while the database is down", get(t, s, before),
+		http.StatusServiceUnavailable, htmlType)
+	checkResponse(t, "GET /readyz while the database is down", get(t, s, "/readyz"),
+		http.StatusServiceUnavailable, "text/plain; charset=utf-8")
+	checkResponse(t, "GET /healthz while the database is down", get(t, s, "/healthz"),
+		http.StatusOK, "text/plain; charset=utf-8")
+
+	db.down.Store(false)
+	checkResponse(t, "GET /readyz after the database is back", get(t, s, "/readyz"),
+		http.StatusOK, "text/plain; charset=utf-8")
+	checkResponse(t, "GET "+before+" after the database is back", get(t, s, before), http.StatusOK, htmlType)
+	rec = postJSON(t, s, "/api/runs", builtinSource(t, "killed-worker"))
+	checkResponse(t, "POST /api/runs after the database is back", rec, http.StatusCreated, jsonType)
+	if after := rec.Header().Get("Location"); after == before || after == "" {
+		t.Errorf("POST /api/runs of another scenario after the database is back: Location %q, want a new link (before: %q)", after, before)
 	}
 }

@@ -65,6 +65,9 @@ func saveFrom(h http.Handler, addr, body string) *httptest.ResponseRecorder {
 // behind one NAT address each save their own run within a minute, 30 at
 // a time, and none is refused.
 func TestClassroomBehindOneAddress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("300 saves take a second or more: not under -short")
+	}
 	t.Parallel()
 	srv := limitedServer(t, server.Limits{})
 	const students, together = 300, 30

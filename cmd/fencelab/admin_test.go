@@ -70,6 +70,7 @@ func statusOf(h http.Handler, target string) int {
 // server's database, lists it, and says clearly what is wrong with an
 // unknown id, a missing file or a database it may not write.
 func TestAdminHide(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "lab.db")
 	srv, _ := labOn(t, path)
 	id, code := saveThrough(srv, retitler(t)("to be hidden"))
@@ -118,6 +119,7 @@ func TestAdminHide(t *testing.T) {
 // the same id, and gives the same scenario the same id again, since the
 // link secret travels with the copy.
 func TestBackupWhileSaving(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	srv, _ := labOn(t, filepath.Join(dir, "lab.db"))
 	titled := retitler(t)

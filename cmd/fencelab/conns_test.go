@@ -16,6 +16,7 @@ import (
 // open: one more is not served until one of them closes, so a crowd of
 // idle connections cannot take every file descriptor.
 func TestServeCapsConnections(t *testing.T) {
+	t.Parallel()
 	var log syncBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

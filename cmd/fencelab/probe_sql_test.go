@@ -10,6 +10,7 @@ import (
 )
 
 func TestProbeSQLCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.sql")
 	os.WriteFile(bad, []byte("-- name: reset\nDELETE FROM r;\n-- name: write\nUPDATE r SET v = :vaule;\n-- name: read\nSELECT value, token FROM r;\n"), 0o600)

@@ -39,6 +39,7 @@ func startReceiverCmd(t *testing.T, args ...string) string {
 }
 
 func TestProbeCommand(t *testing.T) {
+	t.Parallel()
 	fenced := startReceiverCmd(t, "--policy", "fenced", "--store", "sqlite")
 	forgetful := startReceiverCmd(t, "--flaw", "forgetful")
 	racy := startReceiverCmd(t, "--flaw", "racy", "--window", "1ms")

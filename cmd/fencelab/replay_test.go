@@ -32,6 +32,7 @@ func TestSeed(t *testing.T) {
 }
 
 func TestReplayCommand(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		args  []string
@@ -83,6 +84,7 @@ func TestReplayCommand(t *testing.T) {
 // TestReplayJSON: --json prints the engine's trace, byte for byte what
 // encoding/json makes of lab.Replay (the API sends the same bytes).
 func TestReplayJSON(t *testing.T) {
+	t.Parallel()
 	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order())
 	if err != nil {
 		t.Fatal(err)

@@ -112,6 +112,7 @@ func TestServeBadFlags(t *testing.T) {
 // are held for a moment and written in one go, and all of them by the
 // close.
 func TestAccessLog(t *testing.T) {
+	t.Parallel()
 	var stderr bytes.Buffer
 	access, closeAccess, err := openAccessLog("stderr", &stderr)
 	if err != nil || access == nil {

@@ -120,7 +120,7 @@ window.fencelabDiagramFit = function (svg) {
           continue;
         }
         var h = Math.min(a.box.y + a.box.height, o.box.y + o.box.height) - Math.max(a.box.y, o.box.y);
-        var over = o.box.x + o.box.width + 2 - a.box.x;
+        var over = o.box.x + o.box.width + 5 - a.box.x; // a space between words
         if (h > 3 && over > 0) {
           a.t.setAttribute("x", String(parseFloat(a.t.getAttribute("x")) + over));
           a.box.x += over;
@@ -138,10 +138,14 @@ window.fencelabDiagramFit = function (svg) {
   }
 
   // fitBefore keeps each label short of the next mark to its right on its
-  // row (a decision's dot, the next label): it shrinks, down to least
-  // (in the drawing's units), then loses its last letters to an ellipsis;
-  // the whole word stays in the card and the final values.
+  // row (a decision's dot, the next label) and of the drawing's right
+  // edge (the names of the invariants broken, grown, would run off it):
+  // it shrinks, down to least (in the drawing's units), then loses its
+  // last letters to an ellipsis; the whole word stays in the card and the
+  // final values.
   function fitBefore(items, least) {
+    var view = svg.viewBox.baseVal;
+    var edge = view.x + view.width - 2;
     var marks = items.map(function (it) { return it.box; });
     svg.querySelectorAll("circle").forEach(function (c) {
       var b = c.getBBox();
@@ -151,7 +155,7 @@ window.fencelabDiagramFit = function (svg) {
       if (!a.movable) {
         return;
       }
-      var limit = Infinity;
+      var limit = edge;
       marks.forEach(function (m) {
         var h = Math.min(a.box.y + a.box.height, m.y + m.height) - Math.max(a.box.y, m.y);
         if (m !== a.box && h > 3 && m.x > a.box.x + 1) {

@@ -130,7 +130,7 @@ func concurrent(t *testing.T, ex example, r *sqlprobe.Receiver, p *probe.Prober)
 		}
 		d, want = 10*time.Second, probe.Disagree
 	} else if testing.Short() {
-		d = 500 * time.Millisecond
+		d = 150 * time.Millisecond
 	}
 	res, err := p.Concurrent(t.Context(), probe.ConcurrentOptions{Workers: 4, Duration: d})
 	verdict(t, ex, "concurrent", res, err, want)

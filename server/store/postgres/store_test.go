@@ -3,7 +3,6 @@ package postgres
 import (
 	"testing"
 
-	"fencelab/server/servertest"
 	"fencelab/server/store"
 	"fencelab/server/store/storetest"
 )
@@ -38,7 +37,7 @@ func harness(base string) storetest.Harness {
 				return proxy.Resume
 			},
 		}
-	}, Serve: servertest.New}
+	}}
 }
 
 func TestTakedowns(t *testing.T) {

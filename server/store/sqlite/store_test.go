@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"fencelab/server/servertest"
 	"fencelab/server/store"
 	"fencelab/server/store/storetest"
 )
@@ -17,11 +16,11 @@ import (
 // one file stand for several processes; a failing database is one whose
 // file another process keeps locked for longer than the busy timeout.
 func TestStore(t *testing.T) {
-	storetest.TestStore(t, storetest.Harness{Fresh: freshFile, FreshFailing: freshFileShortBusy, Serve: servertest.New})
+	storetest.TestStore(t, storetest.Harness{Fresh: freshFile, FreshFailing: freshFileShortBusy})
 }
 
 func TestRoomStore(t *testing.T) {
-	storetest.TestRooms(t, storetest.Harness{Fresh: freshFile, Serve: servertest.New})
+	storetest.TestRooms(t, storetest.Harness{Fresh: freshFile})
 }
 
 // freshFileShortBusy waits 200 ms, not 5 s, for a locked file, so that
@@ -95,5 +94,5 @@ func TestPingReplacedFile(t *testing.T) {
 }
 
 func TestTakedowns(t *testing.T) {
-	storetest.TestTakedowns(t, storetest.Harness{Fresh: freshFile, Serve: servertest.New})
+	storetest.TestTakedowns(t, storetest.Harness{Fresh: freshFile})
 }

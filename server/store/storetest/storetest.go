@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"net/http"
 	"sync"
 	"testing"
 	"time"
@@ -25,12 +24,6 @@ type Harness struct {
 	// database: an adapter may wait less there for a database that does
 	// not answer than it should when it is only busy.
 	FreshFailing func(t *testing.T) Database
-	// Serve is the lab's server over the store, built by the adapter's
-	// test: the contract checks that a broken database is answered with
-	// a 503 and a sentence, and that the server recovers without a
-	// restart. It is a field, not an import, so that the contract suite
-	// (and the adapters) build without the web packages.
-	Serve func(t *testing.T, runs store.Runs) http.Handler
 }
 
 // Database is one database, opened as often as a test needs, as several
