@@ -101,6 +101,13 @@ func oembedCases(t *testing.T, base string) []embedCase {
 				e.(map[string]any)["note"] = note[:min(len(note), lab.MaxNote)]
 			}
 		}))},
+		embedCase{"run, hyphenated actors, CJK title", views.RunPath(saveEdited(t, base, "paused-worker", func(s map[string]any) {
+			s["title"] = "暂停的工作者写入了旧的结果，而租约早已过期：一个很长的标题 ✓"
+			for _, e := range s["events"].([]any) {
+				e := e.(map[string]any)
+				e["actor"] = map[any]string{"A": "lease-holder-a", "B": "standby-b"}[e["actor"]]
+			}
+		}))},
 	)
 	return cases
 }

@@ -30,6 +30,7 @@ const (
 	verPad      = tokSize * .25 / 2
 	badgeLineH  = cellLH
 	reasonAbove = 4.8
+	actorLH     = 20 // embed.css; the chip's padding is .05em .5em
 )
 
 // embedRows is the wide table: its border, head and a row per step, each
@@ -68,9 +69,15 @@ func embedCards(r *Report, c float64) float64 {
 	return h
 }
 
-// stepCell is the step's number and its flags.
+// stepCell is the step's number and its flags, or the actor's chip if
+// its name breaks after a hyphen in the wide table's narrow column (a
+// card's head has room for it).
 func stepCell(r *Report, st lab.Step) float64 {
 	h := float64(cellLH)
+	if a := st.Event.Actor; a != "" {
+		n := wrap.Lines(wideActW-2*widePadX-cellSize, wrap.Run{Text: a, Face: wrap.SansBold, Size: cellSize})
+		h = max(h, actorLH*float64(n)+cellSize*.1)
+	}
 	if r.disagree(st) {
 		h += flagH
 	}

@@ -4,7 +4,10 @@
 // faces, so that other fonts take as many lines or fewer.
 package wrap
 
-import "unicode/utf8"
+import (
+	"unicode"
+	"unicode/utf8"
+)
 
 // Face is a font face of the pages: family, weight and style.
 type Face int
@@ -85,8 +88,9 @@ type glyph struct {
 }
 
 // Lines is how many lines runs take in a box width pixels wide: breaking
-// at spaces and after hyphens, and inside a word only where it is marked
-// Anywhere and alone longer than the line, as Chromium does.
+// at spaces, after hyphens and around ideographs, and inside a word only
+// where it is marked Anywhere and alone longer than the line, as Chromium
+// does.
 func Lines(width float64, runs ...Run) int {
 	gs := layout(runs)
 	lines, x, last, xLast := 1, 0.0, -1, 0.0
@@ -130,7 +134,8 @@ func layout(runs []Run) []glyph {
 			if !r.NoWrap {
 				g.space = c == ' '
 				next, _ := utf8.DecodeRuneInString(r.Text[i+utf8.RuneLen(c):])
-				g.breakAfter = c == '-' && isLetter(prev) && next != utf8.RuneError && !isDigit(next)
+				g.breakAfter = c == '-' && isLetter(prev) && next != utf8.RuneError && !isDigit(next) ||
+					ideographic(c) || ideographic(next)
 			}
 			if r.NoWrap {
 				g.anywhere = false
@@ -151,3 +156,9 @@ func layout(runs []Run) []glyph {
 func isLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127 }
 
 func isDigit(r rune) bool { return r >= '0' && r <= '9' }
+
+// ideographic reports whether a line may break before and after r, as
+// between the characters of Chinese or Japanese text.
+func ideographic(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}

@@ -51,6 +51,7 @@ func TestLines(t *testing.T) {
 		{"padding overflows", 57, []Run{mono("aaaa "), {Text: "bbbb", Face: Mono, Size: 10, Pad: 5}}, 2},
 		{"without letter-spacing", 60, []Run{mono("aaaa aaaa")}, 1},
 		{"letter-spacing counts", 60, []Run{{Text: "aaaa aaaa", Face: Mono, Size: 10, Spacing: 1}}, 2},
+		{"between ideographs, each an em", 25, []Run{mono("日本語のテキスト")}, 4},
 		{"three words a line", 100, []Run{mono(strings.Repeat("word ", 30))}, 10},
 	}
 	for _, tt := range tests {
