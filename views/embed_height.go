@@ -42,7 +42,7 @@ const (
 
 	cellSize  = 15.52 // the table's .97rem
 	cellLH    = 24
-	wideStepW = 88 // embed.css's fixed columns
+	wideStepW = 96 // embed.css's fixed columns
 	wideActW  = 64
 	wideTokW  = 72
 	widePadX  = 11.2 // a cell's .7rem, each side

@@ -41,9 +41,9 @@ func embedRows(r *Report, c float64) float64 {
 	text := share - 2*widePadX
 	h := 2 + theadH
 	for i, st := range r.Trace.Steps {
-		// A policy's left border is shared with the cell before it: half
-		// of it is taken from each.
-		cell := max(stepCell(r, st), eventCell(r, st, text-.5))
+		// A policy's left border takes from its own cell: all of it from
+		// the first policy's, half from the next one's (as measured).
+		cell := max(stepCell(r, st), eventCell(r, st, text))
 		for j, p := range r.Policies {
 			cell = max(cell, policyCell(r, i, p, st, text-.5-float64(1-min(j, 1))*.5))
 		}

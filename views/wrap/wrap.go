@@ -5,6 +5,7 @@
 package wrap
 
 import (
+	"math"
 	"unicode"
 	"unicode/utf8"
 )
@@ -59,8 +60,13 @@ func Width(f Face, size float64, s string) float64 {
 	for _, r := range s {
 		w += Advance(f, r)
 	}
-	return w * size
+	return w * textSize(size)
 }
+
+// textSize is the font size Chromium shapes text at: size rounded down to
+// a 64th of a pixel (15.52 becomes 15.515625). Widths measured in
+// Chromium are these sums, rounded up to a 64th.
+func textSize(size float64) float64 { return math.Floor(size*64) / 64 }
 
 // Run is a piece of inline text in one face: a span of the page.
 type Run struct {
@@ -101,11 +107,11 @@ func Lines(width float64, runs ...Run) int {
 			last, xLast = i, x
 			continue
 		}
-		if x+g.w > width+0.01 && x > 0 {
+		if x+g.w > width && x > 0 {
 			switch {
 			case last >= 0:
 				lines, x, last = lines+1, x-xLast, -1
-				if x+g.w <= width+0.01 || x == 0 {
+				if x+g.w <= width || x == 0 {
 					break
 				}
 				fallthrough
@@ -130,7 +136,7 @@ func layout(runs []Run) []glyph {
 		start := len(gs)
 		prev := rune(0)
 		for i, c := range r.Text {
-			g := glyph{w: Advance(r.Face, c)*r.Size + r.Spacing, anywhere: r.Anywhere}
+			g := glyph{w: Advance(r.Face, c)*textSize(r.Size) + r.Spacing, anywhere: r.Anywhere}
 			if !r.NoWrap {
 				g.space = c == ' '
 				next, _ := utf8.DecodeRuneInString(r.Text[i+utf8.RuneLen(c):])
