@@ -60,7 +60,8 @@ const (
 )
 
 // EmbedHeight is the height in pixels of the embed page of r, its diagram
-// under d, in a frame width pixels wide, for the oEmbed answer: the
+// under d, its kind ("saved run" or "built-in scenario", as in EmbedPage),
+// in a frame width pixels wide, for the oEmbed answer: the
 // header, the diagram scaled to the frame, the table (a row per step, or
 // a card per step in a frame as narrow as site.css's breakpoint) and the
 // link back. embed.css fixes every line height and the table's column
@@ -73,7 +74,7 @@ const (
 // pixels over the page's at 900, 721, 700 and 320 pixels (at most
 // +0.2%), and at most 22 pixels (+0.7%) at 500, where a line ends within
 // a tenth of a pixel of its box.
-func EmbedHeight(r *Report, d lab.Policy, width int) int {
+func EmbedHeight(r *Report, d lab.Policy, kind string, width int) int {
 	c := float64(width - 2*embedPadX)
 	h := embedPadTop + embedHeader(r, c) + headToDiag + embedDiagram(r, d, c) + diagramBelow
 	if width <= embedNarrow {
@@ -82,7 +83,7 @@ func EmbedHeight(r *Report, d lab.Policy, width int) int {
 	} else {
 		h += embedRows(r, c)
 	}
-	h += footTop + embedFoot(c) + embedPadBot
+	h += footTop + embedFoot(kind, c) + embedPadBot
 	return int(math.Ceil(h)) + 1
 }
 
@@ -129,9 +130,9 @@ func embedDiagram(r *Report, d lab.Policy, c float64) float64 {
 
 // embedFoot is the link back and the engine's version: one flex row, or
 // two when they do not fit side by side, the link wrapping in a narrow
-// frame. It counts the longer link, a built-in's.
-func embedFoot(c float64) float64 {
-	link := wrap.Run{Text: "Open the full built-in scenario on fencelab →", Face: wrap.Sans, Size: footSize}
+// frame.
+func embedFoot(kind string, c float64) float64 {
+	link := wrap.Run{Text: "Open the full " + kind + " on fencelab →", Face: wrap.Sans, Size: footSize} // as embed.templ writes it
 	w := wrap.Width(link.Face, link.Size, link.Text) + footGap + wrap.Width(wrap.Sans, footSize, "engine "+lab.Version)
 	if w <= c {
 		return footLH

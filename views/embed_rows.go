@@ -31,6 +31,15 @@ const (
 	badgeLineH  = cellLH
 	reasonAbove = 4.8
 	actorLH     = 20 // embed.css; the chip's padding is .05em .5em
+
+	cardStepPadX  = 12.8 + 9.6
+	cardPadX      = 9.6
+	cardActorPadX = 3.2 + 9.6
+	cardTokenSize = 12.8 // the "token " before it, .8rem
+	stepNoSize    = 16.8 // 1.05rem
+	flagSize      = 11.52
+	flagSpacing   = .04 * flagSize
+	flagGapX      = 9.6
 )
 
 // embedRows is the wide table: its border, head and a row per step, each
@@ -57,7 +66,7 @@ func embedCards(r *Report, c float64) float64 {
 	inner := c - 2
 	h := 0.0
 	for i, st := range r.Trace.Steps {
-		h += 2 + cardHeadH + eventCell(r, st, inner-cardEventPadX) + cardPadY + rowBorder + cardGap
+		h += 2 + cardHead(r, st, inner) + eventCell(r, st, inner-cardEventPadX) + cardPadY + rowBorder + cardGap
 		for j, p := range r.Policies {
 			first := float64(cardLabelW) + wrap.Width(wrap.SansBold, 14.4, string(st.Outcomes.Of(p).Decision)+"  ")
 			h += 2*cardPolPadY + policyCell(r, i, p, st, inner-cardPolPadX) + float64(min(j, 1))*rowBorder
@@ -65,6 +74,31 @@ func embedCards(r *Report, c float64) float64 {
 				h += badgeLineH
 			}
 		}
+	}
+	return h
+}
+
+// cardHead is a card's first band: the step and its flags, the actor and
+// the token, each as wide as it needs but the actor, which takes what is
+// left and may break its name after a hyphen.
+func cardHead(r *Report, st lab.Step, inner float64) float64 {
+	step := cardStepPadX + wrap.Width(wrap.SansBold, stepNoSize, itoa(st.Index))
+	for _, f := range []struct {
+		on   bool
+		text string
+	}{{r.disagree(st), "≠ DIFFER"}, {r.skipped(st), "↷ SKIPPED"}} {
+		if f.on {
+			step += flagGapX + wrap.Width(wrap.SansBold, flagSize, f.text) + flagSpacing*float64(len([]rune(f.text)))
+		}
+	}
+	tok := 2*cardPadX + wrap.Width(wrap.Mono, cellSize, token(st.Token))
+	if st.Token != nil {
+		tok += wrap.Width(wrap.Sans, cardTokenSize, "token ")
+	}
+	h := float64(cardHeadH)
+	if a := st.Event.Actor; a != "" {
+		n := wrap.Lines(inner-step-tok-cardActorPadX-cellSize, wrap.Run{Text: a, Face: wrap.SansBold, Size: cellSize})
+		h = max(h, 2*cardPadY+actorLH*float64(n)+cellSize*.1)
 	}
 	return h
 }
