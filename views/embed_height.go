@@ -69,11 +69,10 @@ const (
 // package wrap counts them by breaking the text as Chromium does, with
 // the advances of the DejaVu fonts it uses on Linux. Other common fonts
 // are narrower: they take as many lines or fewer, so the frame is never
-// too short, at worst a little tall. Measured over every built-in with
-// Chromium (server/oembed_fit_browser_test.go), the height is 1 to 3
-// pixels over the page's at 900, 721, 700 and 320 pixels (at most
-// +0.2%), and at most 22 pixels (+0.7%) at 500, where a line ends within
-// a tenth of a pixel of its box.
+// too short, at worst a little tall. Measured with Chromium over every
+// built-in (server/oembed_fit_browser_test.go), the height is 1 to 3
+// pixels over the page's (at most +0.14%) at 900, 721, 700, 500 and 320
+// pixels; before, at 900 pixels it was off by -7% to +6%.
 func EmbedHeight(r *Report, d lab.Policy, kind string, width int) int {
 	c := float64(width - 2*embedPadX)
 	h := embedPadTop + embedHeader(r, c) + headToDiag + embedDiagram(r, d, c) + diagramBelow
