@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -24,41 +25,53 @@ type embedCase struct{ name, path string }
 
 // TestOEmbedEveryFrameFits asks the oEmbed height of every built-in and of
 // saved runs with unusual titles, notes and policy choices at each of
-// fitWidths, opens each frame's page at that width in one tab, and checks
-// the height against the page's: no scrollbar, at most 2% to spare. It
-// logs the range of errors per width; -v logs each page and its parts.
+// fitWidths, opens each frame's page at that width, and checks the height
+// against the page's: no scrollbar, at most 2% to spare. Each width has
+// its own tab and deadline, in parallel. It logs the range of errors per
+// width; -v logs each page and its parts.
 func TestOEmbedEveryFrameFits(t *testing.T) {
-	ctx := newBrowser(t)
+	if testing.Short() {
+		t.Skip("browser test skipped under -short")
+	}
 	base := startServer(t)
-	worst := map[int][2]float64{}
-	for _, c := range oembedCases(t, base) {
-		for _, width := range fitWidths {
-			src, frame := oembedFrame(t, base, c.path, width)
-			if s := frameSrc(frame.html); s != "" {
-				src = s
-			}
-			run(t, ctx, "open "+src, chromedp.EmulateViewport(int64(width), 200),
-				chromedp.Navigate(src), chromedp.WaitReady(chromedp.CSS("table.steps")))
-			content := eval[int](t, ctx, `document.documentElement.scrollHeight`)
-			e := float64(frame.height)/float64(content) - 1
-			w := worst[width]
-			worst[width] = [2]float64{math.Min(w[0], e), math.Max(w[1], e)}
-			if frame.height < content || float64(frame.height) > 1.02*float64(content) {
-				t.Errorf("oEmbed of %s, maxwidth=%d: height %d for a page %d pixels tall (%+.1f%%), want from %d to %d",
-					c.name, width, frame.height, content, 100*e, content, int(1.02*float64(content)))
-			}
-			if width <= 500 && eval[bool](t, ctx, `(w => w.scrollWidth > w.clientWidth)(document.querySelector(".diagram-wrap"))`) {
-				t.Errorf("embed of %s at %d pixels: the diagram's box scrolls sideways; want the whole diagram, result lane included", c.name, width)
-			}
-			if testing.Verbose() {
-				t.Logf("%-40s %d: oEmbed %5d page %5d %+.1f%% parts %s", c.name, width, frame.height, content, 100*e,
-					eval[string](t, ctx, embedParts))
-			}
-		}
-	}
+	cases := oembedCases(t, base)
 	for _, width := range fitWidths {
-		t.Logf("at %d px: from %+.1f%% to %+.1f%%", width, 100*worst[width][0], 100*worst[width][1])
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			ctx := newBrowser(t)
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, c := range cases {
+				e := checkFrameFits(t, ctx, base, c, width)
+				lo, hi = math.Min(lo, e), math.Max(hi, e)
+			}
+			t.Logf("at %d px: from %+.1f%% to %+.1f%%", width, 100*lo, 100*hi)
+		})
 	}
+}
+
+// checkFrameFits checks the oEmbed frame of c at width against its page,
+// and returns the height's error, a fraction of the page's.
+func checkFrameFits(t *testing.T, ctx context.Context, base string, c embedCase, width int) float64 {
+	t.Helper()
+	src, frame := oembedFrame(t, base, c.path, width)
+	if s := frameSrc(frame.html); s != "" {
+		src = s
+	}
+	run(t, ctx, "open "+src, chromedp.EmulateViewport(int64(width), 200),
+		chromedp.Navigate(src), chromedp.WaitReady(chromedp.CSS("table.steps")))
+	content := eval[int](t, ctx, `document.documentElement.scrollHeight`)
+	e := float64(frame.height)/float64(content) - 1
+	if frame.height < content || float64(frame.height) > 1.02*float64(content) {
+		t.Errorf("oEmbed of %s, maxwidth=%d: height %d for a page %d pixels tall (%+.1f%%), want from %d to %d",
+			c.name, width, frame.height, content, 100*e, content, int(1.02*float64(content)))
+	}
+	if width <= 500 && eval[bool](t, ctx, `(w => w.scrollWidth > w.clientWidth)(document.querySelector(".diagram-wrap"))`) {
+		t.Errorf("embed of %s at %d pixels: the diagram's box scrolls sideways; want the whole diagram, result lane included", c.name, width)
+	}
+	if testing.Verbose() {
+		t.Logf("%-40s %d: oEmbed %5d page %5d %+.1f%% parts %s", c.name, width, frame.height, content, 100*e,
+			eval[string](t, ctx, embedParts))
+	}
+	return e
 }
 
 // fitWidths are the frame widths checked: wide, just wider than the
