@@ -51,6 +51,7 @@ var importRules = []importRule{
 		func(p string) bool { return !strings.HasPrefix(p, "fencelab/server") && !hasPrefix(p, drivers) }},
 	{"views/diagram", true, "the diagram builds without the pages", func(p string) bool { return !isWeb(p) }},
 	{"views/export", true, "the exports build without the pages", func(p string) bool { return !isWeb(p) }},
+	{"views/wrap", false, "line counting is a leaf: the standard library only", isStd},
 	{"server", false, "the server imports the store's types, never an adapter",
 		func(p string) bool { return !strings.HasPrefix(p, "fencelab/server/store/") && !hasPrefix(p, drivers) }},
 	{"server/store", true, "the store imports nothing of the web", func(p string) bool { return !isWeb(p) }},

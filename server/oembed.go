@@ -73,7 +73,7 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 	if mw, err := strconv.Atoi(c.QueryParam("maxwidth")); err == nil && mw > 0 {
 		width = min(width, mw)
 	}
-	height := views.EmbedHeight(views.NewReport(sc, tr, chosen), d, width)
+	height := views.EmbedHeight(views.NewReport(sc, tr, chosen), d, kind, width)
 	if mh, err := strconv.Atoi(c.QueryParam("maxheight")); err == nil && mh > 0 {
 		height = min(height, mh)
 	}

@@ -234,7 +234,7 @@ func (s *Server) handleRunPage(c echo.Context) error {
 		CreatedAt:     run.CreatedAt,
 		Source:        string(run.Scenario),
 		Drift:         s.drifts.of(run),
-		Embed:         embedHTML(s.absURL(c, fullLinkEmbed(path, chosen[:min(2, len(chosen))], d)), sc.Title, embedWidth, views.EmbedHeight(views.NewReport(sc, tr, chosen[:min(2, len(chosen))]), d, embedWidth)),
+		Embed:         embedHTML(s.absURL(c, fullLinkEmbed(path, chosen[:min(2, len(chosen))], d)), sc.Title, embedWidth, views.EmbedHeight(views.NewReport(sc, tr, chosen[:min(2, len(chosen))]), d, "saved run", embedWidth)),
 	}
 	return render(c, http.StatusOK, views.Run(page))
 }

@@ -5,144 +5,136 @@ import (
 
 	"fencelab/lab"
 	"fencelab/views/diagram"
+	"fencelab/views/wrap"
 )
 
 // The embed page's layout in pixels, as static/css (site.css, diagram.css,
-// embed.css) lays it out in Chromium with its 16px root: EmbedHeight adds
-// these up. Change them with the CSS; the browser test of the oEmbed frame
+// embed.css) sets it: EmbedHeight adds these up. embed.css gives every
+// line a height in pixels and the table fixed column widths, so that only
+// line counts depend on the text; change a number there and here
+// together. The browser test of the oEmbed frame
 // (server/oembed_browser_test.go) fails when they drift.
 const (
-	embedNarrow   = 720 // site.css turns table rows into cards at max-width 720px
-	embedPadX     = 32  // body.embed's padding, left and right
-	embedPadY     = 20  // body.embed's padding, top and bottom
-	lineH         = 24.06
-	charW         = 7.3 // the average advance of the table's 15.5px text
-	cellPadY      = 17.6
-	headKicker    = 20.4
-	titleLineH    = 27
-	titleCharW    = 11.6
-	verdictLineH  = 23.5
-	verdictCharW  = 7.4
-	headGap       = 16.1 // under the title, and the header's margin
-	diagramMargin = 16 + 12
+	embedNarrow = 720 // site.css turns table rows into cards at max-width 720px
+	embedPadX   = 16  // body.embed's padding, left and right
+	embedPadTop = 12
+	embedPadBot = 8
+
+	kickerH      = 20
+	titleSize    = 21.6 // 1.35rem
+	titleLineH   = 27
+	titleSpacing = -.01 * titleSize // site.css's letter-spacing of h1
+	titleMargin  = 1.6 + 5.6
+	verdictSize  = 15.2 // .95rem
+	verdictLH    = 24
+	verdictGapX  = 20
+	verdictGapY  = 4
+	headToDiag   = 16 // the header's margin (12) collapsed into the diagram's (16)
+
 	diagramMax    = 1100 // diagram.css's max-width
-	footH         = 9.6 + 22
-	theadH        = 42
+	diagramBorder = 2
+	diagramBelow  = 12
+
+	footTop  = 9.6
+	footLH   = 22
+	footSize = 14.4
+	footGap  = 8
+
+	cellSize  = 15.52 // the table's .97rem
+	cellLH    = 24
+	wideStepW = 96 // embed.css's fixed columns
+	wideActW  = 64
+	wideTokW  = 72
+	widePadX  = 11.2 // a cell's .7rem, each side
+	widePadY  = 8.8
+	theadH    = 41.6 + 1
+	rowBorder = 1
+
+	cardPadY      = 8
+	cardHeadH     = 24 + 2*cardPadY // step, actor and token, on one line
+	cardEventPadX = 12.8 + 9.6
+	cardPolPadX   = 2 * 12.8
+	cardPolPadY   = 8.8
 	cardGap       = 12.8
-	cardHead      = 42.6
-	violationH    = 27.3
-	wideFixedCols = 227 // step, actor and token columns, together
-	eventMinW     = 192 // site.css's min-width of the event column, 12rem
-	policyMinW    = 208 // and of a policy's, 13rem
+	cardLabelW    = 104 + 8 // a policy's name before its badge: min-width and margin
 )
 
 // EmbedHeight is the height in pixels of the embed page of r, its diagram
-// under d, in a frame width pixels wide, for the oEmbed answer: the
+// under d, its kind ("saved run" or "built-in scenario", as in EmbedPage),
+// in a frame width pixels wide, for the oEmbed answer: the
 // header, the diagram scaled to the frame, the table (a row per step, or
 // a card per step in a frame as narrow as site.css's breakpoint) and the
-// link back. Lines are counted from the text's length, so it is an
-// estimate, rounded up by 1% so that a frame of this height needs no
-// scrollbar.
-func EmbedHeight(r *Report, d lab.Policy, width int) int {
-	w := float64(width - embedPadX)
-	h := embedPadY + embedHeader(r, w) + embedDiagram(r, d, w) + footH
+// link back. embed.css fixes every line height and the table's column
+// widths in pixels, so the height is exact once the lines are counted;
+// package wrap counts them by breaking the text as Chromium does, with
+// the advances of the DejaVu fonts it uses on Linux. Other common fonts
+// are narrower: they take as many lines or fewer, so the frame is never
+// too short, at worst a little tall. Measured with Chromium over every
+// built-in (server/oembed_fit_browser_test.go), the height is 1 to 3
+// pixels over the page's (at most +0.14%) at 900, 721, 700, 500 and 320
+// pixels; before, at 900 pixels it was off by -7% to +6%.
+func EmbedHeight(r *Report, d lab.Policy, kind string, width int) int {
+	c := float64(width - 2*embedPadX)
+	h := embedPadTop + embedHeader(r, c) + headToDiag + embedDiagram(r, d, c) + diagramBelow
 	if width <= embedNarrow {
-		for _, st := range r.Trace.Steps {
-			h += stepCard(r, st, w) + cardGap
-		}
+		// The last card's margin and the footer's collapse into the larger.
+		h += embedCards(r, c) - min(cardGap, footTop)
 	} else {
-		h += theadH
-		for _, st := range r.Trace.Steps {
-			h += stepRowHeight(r, st, w)
-		}
+		h += embedRows(r, c)
 	}
-	return int(math.Ceil(h * 1.01))
+	h += footTop + embedFoot(kind, c) + embedPadBot
+	return int(math.Ceil(h)) + 1
 }
 
-// lines is how many lines text takes in a box avail pixels wide.
-func lines(n int, avail, cw float64) float64 {
-	return max(1, math.Ceil(float64(n)*cw/max(avail, 1)))
-}
-
-func embedHeader(r *Report, w float64) float64 {
-	h := headKicker + lines(len([]rune(r.Scenario.Title)), w, titleCharW)*titleLineH + headGap
-	x, rows := 0.0, 1.0
+// embedHeader is the kicker, the title and the verdicts: flex items in
+// rows, an item wider than the header wrapping its own text.
+func embedHeader(r *Report, c float64) float64 {
+	title := wrap.Lines(c, wrap.Run{Text: r.Scenario.Title, Face: wrap.SansBold, Size: titleSize, Spacing: titleSpacing})
+	h := kickerH + titleMargin + float64(title)*titleLineH - verdictGapY
+	x, lines := 0.0, 0
 	for _, p := range r.Policies {
-		n := len(string(p)) + 4 + len(violationsText(r.Trace.Summary[p].Violations))
-		pw := float64(n) * verdictCharW
-		if x > 0 && x+20+pw > w {
-			x, rows = 0, rows+1
+		runs := verdictRuns(p, r.Trace.Summary[p].Violations)
+		w := 0.0
+		for _, run := range runs {
+			w += wrap.Width(run.Face, run.Size, run.Text)
 		}
-		rows += lines(n, w, verdictCharW) - 1
-		x += 20 + pw
+		if x > 0 && x+verdictGapX+w <= c {
+			x += verdictGapX + w
+			continue
+		}
+		h += float64(lines)*verdictLH + verdictGapY
+		x, lines = min(w, c), wrap.Lines(c, runs...)
 	}
-	return h + rows*verdictLineH
+	return h + float64(lines)*verdictLH
 }
 
-func embedDiagram(r *Report, d lab.Policy, w float64) float64 {
+// verdictRuns is a policy's verdict in the header.
+func verdictRuns(p lab.Policy, vs []lab.Violation) []wrap.Run {
+	glyph := "✓"
+	if len(vs) > 0 {
+		glyph = "⚠"
+	}
+	return []wrap.Run{
+		{Text: string(p), Face: wrap.SansBold, Size: verdictSize},
+		{Text: ": " + glyph + " " + violationsText(vs), Face: wrap.Sans, Size: verdictSize},
+	}
+}
+
+// embedDiagram is the diagram scaled to the frame, in its bordered box.
+func embedDiagram(r *Report, d lab.Policy, c float64) float64 {
 	dw, dh := diagram.Bounds(r.Scenario, r.Trace, d)
-	inner := min(w-2, diagramMax)
-	return diagramMargin + 2 + float64(dh)*inner/float64(max(1, dw))
+	inner := min(c-diagramBorder, diagramMax)
+	return diagramBorder + float64(dh)*inner/float64(max(1, dw))
 }
 
-// eventLines is the event's description and its note, each in lines.
-func eventLines(r *Report, e lab.Event, avail float64) (desc, note float64) {
-	n := len(e.Kind)
-	for _, f := range r.eventFields(e) {
-		n += 1 + len([]rune(f.Name)) + 1 + len([]rune(f.Value))
+// embedFoot is the link back and the engine's version: one flex row, or
+// two when they do not fit side by side, the link wrapping in a narrow
+// frame.
+func embedFoot(kind string, c float64) float64 {
+	link := wrap.Run{Text: "Open the full " + kind + " on fencelab →", Face: wrap.Sans, Size: footSize} // as embed.templ writes it
+	w := wrap.Width(link.Face, link.Size, link.Text) + footGap + wrap.Width(wrap.Sans, footSize, "engine "+lab.Version)
+	if w <= c {
+		return footLH
 	}
-	desc = lines(n, avail, charW)
-	if e.Note != "" {
-		note = lines(len([]rune(e.Note)), avail, charW*0.93)
-	}
-	return desc, note
-}
-
-// outcomeLines is a policy's cell in lines: decision, reason, violations
-// (counted apart, their boxes are taller) and a line per resource.
-func outcomeLines(r *Report, p lab.Policy, st lab.Step, avail float64) (text float64, violations int) {
-	o := st.Outcomes.Of(p)
-	text = 1 + lines(len([]rune(o.Reason)), avail, charW)
-	for _, res := range r.resources {
-		n := len([]rune(res)) + 3 + 6
-		if v := o.Values[res]; v != nil {
-			n = len([]rune(res)) + 3 + len([]rune(*v))
-			if t := o.Tokens[res]; t != nil {
-				n += 7 + len(token(t))
-			}
-		}
-		text += lines(n, avail, charW)
-	}
-	return text, len(r.violated(p, st.Index))
-}
-
-// stepCard is a step's card in a narrow frame.
-func stepCard(r *Report, st lab.Step, w float64) float64 {
-	avail := w - 2 - 25.6
-	desc, note := eventLines(r, st.Event, avail)
-	h := 2 + cardHead + cellPadY/2 + desc*lineH
-	if note > 0 {
-		h += 3.2 + note*lineH*0.93
-	}
-	for _, p := range r.Policies {
-		text, v := outcomeLines(r, p, st, avail)
-		h += 1 + cellPadY + 8.4 + text*lineH + float64(v)*violationH
-	}
-	return h
-}
-
-// stepRowHeight is a step's row in a wide frame: its tallest cell. The
-// event and the policies share what the fixed columns leave.
-func stepRowHeight(r *Report, st lab.Step, w float64) float64 {
-	share := (w - 2 - wideFixedCols) / float64(1+len(r.Policies))
-	desc, note := eventLines(r, st.Event, max(share, eventMinW)-22.4)
-	h := cellPadY + desc*lineH
-	if note > 0 {
-		h += 3.2 + note*lineH*0.93
-	}
-	for _, p := range r.Policies {
-		text, v := outcomeLines(r, p, st, max(share, policyMinW)-22.4)
-		h = max(h, cellPadY+9.4+text*lineH+float64(v)*violationH)
-	}
-	return h + 1
+	return float64(wrap.Lines(c, link)+1)*footLH + footGap
 }
