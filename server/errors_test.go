@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"fencelab/server/store"
@@ -20,7 +21,7 @@ import (
 func TestErrorPageFailing(t *testing.T) {
 	t.Parallel()
 	var log bytes.Buffer
-	s := newServer(t, errStore{err: store.ErrNotFound}, testSecret, &log)
+	s := newServer(t, &errStore{err: store.ErrNotFound}, testSecret, &log)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	target := views.RunPath("AAAAAAAAAAAAAAAA")
@@ -41,14 +42,23 @@ func TestErrorPageFailing(t *testing.T) {
 	}
 }
 
-// errStore fails every read of a run with err, wrapped.
+// errStore fails every read of a run with its error, wrapped.
 type errStore struct {
 	failingStore
+	mu  sync.Mutex
 	err error
 }
 
-func (s errStore) Run(context.Context, string) (store.Run, error) {
+func (s *errStore) Run(context.Context, string) (store.Run, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	return store.Run{}, fmt.Errorf("some operation: %w", s.err)
+}
+
+func (s *errStore) set(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.err = err
 }
 
 // TestStoreProblems: every code of the store's error is answered from the
@@ -73,11 +83,14 @@ func TestStoreProblems(t *testing.T) {
 		{store.ErrGone, http.StatusGone, "taken down by the lab’s operators."},
 	}
 	target := views.APIRunPath("AAAAAAAAAAAAAAAA")
+	st := &errStore{}
+	s := newServer(t, st, testSecret, nil)
 	covered := map[store.Code]bool{}
 	for _, tt := range tests {
 		covered[tt.err.Code] = true
 		t.Run(tt.err.Error(), func(t *testing.T) {
-			rec := get(t, newServer(t, errStore{err: tt.err}, testSecret, nil), target)
+			st.set(tt.err)
+			rec := get(t, s, target)
 			if rec.Code != tt.status || !strings.Contains(rec.Body.String(), tt.words) {
 				t.Errorf("GET %s, store fails with wrapped %v = %d %s, want %d saying %q", target, tt.err, rec.Code, rec.Body, tt.status, tt.words)
 			}
@@ -86,7 +99,8 @@ func TestStoreProblems(t *testing.T) {
 	// The codes are small integers from 1: a code answered from the table
 	// shows as a status other than 500.
 	for code := store.Code(1); code < 64; code++ {
-		rec := get(t, newServer(t, errStore{err: &store.Error{Code: code}}, testSecret, nil), target)
+		st.set(&store.Error{Code: code})
+		rec := get(t, s, target)
 		if rec.Code != http.StatusInternalServerError && !covered[code] {
 			t.Errorf("GET %s, store fails with code %d = %d: storeProblems answers a code the test does not cover", target, code, rec.Code)
 		}
