@@ -54,6 +54,8 @@ var importRules = []importRule{
 	{"views/wrap", false, "line counting is a leaf: the standard library only", isStd},
 	{"server", false, "the server imports the store's types, never an adapter",
 		func(p string) bool { return !strings.HasPrefix(p, "fencelab/server/store/") && !hasPrefix(p, drivers) }},
+	{"server/internal/lru", false, "the server's cache imports only the standard library",
+		func(p string) bool { return isStd(p) }},
 	{"server/store", true, "the store imports nothing of the web", func(p string) bool { return !isWeb(p) }},
 	{"server/store/sqlite", true, "an adapter imports nothing of the web", func(p string) bool { return !isWeb(p) }},
 	{"server/store/postgres", true, "an adapter imports nothing of the web", func(p string) bool { return !isWeb(p) }},

@@ -2,41 +2,30 @@ package server
 
 import (
 	"bytes"
-	"sync"
 
 	"fencelab/lab"
+	"fencelab/server/internal/lru"
 	"fencelab/server/store"
 )
 
-// maxDrifts bounds the remembered answers; past it they are forgotten all
-// at once, which costs one replay per run viewed again.
+// maxDrifts bounds the remembered answers; past it the least recently
+// viewed run is forgotten, which costs one replay if it is viewed again.
 const maxDrifts = 4096
 
 // driftMemo remembers, per saved run, how today's engine differs on it. A
 // run never changes and neither does the engine of a running process, so
 // the answer is worked out once, not on every view of the page.
-type driftMemo struct {
-	mu   sync.Mutex
-	seen map[string]string
-}
+type driftMemo struct{ seen *lru.Cache[string] }
 
-func newDriftMemo() *driftMemo { return &driftMemo{seen: map[string]string{}} }
+func newDriftMemo() *driftMemo { return &driftMemo{seen: lru.New[string](maxDrifts)} }
 
 // of is drift(run), remembered by run id.
 func (m *driftMemo) of(run store.Run) string {
-	m.mu.Lock()
-	d, ok := m.seen[run.ID]
-	m.mu.Unlock()
-	if ok {
+	if d, ok := m.seen.Get(run.ID); ok {
 		return d
 	}
-	d = drift(run)
-	m.mu.Lock()
-	if len(m.seen) >= maxDrifts {
-		clear(m.seen)
-	}
-	m.seen[run.ID] = d
-	m.mu.Unlock()
+	d := drift(run)
+	m.seen.Put(run.ID, d, 1)
 	return d
 }
 

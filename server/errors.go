@@ -61,7 +61,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		if errors.As(err, &ws) {
 			page.Source = ws.source
 		}
-		err = render(c, p.status, errorView(page))
+		err = render(c, p.status, views.Error(page))
 	}
 	if err != nil {
 		s.log.Error("write error response", "path", c.Request().URL.Path, "err", err)
@@ -72,9 +72,6 @@ func (s *Server) handleError(err error, c echo.Context) {
 		}
 	}
 }
-
-// errorView is the error page; a test swaps it for one that fails.
-var errorView = views.Error
 
 func (s *Server) classify(err error, c echo.Context) problem {
 	var (

@@ -142,7 +142,7 @@ func (e *explorations) run(ctx context.Context, client string, sc *lab.Scenario,
 	defer att.detach()
 	f, err := e.join(key, client, sc, b, progress)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("explore: %w", err)
 	}
 	select {
 	case <-f.done:

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"fencelab/lab"
+	"fencelab/server/internal/lru"
 )
 
 // exploreCache keeps the latest explorations by scenario, least recently
@@ -17,11 +18,11 @@ import (
 // One stopped by the deadline or a cancel is not kept. The explorations
 // are shared between requests and never modified.
 type exploreCache struct {
-	kept *lru[*lab.Exploration] // one unit of cost an exploration
+	kept *lru.Cache[*lab.Exploration] // one unit of cost an exploration
 }
 
 func newExploreCache(size int) *exploreCache {
-	return &exploreCache{kept: newLRU[*lab.Exploration](size)}
+	return &exploreCache{kept: lru.New[*lab.Exploration](size)}
 }
 
 // exploreKey is the SHA-256 of the scenario's canonical JSON and the
@@ -44,10 +45,10 @@ func budgetKey(key string, budget int) string { return key + "@" + strconv.Itoa(
 // give: a complete one that needed no more states, or one stopped at this
 // very budget.
 func (c *exploreCache) get(key string, budget int) (*lab.Exploration, bool) {
-	if x, ok := c.kept.get(key); ok && x.States <= budget {
+	if x, ok := c.kept.Get(key); ok && x.States <= budget {
 		return x, true
 	}
-	return c.kept.get(budgetKey(key, budget))
+	return c.kept.Get(budgetKey(key, budget))
 }
 
 // put keeps x when a second run would give it again.
@@ -59,5 +60,5 @@ func (c *exploreCache) put(key string, budget int, x *lab.Exploration) {
 	default:
 		return
 	}
-	c.kept.put(key, x, 1)
+	c.kept.Put(key, x, 1)
 }

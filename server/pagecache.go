@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/labstack/echo/v4"
+
+	"fencelab/server/internal/lru"
 )
 
 // defaultPageCacheBytes bounds the rendered pages kept in memory, and
@@ -28,7 +30,7 @@ const (
 // first when the bytes kept pass the bound.
 type pageCache struct {
 	max   int
-	pages *lru[*cachedPage]
+	pages *lru.Cache[*cachedPage]
 }
 
 // cachedPage is one rendered answer.
@@ -82,18 +84,18 @@ func newPageCache(maxBytes int) *pageCache {
 	if maxBytes <= 0 {
 		maxBytes = defaultPageCacheBytes
 	}
-	return &pageCache{max: maxBytes, pages: newLRU[*cachedPage](maxBytes)}
+	return &pageCache{max: maxBytes, pages: lru.New[*cachedPage](maxBytes)}
 }
 
 // get is the page kept under key, or nil.
 func (pc *pageCache) get(key string) *cachedPage {
-	p, _ := pc.pages.get(key)
+	p, _ := pc.pages.Get(key)
 	return p
 }
 
 // getBytes is get of a key held in bytes, which it does not copy.
 func (pc *pageCache) getBytes(key []byte) *cachedPage {
-	p, _ := pc.pages.getBytes(key)
+	p, _ := pc.pages.GetBytes(key)
 	return p
 }
 
@@ -104,7 +106,7 @@ func (pc *pageCache) put(p *cachedPage) {
 	if p.cost > pc.max/8 {
 		return // one page must not push out everything else
 	}
-	pc.pages.put(p.key, p, p.cost)
+	pc.pages.Put(p.key, p, p.cost)
 }
 
 // cacheKeyParams are the query parameters the cached pages read; any

@@ -75,3 +75,18 @@ func (s *Server) routes() {
 	read(views.RouteAppleTouchIcon, s.handleIcon(pngType, func() []byte { return views.IconPNG(180) }))
 	read(views.RouteManifest, s.handleIcon("application/manifest+json", views.Manifest))
 }
+
+// Route is one route the server answers: a method and a pattern of
+// views/routes.go.
+type Route struct{ Method, Path string }
+
+// Routes lists every route the server registered, so that what checks the
+// links (that each route has its builder in views/paths.go) reads the
+// server's own table rather than a copy of it.
+func (s *Server) Routes() []Route {
+	var out []Route
+	for _, r := range s.echo.Routes() {
+		out = append(out, Route{r.Method, r.Path})
+	}
+	return out
+}

@@ -1,4 +1,4 @@
-package views
+package views_test
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/scenarios"
+	"fencelab/views"
 	"fencelab/views/diagram"
 )
 
@@ -24,7 +25,7 @@ func TestDiagramWrapsInline(t *testing.T) {
 	s, tr := b.Scenario, lab.Replay(b.Scenario)
 	for _, p := range append(lab.Policies(), "nosuch") {
 		var page, svg bytes.Buffer
-		if err := DiagramInOrder(s, tr, p, []string{"B"}).Render(context.Background(), &page); err != nil {
+		if err := views.DiagramInOrder(s, tr, p, []string{"B"}).Render(context.Background(), &page); err != nil {
 			t.Fatalf("DiagramInOrder(paused-worker, %s): %v", p, err)
 		}
 		if err := diagram.Inline(&svg, s, tr, p, []string{"B"}); err != nil {

@@ -1,18 +1,40 @@
-package views
+package views_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 
 	"fencelab/lab"
 	"fencelab/lab/draft"
+	"fencelab/views"
 )
+
+// named matches the form control called name.
+func named(name string) func(*html.Node) bool {
+	return func(n *html.Node) bool { return attr(n, "name") == name }
+}
+
+// takes is the data-kinds of the palette field around control n: the
+// kinds it is shown for, or "all".
+func takes(n *html.Node) string {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.Data == "div" && hasClass(p, "ev-field") {
+			return attr(p, "data-kinds")
+		}
+	}
+	return ""
+}
 
 // TestEveryFieldHasAControl: each field a kind takes reaches the editor.
 // The draft carries it, a card has a control for it (a restart's resource
-// and scope are its one Restarts choice), and the palette offers it, so a
-// field added to lab/event.go cannot be left out of the form unnoticed.
+// and scope are its one Restarts choice), and the palette offers it for
+// that kind, so a field added to lab/event.go cannot be left out of the
+// form unnoticed.
 func TestEveryFieldHasAControl(t *testing.T) {
+	palette := render(t, "Editor(blank)", views.Editor(views.EditorPage{Draft: draft.Draft{Add: draft.Event{Kind: lab.Acquire}}}))
 	for _, k := range lab.Kinds() {
 		for _, f := range lab.Fields(k) {
 			if !slices.Contains(draft.FieldNames(), f) {
@@ -20,11 +42,16 @@ func TestEveryFieldHasAControl(t *testing.T) {
 			}
 		}
 		for _, f := range draft.Controls(k) {
-			if f != "actor" && !slices.Contains(paletteFields, f) {
-				t.Errorf("a %s card has a control %s that the palette does not offer: add it to paletteFields", k, f)
+			if f == "actor" {
+				continue
 			}
-			if kindsTaking(f) == "" {
-				t.Errorf("kindsTaking(%q) is empty, want it to list %s", f, k)
+			control := find(palette, named(draft.AddName(f)))
+			if control == nil {
+				t.Errorf("a %s card has a control %s that the palette does not offer: add it to paletteFields", k, f)
+				continue
+			}
+			if kinds := takes(control); kinds != "all" && !slices.Contains(strings.Fields(kinds), string(k)) {
+				t.Errorf("the palette shows %s for kinds %q, want it to list %s", f, kinds, k)
 			}
 		}
 	}
@@ -40,7 +67,6 @@ func TestEveryFieldHasAControl(t *testing.T) {
 // TestRestartChoices: a restart's select lists each resource, then each
 // scope, and keeps a choice that is neither, in words.
 func TestRestartChoices(t *testing.T) {
-	d := &draft.Draft{Scopes: []draft.Scope{{Name: "job"}}, Resources: []draft.Resource{{Name: "result"}}}
 	tests := []struct {
 		current string
 		want    []string
@@ -51,16 +77,24 @@ func TestRestartChoices(t *testing.T) {
 		{"resource:result scope:job", []string{"resource:result", "scope:job", "resource:result scope:job=resource result and scope job"}},
 	}
 	for _, tt := range tests {
+		restart := draft.Event{Kind: lab.Restart}
+		restart.SetField(draft.Restarts, tt.current)
+		d := draft.Draft{Scopes: []draft.Scope{{Name: "job"}}, Resources: []draft.Resource{{Name: "result"}},
+			Events: []draft.Event{restart}, Add: draft.Event{Kind: lab.Acquire}}
+		sel := find(render(t, "Editor(restart)", views.Editor(views.EditorPage{Draft: d})), named(draft.EventName(1, draft.Restarts)))
+		if sel == nil {
+			t.Fatalf("Editor(a restart of %q) has no control %s", tt.current, draft.EventName(1, draft.Restarts))
+		}
 		var got []string
-		for i, c := range restartChoices(d, tt.current) {
+		for i, o := range findAll(sel, func(n *html.Node) bool { return n.Data == "option" })[1:] { // after "choose what restarts"
 			if i < 2 {
-				got = append(got, c.Value)
+				got = append(got, attr(o, "value"))
 			} else {
-				got = append(got, c.Value+"="+c.Label)
+				got = append(got, attr(o, "value")+"="+text(o))
 			}
 		}
 		if !slices.Equal(got, tt.want) {
-			t.Errorf("restartChoices(%q) = %q, want %q", tt.current, got, tt.want)
+			t.Errorf("Editor(a restart of %q): choices %q, want %q", tt.current, got, tt.want)
 		}
 	}
 }

@@ -1,15 +1,46 @@
-package views
+package views_test
 
 import (
+	"context"
+	"encoding/json"
 	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"golang.org/x/net/html"
+
 	"fencelab/lab"
+	"fencelab/views"
 )
 
+// exploreResult explores every ordering of sc and prepares it for the page.
+func exploreResult(t *testing.T, sc *lab.Scenario) *views.ExploreResult {
+	t.Helper()
+	x := lab.Explore(context.Background(), sc, lab.ExploreOptions{})
+	r, err := views.NewExploreResult(sc, x, lab.DefaultBudget, 2*time.Second)
+	if err != nil {
+		t.Fatalf("NewExploreResult(%s): %v", sc.Title, err)
+	}
+	return r
+}
+
+// lineOf is a result of one default policy, clean or breaking c in n of
+// all orderings, and what ExploreLine says of it.
+func lineOf(c lab.Class, n, all *big.Int, complete bool) string {
+	pe := lab.PolicyExploration{Policy: lab.DefaultPolicies()[0], AnyViolating: new(big.Int), ByClass: map[lab.Class]*big.Int{}}
+	if c != "" {
+		pe.Worst, pe.AnyViolating, pe.ByClass[c] = &c, n, n
+	}
+	r := &views.ExploreResult{X: &lab.Exploration{Orderings: all, Complete: complete}, Rows: []views.ExploreRow{{PolicyExploration: pe}}}
+	line, _ := strings.CutPrefix(views.ExploreLine(r), string(pe.Policy)+": ")
+	return line
+}
+
+// TestCountText: counts of orderings are written for people, with
+// thousands separated and past nine digits in powers of ten.
 func TestCountText(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ n, want string }{
@@ -23,34 +54,95 @@ func TestCountText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		n, _ := new(big.Int).SetString(tt.n, 10)
-		if got := countText(n); got != tt.want {
-			t.Errorf("countText(%s) = %q, want %q", tt.n, got, tt.want)
+		if got, want := lineOf("", nil, n, true), "clean in all "+tt.want; got != want {
+			t.Errorf("ExploreLine(clean in all %s) = %q, want %q", tt.n, got, want)
 		}
 	}
 }
 
+// TestDurationText: a bound of time is written as "2 s" or "500 ms",
+// where the page says why an exploration stopped.
 func TestDurationText(t *testing.T) {
 	t.Parallel()
+	sc, _ := builtin(t, "paused-worker")
+	r := exploreResult(t, sc)
+	r.X.Complete, r.X.Stopped = false, lab.StopDeadline
 	tests := map[time.Duration]string{2 * time.Second: "2\u00a0s", 1500 * time.Millisecond: "1.5\u00a0s",
 		500 * time.Millisecond: "500\u00a0ms", 10 * time.Second: "10\u00a0s"}
 	for d, want := range tests {
-		if got := durationText(d); got != want {
-			t.Errorf("durationText(%v) = %q, want %q", d, got, want)
+		r.Deadline = d
+		page := rawText(render(t, "ExploreResultSection(stopped at the deadline)", views.ExploreResultSection(r)))
+		if sentence := "The deadline of " + want + " passed."; !strings.Contains(page, sentence) {
+			t.Errorf("ExploreResultSection(stopped at a deadline of %v) does not say %q", d, sentence)
 		}
 	}
 }
 
 // TestJoinDescription keeps a saved counterexample within the limit of a
-// description, the note first.
+// description, the note first, whatever the scenario's own description.
 func TestJoinDescription(t *testing.T) {
 	t.Parallel()
-	note := "A counterexample."
+	base, _ := builtin(t, "paused-worker")
+	const note = "A counterexample found by exploring every ordering of"
 	for _, desc := range []string{"", "short", strings.Repeat("é", lab.MaxDescription)} {
-		got := joinDescription(note, desc)
-		if n := utf8.RuneCountInString(got); n > lab.MaxDescription || !strings.HasPrefix(got, note) {
-			t.Errorf("joinDescription(note, %d runes) = %d runes, prefix %q", utf8.RuneCountInString(desc), n, got[:min(len(got), 20)])
+		sc := *base
+		sc.Description = desc
+		r := exploreResult(t, &sc)
+		if len(r.Orderings) == 0 {
+			t.Fatalf("exploring paused-worker found no counterexample")
+		}
+		for _, o := range r.Orderings {
+			var saved lab.Scenario
+			if err := json.Unmarshal([]byte(o.Source), &saved); err != nil {
+				t.Fatalf("ordering %s: %v", o.Label, err)
+			}
+			got := saved.Description
+			if n := utf8.RuneCountInString(got); n > lab.MaxDescription || !strings.HasPrefix(got, note) {
+				t.Errorf("ordering %s of a description of %d runes: description of %d runes, prefix %q", o.Label, utf8.RuneCountInString(desc), n, got[:min(len(got), 60)])
+			}
+			if desc == "short" && !strings.HasSuffix(got, "\n\nshort") {
+				t.Errorf("ordering %s of a short description: %q, want the note then the description", o.Label, got)
+			}
 		}
 	}
+}
+
+// segment is one part of a policy's bar as the chart draws it: the class
+// of its pattern ("" for the clean part), its left edge and width in
+// percent.
+type segment struct {
+	Class lab.Class
+	X, W  float64
+}
+
+// barSegments reads the parts of policy p's bar from the rendered chart.
+func barSegments(t *testing.T, root *html.Node, p lab.Policy) []segment {
+	t.Helper()
+	bar := find(root, func(n *html.Node) bool {
+		return n.Data == "svg" && hasClass(n, "x-bar") && strings.HasPrefix(attr(n, "aria-label"), string(p)+":")
+	})
+	if bar == nil {
+		t.Fatalf("no bar for %s", p)
+	}
+	pct := func(n *html.Node, key string) float64 {
+		f, err := strconv.ParseFloat(strings.TrimSuffix(attr(n, key), "%"), 64)
+		if err != nil {
+			t.Fatalf("bar of %s: rect %s=%q: %v", p, key, attr(n, key), err)
+		}
+		return f
+	}
+	var segs []segment
+	for n := bar.FirstChild; n != nil; n = n.NextSibling {
+		if n.Type != html.ElementNode || n.Data != "rect" {
+			continue
+		}
+		if slug, ok := strings.CutPrefix(attr(n, "fill"), "url(#x-pat-"+string(p)+"-"); ok && len(segs) > 0 {
+			segs[len(segs)-1].Class = lab.Class(strings.TrimSuffix(slug, ")"))
+			continue
+		}
+		segs = append(segs, segment{X: pct(n, "x"), W: pct(n, "width")})
+	}
+	return segs
 }
 
 // TestSegments draws a sliver for one ordering among many, never a full
@@ -58,16 +150,7 @@ func TestJoinDescription(t *testing.T) {
 // always fills the bar exactly.
 func TestSegments(t *testing.T) {
 	t.Parallel()
-	all := big.NewInt(1_000_000)
-	r := &ExploreResult{X: &lab.Exploration{Orderings: all}}
-	row := func(byClass map[lab.Class]int64) ExploreRow {
-		pe := lab.PolicyExploration{AnyViolating: new(big.Int), ByClass: map[lab.Class]*big.Int{}}
-		for c, n := range byClass {
-			pe.ByClass[c] = big.NewInt(n)
-			pe.AnyViolating.Add(pe.AnyViolating, big.NewInt(n))
-		}
-		return ExploreRow{PolicyExploration: pe}
-	}
+	sc, _ := builtin(t, "paused-worker")
 	for _, tt := range []struct {
 		name    string
 		byClass map[lab.Class]int64
@@ -80,14 +163,22 @@ func TestSegments(t *testing.T) {
 		{"by severity", map[lab.Class]int64{lab.Overrun: 250_000, lab.Corrupting: 250_000, lab.Deposed: 500_000},
 			[]segment{{Class: lab.Corrupting, W: 25}, {Class: lab.Deposed, W: 50}, {Class: lab.Overrun, W: 25}}},
 	} {
-		got := r.segments(row(tt.byClass))
+		r := exploreResult(t, sc)
+		r.X.Orderings = big.NewInt(1_000_000)
+		row := &r.Rows[0]
+		row.AnyViolating, row.ByClass = new(big.Int), map[lab.Class]*big.Int{}
+		for c, n := range tt.byClass {
+			row.ByClass[c] = big.NewInt(n)
+			row.AnyViolating.Add(row.AnyViolating, big.NewInt(n))
+		}
+		got := barSegments(t, render(t, "ExploreResultSection", views.ExploreResultSection(r)), row.Policy)
 		if len(got) != len(tt.want) {
-			t.Fatalf("segments(%s) = %d parts, want %d: %+v", tt.name, len(got), len(tt.want), got)
+			t.Fatalf("bar of %s = %d parts, want %d: %+v", tt.name, len(got), len(tt.want), got)
 		}
 		x := 0.0
 		for i, s := range got {
 			if s.Class != tt.want[i].Class || s.W != tt.want[i].W || s.X != x {
-				t.Errorf("segments(%s)[%d] = %s at %v, %v wide; want %s at %v, %v wide", tt.name, i, s.Class, s.X, s.W, tt.want[i].Class, x, tt.want[i].W)
+				t.Errorf("bar of %s, part %d = %s at %v, %v wide; want %s at %v, %v wide", tt.name, i, s.Class, s.X, s.W, tt.want[i].Class, x, tt.want[i].W)
 			}
 			x += s.W
 		}
@@ -109,8 +200,8 @@ func TestWorstWords(t *testing.T) {
 		{lab.Overrun, 300, "lease overrun only, in 300 of 720 orderings"},
 		{"", 0, "clean in all 720"},
 	} {
-		if got := worstWords(tt.c, big.NewInt(tt.n), all, true); got != tt.want {
-			t.Errorf("worstWords(%q, %d, 720) = %q, want %q", tt.c, tt.n, got, tt.want)
+		if got := lineOf(tt.c, big.NewInt(tt.n), all, true); got != tt.want {
+			t.Errorf("ExploreLine(%q in %d of 720) = %q, want %q", tt.c, tt.n, got, tt.want)
 		}
 	}
 }

@@ -1,14 +1,18 @@
-package views
+package views_test
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"golang.org/x/net/html"
+
 	"fencelab/lab"
 	"fencelab/scenarios"
+	"fencelab/views"
 )
 
 // TestHomeThreads renders the front page over the built-in library and
@@ -21,7 +25,7 @@ func TestHomeThreads(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := Home(HomePage{Builtins: lib.List}).Render(t.Context(), &b); err != nil {
+	if err := views.Home(views.HomePage{Builtins: lib.List}).Render(t.Context(), &b); err != nil {
 		t.Fatalf("Home(...).Render: %v", err)
 	}
 	page := b.String()
@@ -40,13 +44,13 @@ func TestHomeThreads(t *testing.T) {
 		t.Errorf("Home has %d card lists, want one per thread (%d)", n, len(want))
 	}
 	for _, bi := range lib.List {
-		if n := strings.Count(page, `<h4><a href="`+string(ScenarioPath(bi.Name))+`">`); n != 1 {
+		if n := strings.Count(page, `<h4><a href="`+string(views.ScenarioPath(bi.Name))+`">`); n != 1 {
 			t.Errorf("Home lists %s %d times, want once", bi.Name, n)
 		}
 	}
 	nums := regexp.MustCompile(`<p class="card-no">(\d+)</p>`).FindAllStringSubmatch(page, -1)
 	for i, m := range nums {
-		if got, want := m[1], twoDigits(i+1); got != want {
+		if got, want := m[1], fmt.Sprintf("%02d", i+1); got != want {
 			t.Errorf("Home's card %d is numbered %s, want %s", i+1, got, want)
 		}
 	}
@@ -56,12 +60,24 @@ func TestHomeThreads(t *testing.T) {
 }
 
 // TestShelvesKeepStrays: a built-in that no thread names is listed last,
-// under "More scenarios", not dropped.
+// under "More scenarios", not dropped, and numbered after the others.
 func TestShelvesKeepStrays(t *testing.T) {
-	first := lab.Threads()[0].Names[0]
-	got := shelves([]lab.Builtin{{Name: "stray"}, {Name: first}})
-	if len(got) != 2 || got[0].Builtins[0].Name != first || got[1].Title != "More scenarios" ||
-		got[1].Builtins[0].Name != "stray" || got[1].First != 2 {
-		t.Errorf("shelves([stray, %s]) = %+v, want %s's thread, then stray under More scenarios numbered from 2", first, got, first)
+	first := lab.Threads()[0]
+	builtins := []lab.Builtin{
+		{Name: "stray", Scenario: &lab.Scenario{Title: "A stray"}},
+		{Name: first.Names[0], Scenario: &lab.Scenario{Title: "The first"}},
+	}
+	root := render(t, "Home([stray, "+first.Names[0]+"])", views.Home(views.HomePage{Builtins: builtins}))
+	var got []string
+	for _, th := range findAll(root, tagClass("section", "thread")) {
+		var titles []string
+		for _, card := range findAll(th, tagClass("li", "card")) {
+			titles = append(titles, text(find(card, tagClass("p", "card-no")))+" "+text(find(card, func(n *html.Node) bool { return n.Data == "h4" })))
+		}
+		got = append(got, text(find(th, func(n *html.Node) bool { return n.Data == "h3" }))+": "+strings.Join(titles, ", "))
+	}
+	want := []string{first.Title + ": 01 The first", "More scenarios: 02 A stray"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Home([stray, %s]) threads = %q, want %q", first.Names[0], got, want)
 	}
 }

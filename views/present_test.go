@@ -1,10 +1,14 @@
-package views
+package views_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
+	"golang.org/x/net/html"
+
 	"fencelab/lab"
+	"fencelab/views"
 )
 
 func TestDiagramPolicy(t *testing.T) {
@@ -23,14 +27,17 @@ func TestDiagramPolicy(t *testing.T) {
 		{[]lab.Policy{lab.Unfenced}, "nonsense", lab.Unfenced},
 	}
 	for _, tt := range tests {
-		if got := DiagramPolicy(tt.chosen, tt.asked); got != tt.want {
+		if got := views.DiagramPolicy(tt.chosen, tt.asked); got != tt.want {
 			t.Errorf("DiagramPolicy(%v, %q) = %q, want %q", tt.chosen, tt.asked, got, tt.want)
 		}
 	}
 }
 
+// TestPageQuery: the presentation's way out leads back to the page with
+// the reader's policies, and the diagram's unless it is their default.
 func TestPageQuery(t *testing.T) {
 	t.Parallel()
+	sc, tr := builtin(t, "paused-worker")
 	tests := []struct {
 		chosen []lab.Policy
 		d      lab.Policy
@@ -42,8 +49,10 @@ func TestPageQuery(t *testing.T) {
 		{nil, lab.Fenced, "/x"},
 	}
 	for _, tt := range tests {
-		if got := withQuery("/x", pageQuery(tt.chosen, tt.d)); got != tt.want {
-			t.Errorf("withQuery(/x, pageQuery(%v, %q)) = %q, want %q", tt.chosen, tt.d, got, tt.want)
+		p := views.PresentPage{Report: views.NewReport(sc, tr, tt.chosen), Diagram: tt.d, Page: "/x"}
+		exit := find(render(t, "Present", views.Present(p)), tagClass("a", "present-exit"))
+		if got := attr(exit, "href"); exit == nil || got != tt.want {
+			t.Errorf("Present(page /x, policies %v, diagram %s): exit link %q, want %q", tt.chosen, tt.d, got, tt.want)
 		}
 	}
 }
@@ -79,10 +88,14 @@ func TestQuestion(t *testing.T) {
 		{lab.Fenced, false, 6, "", ""},
 	}
 	for _, tt := range tests {
-		p := PresentPage{Report: NewReport(sc, tr, lab.Policies()), Diagram: tt.policy, Predict: tt.predict}
-		ask, answer := p.question(tr.Steps[tt.step-1])
+		p := views.PresentPage{Report: views.NewReport(sc, tr, lab.Policies()), Diagram: tt.policy, Predict: tt.predict, Page: "/x"}
+		row := find(render(t, "Present", views.Present(p)), func(n *html.Node) bool { return n.Data == "tr" && attr(n, "data-step") == strconv.Itoa(tt.step) })
+		if row == nil {
+			t.Fatalf("Present(q) under %s has no row of step %d", tt.policy, tt.step)
+		}
+		ask, answer := attr(row, "data-ask"), lab.Decision(attr(row, "data-answer"))
 		if ask != tt.ask || answer != tt.answer {
-			t.Errorf("question(step %d) under %s, predict %v = %q, %q; want %q, %q",
+			t.Errorf("Present(q) step %d under %s, predict %v: data-ask, data-answer = %q, %q; want %q, %q",
 				tt.step, tt.policy, tt.predict, ask, answer, tt.ask, tt.answer)
 		}
 	}

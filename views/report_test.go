@@ -1,34 +1,62 @@
-package views
+package views_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
+	"golang.org/x/net/html"
+
 	"fencelab/lab"
+	"fencelab/views"
 )
 
+// stepRow is the row of step n in the rendered step table.
+func stepRow(t *testing.T, root *html.Node, n int) *html.Node {
+	t.Helper()
+	row := find(root, func(e *html.Node) bool { return e.Data == "tr" && attr(e, "id") == "step-"+strconv.Itoa(n) })
+	if row == nil {
+		t.Fatalf("StepTable has no row of step %d", n)
+	}
+	return row
+}
+
+// TestActorClass colours each actor by the order in which it first
+// appears, eight colours round, and an actor the scenario lacks by none.
 func TestActorClass(t *testing.T) {
 	t.Parallel()
 	var events []lab.Event
-	for _, a := range strings.Fields("B A B C D E F G H I") {
-		events = append(events, lab.Event{Actor: a, Kind: lab.Read})
+	var steps []lab.Step
+	for i, a := range strings.Fields("B A B C D E F G H I Z") {
+		e := lab.Event{Actor: a, Kind: lab.Read}
+		if a != "Z" { // Z acts in the trace only: not one of the scenario's actors
+			events = append(events, e)
+		}
+		steps = append(steps, lab.Step{Index: i + 1, Event: e})
 	}
 	events = append(events, lab.Event{Kind: lab.Deliver, Request: "r"})
-	r := NewReport(&lab.Scenario{Events: events}, &lab.Trace{}, []lab.Policy{lab.Fenced})
-	tests := []struct{ actor, want string }{
-		{"B", "actor actor-0"}, // first to appear, though not first by name
-		{"A", "actor actor-1"},
-		{"H", "actor actor-7"},
-		{"I", "actor actor-0"}, // the ninth wraps around
-		{"Z", "actor actor-none"},
+	r := views.NewReport(&lab.Scenario{Events: events}, &lab.Trace{Steps: steps}, []lab.Policy{lab.Fenced})
+	root := render(t, "StepTable", views.StepTable(r))
+	tests := []struct {
+		step        int
+		actor, want string
+	}{
+		{1, "B", "actor actor-0"}, // first to appear, though not first by name
+		{2, "A", "actor actor-1"},
+		{9, "H", "actor actor-7"},
+		{10, "I", "actor actor-0"}, // the ninth wraps around
+		{11, "Z", "actor actor-none"},
 	}
 	for _, tt := range tests {
-		if got := r.actorClass(tt.actor); got != tt.want {
-			t.Errorf("actorClass(%q) = %q, want %q", tt.actor, got, tt.want)
+		span := find(stepRow(t, root, tt.step), func(e *html.Node) bool { return e.Data == "span" && hasClass(e, "actor") })
+		if span == nil || text(span) != tt.actor || attr(span, "class") != tt.want {
+			t.Errorf("StepTable step %d: actor %q has class %q, want %q", tt.step, tt.actor, attr(span, "class"), tt.want)
 		}
 	}
 }
 
+// TestDisagreeAndChanged marks the steps where the chosen policies decide
+// differently, the skipped ones, and each value a step changed.
 func TestDisagreeAndChanged(t *testing.T) {
 	t.Parallel()
 	old, next := "old", "new"
@@ -36,7 +64,7 @@ func TestDisagreeAndChanged(t *testing.T) {
 		var o lab.Outcomes
 		o[lab.PolicyIndex(lab.Unfenced)] = lab.Outcome{Decision: unfenced, Values: map[string]*string{"result": uv}}
 		o[lab.PolicyIndex(lab.Fenced)] = lab.Outcome{Decision: fenced, Values: map[string]*string{"result": fv}}
-		return lab.Step{Index: n, Outcomes: o}
+		return lab.Step{Index: n, Event: lab.Event{Actor: "A", Kind: lab.Write}, Outcomes: o}
 	}
 	tr := &lab.Trace{Steps: []lab.Step{
 		step(1, lab.Accepted, lab.Accepted, &next, &next),
@@ -44,14 +72,14 @@ func TestDisagreeAndChanged(t *testing.T) {
 		step(3, lab.Skipped, lab.Skipped, &old, &next),
 	}}
 	sc := &lab.Scenario{Resources: map[string]lab.Resource{"result": {Fencing: true}}}
-	r := NewReport(sc, tr, []lab.Policy{lab.Unfenced, lab.Fenced})
+	root := render(t, "StepTable(unfenced, fenced)", views.StepTable(views.NewReport(sc, tr, []lab.Policy{lab.Unfenced, lab.Fenced})))
 	for i, want := range []bool{false, true, false} {
-		if got := r.disagree(tr.Steps[i]); got != want {
-			t.Errorf("disagree(step %d) = %v, want %v", i+1, got, want)
+		if got := hasClass(stepRow(t, root, i+1), "disagree"); got != want {
+			t.Errorf("StepTable step %d: disagree %v, want %v", i+1, got, want)
 		}
 	}
-	if !r.skipped(tr.Steps[2]) || r.skipped(tr.Steps[1]) {
-		t.Errorf("skipped: want only step 3")
+	if !hasClass(stepRow(t, root, 3), "skipped") || hasClass(stepRow(t, root, 2), "skipped") {
+		t.Errorf("StepTable: skipped marks steps other than step 3 alone")
 	}
 	changes := []struct {
 		i    int
@@ -59,11 +87,16 @@ func TestDisagreeAndChanged(t *testing.T) {
 		want bool
 	}{{0, lab.Fenced, true}, {1, lab.Unfenced, true}, {1, lab.Fenced, false}, {2, lab.Unfenced, false}}
 	for _, c := range changes {
-		if got := r.changed(c.i, c.p, "result"); got != c.want {
-			t.Errorf("changed(step %d, %s) = %v, want %v", c.i+1, c.p, got, c.want)
+		cell := find(stepRow(t, root, c.i+1), func(e *html.Node) bool { return e.Data == "td" && attr(e, "data-label") == string(c.p) })
+		if cell == nil {
+			t.Fatalf("StepTable step %d has no cell for %s", c.i+1, c.p)
+		}
+		if got := find(cell, tagClass("div", "changed")) != nil; got != c.want {
+			t.Errorf("StepTable step %d under %s: result changed %v, want %v", c.i+1, c.p, got, c.want)
 		}
 	}
-	if one := NewReport(sc, tr, []lab.Policy{lab.Fenced}); one.disagree(tr.Steps[1]) {
-		t.Errorf("a single policy cannot disagree with itself")
+	one := render(t, "StepTable(fenced)", views.StepTable(views.NewReport(sc, tr, []lab.Policy{lab.Fenced})))
+	if hasClass(stepRow(t, one, 2), "disagree") {
+		t.Errorf("StepTable(fenced) step 2: a single policy cannot disagree with itself")
 	}
 }

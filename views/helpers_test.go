@@ -1,0 +1,120 @@
+package views_test
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/a-h/templ"
+	"golang.org/x/net/html"
+
+	"fencelab/lab"
+	"fencelab/scenarios"
+)
+
+var (
+	libraryOnce sync.Once
+	library     *lab.Library
+	libraryErr  error
+)
+
+// builtin is the built-in scenario name and its trace.
+func builtin(t *testing.T, name string) (*lab.Scenario, *lab.Trace) {
+	t.Helper()
+	libraryOnce.Do(func() { library, libraryErr = lab.LoadLibrary(scenarios.FS, scenarios.Order()) })
+	if libraryErr != nil {
+		t.Fatalf("LoadLibrary: %v", libraryErr)
+	}
+	b, ok := library.Get(name)
+	if !ok {
+		t.Fatalf("no built-in %q", name)
+	}
+	return b.Scenario, lab.Replay(b.Scenario)
+}
+
+// render renders c and parses it as a browser would, to assert what a
+// reader sees rather than how the markup is spelled.
+func render(t *testing.T, call string, c templ.Component) *html.Node {
+	t.Helper()
+	var b bytes.Buffer
+	if err := c.Render(t.Context(), &b); err != nil {
+		t.Fatalf("%s.Render: %v", call, err)
+	}
+	root, err := html.Parse(&b)
+	if err != nil {
+		t.Fatalf("%s: html.Parse: %v", call, err)
+	}
+	return root
+}
+
+// find returns the first element for which match is true, or nil.
+func find(n *html.Node, match func(*html.Node) bool) *html.Node {
+	if all := findAll(n, match); len(all) > 0 {
+		return all[0]
+	}
+	return nil
+}
+
+func findAll(n *html.Node, match func(*html.Node) bool) []*html.Node {
+	var out []*html.Node
+	if n.Type == html.ElementNode && match(n) {
+		out = append(out, n)
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		out = append(out, findAll(c, match)...)
+	}
+	return out
+}
+
+// byID matches the element of that id.
+func byID(id string) func(*html.Node) bool {
+	return func(n *html.Node) bool { return attr(n, "id") == id }
+}
+
+// tagClass matches the elements of that tag and class.
+func tagClass(tag, class string) func(*html.Node) bool {
+	return func(n *html.Node) bool { return n.Data == tag && hasClass(n, class) }
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func hasClass(n *html.Node, class string) bool {
+	return n != nil && strings.Contains(" "+attr(n, "class")+" ", " "+class+" ")
+}
+
+// text is the text content of n, white space collapsed.
+func text(n *html.Node) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+		b.WriteByte(' ')
+	}
+	walk(n)
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// rawText is the text content of n as written, no-break spaces included.
+func rawText(n *html.Node) string {
+	if n.Type == html.TextNode {
+		return n.Data
+	}
+	var b strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		b.WriteString(rawText(c))
+	}
+	return b.String()
+}
