@@ -1,4 +1,4 @@
-package draft
+package draft_test
 
 import (
 	"encoding/json"
@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"fencelab/lab"
+	"fencelab/lab/draft"
 	"fencelab/scenarios"
 )
 
@@ -69,8 +70,8 @@ func TestCompile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := Decode(tt.form)
-			sc, err := Compile(&d)
+			d := draft.Decode(tt.form)
+			sc, err := draft.Compile(&d)
 			var inv *lab.ValidationError
 			if tt.errs != nil {
 				if !errors.As(err, &inv) {
@@ -105,8 +106,8 @@ func TestOfBuiltins(t *testing.T) {
 	}
 	for _, b := range lib.List {
 		t.Run(b.Name, func(t *testing.T) {
-			d := Of(b.Scenario, b.Name)
-			sc, err := Compile(&d)
+			d := draft.Of(b.Scenario, b.Name)
+			sc, err := draft.Compile(&d)
 			if err != nil {
 				t.Fatalf("Compile(Of(%s)): %v", b.Name, err)
 			}
@@ -121,7 +122,7 @@ func TestOfBuiltins(t *testing.T) {
 
 func TestApply(t *testing.T) {
 	t.Parallel()
-	kinds := func(d Draft) string {
+	kinds := func(d draft.Draft) string {
 		var out []string
 		for _, e := range d.Events {
 			out = append(out, e.Actor+":"+string(e.Kind)+e.ID+e.Request+e.Value)
@@ -134,23 +135,23 @@ func TestApply(t *testing.T) {
 		op, add     string // add: the palette's kind and actor
 		want, focus string
 	}{
-		{Op(Up, 3), "", "A:acquire B:pause A:sendm1v", "ev-2-up"},
-		{Op(Up, 1), "", "A:acquire A:sendm1v B:pause", "ev-1-up"},
-		{Op(Down, 1), "", "A:sendm1v A:acquire B:pause", "ev-2-down"},
-		{Op(Down, 3), "", "A:acquire A:sendm1v B:pause", "ev-3-down"},
-		{Op(Dup, 2), "", "A:acquire A:sendm1v A:sendm2v B:pause", "ev-3-actor"},
-		{Op(Del, 3), "", "A:acquire A:sendm1v", "ev-2-del"},
-		{Op(Del, 1), "", "A:sendm1v B:pause", "ev-1-del"},
-		{Op(Del, 9), "", "A:acquire A:sendm1v B:pause", ""},
-		{string(Run), "", "A:acquire A:sendm1v B:pause", ""},
+		{draft.Op(draft.Up, 3), "", "A:acquire B:pause A:sendm1v", "ev-2-up"},
+		{draft.Op(draft.Up, 1), "", "A:acquire A:sendm1v B:pause", "ev-1-up"},
+		{draft.Op(draft.Down, 1), "", "A:sendm1v A:acquire B:pause", "ev-2-down"},
+		{draft.Op(draft.Down, 3), "", "A:acquire A:sendm1v B:pause", "ev-3-down"},
+		{draft.Op(draft.Dup, 2), "", "A:acquire A:sendm1v A:sendm2v B:pause", "ev-3-actor"},
+		{draft.Op(draft.Del, 3), "", "A:acquire A:sendm1v", "ev-2-del"},
+		{draft.Op(draft.Del, 1), "", "A:sendm1v B:pause", "ev-1-del"},
+		{draft.Op(draft.Del, 9), "", "A:acquire A:sendm1v B:pause", ""},
+		{string(draft.Run), "", "A:acquire A:sendm1v B:pause", ""},
 		{"nonsense.2", "", "A:acquire A:sendm1v B:pause", ""},
-		{string(Add), "write B", "A:acquire A:sendm1v B:pause B:writefrom B", "ev-4-actor"},
-		{string(Add), "send A", "A:acquire A:sendm1v B:pause A:sendm2from A", "ev-4-actor"},
-		{string(Add), "deliver", "A:acquire A:sendm1v B:pause :deliverm1", "ev-4-request"},
-		{string(Add), "teleport A", "A:acquire A:sendm1v B:pause", "add-event"},
-		{AddOp(lab.Read, 1), "acquire B", "B:read A:acquire A:sendm1v B:pause", "ev-1-actor"},
-		{AddOp(lab.Deliver, 3), "", "A:acquire A:sendm1v :deliverm1 B:pause", "ev-3-request"},
-		{AddOp(lab.Crash, 9), "crash A", "A:acquire A:sendm1v B:pause A:crash", "ev-4-actor"},
+		{string(draft.Add), "write B", "A:acquire A:sendm1v B:pause B:writefrom B", "ev-4-actor"},
+		{string(draft.Add), "send A", "A:acquire A:sendm1v B:pause A:sendm2from A", "ev-4-actor"},
+		{string(draft.Add), "deliver", "A:acquire A:sendm1v B:pause :deliverm1", "ev-4-request"},
+		{string(draft.Add), "teleport A", "A:acquire A:sendm1v B:pause", "add-event"},
+		{draft.AddOp(lab.Read, 1), "acquire B", "B:read A:acquire A:sendm1v B:pause", "ev-1-actor"},
+		{draft.AddOp(lab.Deliver, 3), "", "A:acquire A:sendm1v :deliverm1 B:pause", "ev-3-request"},
+		{draft.AddOp(lab.Crash, 9), "crash A", "A:acquire A:sendm1v B:pause A:crash", "ev-4-actor"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.op+" "+tt.add, func(t *testing.T) {
@@ -162,8 +163,8 @@ func TestApply(t *testing.T) {
 				f.Set("add.kind", k)
 				f.Set("add.actor", a)
 			}
-			d := Decode(f)
-			focus := Apply(&d, tt.op)
+			d := draft.Decode(f)
+			focus := draft.Apply(&d, tt.op)
 			if got := kinds(d); got != tt.want {
 				t.Errorf("Apply(%q) events = %q, want %q", tt.op, got, tt.want)
 			}
@@ -176,22 +177,22 @@ func TestApply(t *testing.T) {
 
 func TestApplyDeclarations(t *testing.T) {
 	t.Parallel()
-	d := Decode(base("ev.1.kind=read", "ev.1.actor=A"))
-	if focus := Apply(&d, string(ActorAdd)); focus != "actor-3-name" || d.Actors[2].Name != "C" {
+	d := draft.Decode(base("ev.1.kind=read", "ev.1.actor=A"))
+	if focus := draft.Apply(&d, string(draft.ActorAdd)); focus != "actor-3-name" || d.Actors[2].Name != "C" {
 		t.Errorf("actor-add: focus %q, actors %v; want actor-3-name and C", focus, d.Actors)
 	}
-	Apply(&d, Op(ActorDel, 1)) // A is used: kept
-	Apply(&d, Op(ActorDel, 2)) // B is not
+	draft.Apply(&d, draft.Op(draft.ActorDel, 1)) // A is used: kept
+	draft.Apply(&d, draft.Op(draft.ActorDel, 2)) // B is not
 	if got := len(d.Actors); got != 2 || d.Actors[0].Name != "A" || d.Actors[1].Name != "C" {
 		t.Errorf("after removing B and trying A, actors = %v, want A and C", d.Actors)
 	}
-	Apply(&d, string(ScopeAdd))
-	Apply(&d, string(ResourceAdd))
+	draft.Apply(&d, string(draft.ScopeAdd))
+	draft.Apply(&d, string(draft.ResourceAdd))
 	if len(d.Scopes) != 2 || d.Scopes[1].Name != "scope2" || len(d.Resources) != 2 || d.Resources[1].Name != "resource2" {
 		t.Errorf("scope-add, resource-add: scopes %v, resources %v", d.Scopes, d.Resources)
 	}
-	Apply(&d, Op(ScopeDel, 1))
-	Apply(&d, Op(ResourceDel, 2))
+	draft.Apply(&d, draft.Op(draft.ScopeDel, 1))
+	draft.Apply(&d, draft.Op(draft.ResourceDel, 2))
 	if len(d.Scopes) != 1 || d.Scopes[0].Name != "scope2" || len(d.Resources) != 1 {
 		t.Errorf("scope-del.1, resource-del.2: scopes %v, resources %v", d.Scopes, d.Resources)
 	}
@@ -205,7 +206,7 @@ func TestKindFieldsMatchTheEngine(t *testing.T) {
 	sample := map[string]any{"actor": "A", "scope": "job", "resource": "result", "value": "v",
 		"id": "x", "request": "x", "op": "o", "token": 1, "split": true, "rmw": true}
 	for _, k := range lab.Kinds() {
-		for _, f := range fieldNames {
+		for _, f := range draft.FieldNames() {
 			if f == "note" {
 				continue
 			}
@@ -221,7 +222,7 @@ func TestKindFieldsMatchTheEngine(t *testing.T) {
 					}
 				}
 			}
-			if got, want := Takes(k, f), !rejected; got != want {
+			if got, want := draft.Takes(k, f), !rejected; got != want {
 				t.Errorf("Takes(%s, %s) = %v, but lab.Parse takes it: %v", k, f, got, want)
 			}
 		}
@@ -230,10 +231,10 @@ func TestKindFieldsMatchTheEngine(t *testing.T) {
 
 func TestPlace(t *testing.T) {
 	t.Parallel()
-	d := Draft{
-		Scopes:    []Scope{{Name: "job"}, {Name: "other"}},
-		Resources: []Resource{{Name: "result"}},
-		Events:    []Event{{Kind: lab.Acquire, Actor: "A"}, {Kind: lab.Deliver, Request: "m9"}},
+	d := draft.Draft{
+		Scopes:    []draft.Scope{{Name: "job"}, {Name: "other"}},
+		Resources: []draft.Resource{{Name: "result"}},
+		Events:    []draft.Event{{Kind: lab.Acquire, Actor: "A"}, {Kind: lab.Deliver, Request: "m9"}},
 	}
 	tests := []struct {
 		fe      lab.FieldError
@@ -251,9 +252,9 @@ func TestPlace(t *testing.T) {
 		{lab.FieldError{Index: 0, Field: "events"}, "", 0},
 	}
 	for _, tt := range tests {
-		got := d.place(tt.fe)
-		if got.Control != tt.control || got.Card != tt.card {
-			t.Errorf("place(%+v) = control %q card %d, want %q %d", tt.fe, got.Control, got.Card, tt.control, tt.card)
+		marks := draft.Place(&d, []lab.FieldError{tt.fe})
+		if len(marks) != 1 || marks[0].Control != tt.control || marks[0].Card != tt.card {
+			t.Errorf("Place(%+v) = %+v, want one mark on control %q card %d", tt.fe, marks, tt.control, tt.card)
 		}
 	}
 }
@@ -263,14 +264,14 @@ func TestPlace(t *testing.T) {
 // cards A acts in.
 func TestPlaceActorName(t *testing.T) {
 	t.Parallel()
-	d := Decode(base("actor.1.name=Zoë", "ev.1.kind=acquire", "ev.1.actor=A", "ev.2.kind=pause", "ev.2.actor=A",
+	d := draft.Decode(base("actor.1.name=Zoë", "ev.1.kind=acquire", "ev.1.actor=A", "ev.2.kind=pause", "ev.2.actor=A",
 		"ev.3.kind=read", "ev.3.actor=B", "ev.4.kind=write", "ev.4.actor=A", "ev.4.value=v"))
-	_, err := Compile(&d)
+	_, err := draft.Compile(&d)
 	var inv *lab.ValidationError
 	if !errors.As(err, &inv) {
 		t.Fatalf("Compile with actor Zoë = %v, want a validation error", err)
 	}
-	marks := Place(&d, inv.Errors)
+	marks := draft.Place(&d, inv.Errors)
 	if len(marks) != 1 {
 		t.Fatalf("Place(%v) = %d marks %+v, want 1", inv.Errors, len(marks), marks)
 	}
@@ -284,30 +285,30 @@ func TestPlaceActorName(t *testing.T) {
 func TestNames(t *testing.T) {
 	t.Parallel()
 	fill := strings.NewReplacer("{n}", "12", "{field}", "value").Replace
-	if got, want := fill(EventNameTemplate), EventName(12, "value"); got != want {
+	if got, want := fill(draft.EventNameTemplate), draft.EventName(12, "value"); got != want {
 		t.Errorf("EventNameTemplate gives %q, EventName %q", got, want)
 	}
-	if got, want := fill(EventIDTemplate), CardID(12, "value"); got != want {
+	if got, want := fill(draft.EventIDTemplate), draft.CardID(12, "value"); got != want {
 		t.Errorf("EventIDTemplate gives %q, CardID %q", got, want)
 	}
-	if got, want := fill(CardIDTemplate), CardID(12, ""); got != want {
+	if got, want := fill(draft.CardIDTemplate), draft.CardID(12, ""); got != want {
 		t.Errorf("CardIDTemplate gives %q, CardID %q", got, want)
 	}
 	for _, tt := range []struct{ got, want string }{
-		{EventName(3, "value"), "ev.3.value"},
-		{EventName(3, ""), "ev.3"},
-		{ID(EventName(3, "value")), "ev-3-value"},
-		{CardID(3, ""), "ev-3"},
-		{Name(ScopePart, 2, "first_token"), "scope.2.first_token"},
-		{AddName("kind"), "add.kind"},
+		{draft.EventName(3, "value"), "ev.3.value"},
+		{draft.EventName(3, ""), "ev.3"},
+		{draft.ID(draft.EventName(3, "value")), "ev-3-value"},
+		{draft.CardID(3, ""), "ev-3"},
+		{draft.Name(draft.ScopePart, 2, "first_token"), "scope.2.first_token"},
+		{draft.AddName("kind"), "add.kind"},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("got %q, want %q", tt.got, tt.want)
 		}
 	}
-	f := FieldNames()
+	f := draft.FieldNames()
 	f[0] = "changed"
-	if FieldNames()[0] != "actor" {
+	if draft.FieldNames()[0] != "actor" {
 		t.Errorf("FieldNames returns a slice its callers can change")
 	}
 }
@@ -317,12 +318,12 @@ func TestNames(t *testing.T) {
 func TestMarkAnchor(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		m    Mark
+		m    draft.Mark
 		want string
 	}{
-		{Mark{Control: EventName(3, "request"), Card: 3}, ID(EventName(3, "request"))},
-		{Mark{Card: 2}, CardID(2, "")},
-		{Mark{}, "editor"},
+		{draft.Mark{Control: draft.EventName(3, "request"), Card: 3}, draft.ID(draft.EventName(3, "request"))},
+		{draft.Mark{Card: 2}, draft.CardID(2, "")},
+		{draft.Mark{}, "editor"},
 	}
 	for _, tt := range tests {
 		if got := tt.m.Anchor(); got != tt.want {

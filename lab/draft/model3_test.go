@@ -1,4 +1,4 @@
-package draft
+package draft_test
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"fencelab/lab"
+	"fencelab/lab/draft"
 )
 
 // two is a valid model-3 form: two scopes and two resources, so that no
@@ -62,8 +63,8 @@ func TestCompileModel3(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := Decode(tt.form)
-			sc, err := Compile(&d)
+			d := draft.Decode(tt.form)
+			sc, err := draft.Compile(&d)
 			if err != nil {
 				t.Fatalf("Compile(%v): %v", tt.form, err)
 			}
@@ -104,8 +105,8 @@ func TestDeclarationsModel3(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := Decode(tt.form)
-			sc, err := Compile(&d)
+			d := draft.Decode(tt.form)
+			sc, err := draft.Compile(&d)
 			if err != nil {
 				t.Fatalf("Compile(%v): %v", tt.form, err)
 			}
@@ -115,7 +116,7 @@ func TestDeclarationsModel3(t *testing.T) {
 			if diff := cmp.Diff(tt.resources, sc.Resources); tt.resources != nil && diff != "" {
 				t.Errorf("Compile(%v) resources (-want +got):\n%s", tt.form, diff)
 			}
-			back := Of(sc, "")
+			back := draft.Of(sc, "")
 			if diff := cmp.Diff(sortScopes(d.Scopes), sortScopes(back.Scopes)); diff != "" {
 				t.Errorf("Of(Compile(%v)) scopes (-form +back):\n%s", tt.form, diff)
 			}
@@ -126,15 +127,15 @@ func TestDeclarationsModel3(t *testing.T) {
 	}
 }
 
-func sortScopes(s []Scope) []Scope {
+func sortScopes(s []draft.Scope) []draft.Scope {
 	s = slices.Clone(s)
-	slices.SortFunc(s, func(a, b Scope) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(s, func(a, b draft.Scope) int { return strings.Compare(a.Name, b.Name) })
 	return s
 }
 
-func sortResources(r []Resource) []Resource {
+func sortResources(r []draft.Resource) []draft.Resource {
 	r = slices.Clone(r)
-	slices.SortFunc(r, func(a, b Resource) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(r, func(a, b draft.Resource) int { return strings.Compare(a.Name, b.Name) })
 	return r
 }
 
@@ -152,18 +153,18 @@ func TestRoundTripModel3(t *testing.T) {
 		"ev.7.kind=restart", "ev.7.restarts=scope:other",
 		"ev.8.kind=restart", "ev.8.restarts=resource:ledger",
 		"ev.9.kind=read", "ev.9.actor=B")
-	d := Decode(f)
-	sc, err := Compile(&d)
+	d := draft.Decode(f)
+	sc, err := draft.Compile(&d)
 	if err != nil {
 		t.Fatalf("Compile: %v", err)
 	}
-	back := Of(sc, "")
+	back := draft.Of(sc, "")
 	if diff := cmp.Diff(d.Events, back.Events); diff != "" {
 		t.Errorf("Of(Compile(form)) events (-form +back):\n%s", diff)
 	}
 	for n, want := range map[int]string{7: "scope:other", 8: "resource:ledger"} {
-		if got := back.Events[n-1].Field(Restarts); got != want {
-			t.Errorf("card %d Field(%q) = %q, want %q", n, Restarts, got, want)
+		if got := back.Events[n-1].Field(draft.Restarts); got != want {
+			t.Errorf("card %d Field(%q) = %q, want %q", n, draft.Restarts, got, want)
 		}
 	}
 }
@@ -195,14 +196,14 @@ func TestPlaceModel3(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := Decode(tt.form)
-			_, err := Compile(&d)
+			d := draft.Decode(tt.form)
+			_, err := draft.Compile(&d)
 			var inv *lab.ValidationError
 			if !errors.As(err, &inv) {
 				t.Fatalf("Compile(%v) = %v, want a validation error", tt.form, err)
 			}
 			var got []string
-			for _, m := range Place(&d, inv.Errors) {
+			for _, m := range draft.Place(&d, inv.Errors) {
 				got = append(got, m.Control+" "+strconv.Itoa(m.Card))
 			}
 			if !slices.Equal(got, tt.marks) {
@@ -216,7 +217,7 @@ func TestPlaceModel3(t *testing.T) {
 // carry land on the card when it has no control for the field, and a
 // restart's resource or scope lands on its one choice.
 func TestPlacePasted(t *testing.T) {
-	d := Draft{Events: []Event{{Kind: lab.Read, Actor: "A"}, {Kind: lab.Restart, Resource: "r", Scope: "s"}, {Kind: lab.Check, Actor: "A"}}}
+	d := draft.Draft{Events: []draft.Event{{Kind: lab.Read, Actor: "A"}, {Kind: lab.Restart, Resource: "r", Scope: "s"}, {Kind: lab.Check, Actor: "A"}}}
 	tests := []struct {
 		fe      lab.FieldError
 		control string
@@ -230,8 +231,9 @@ func TestPlacePasted(t *testing.T) {
 		{lab.FieldError{Index: 3, Field: "split"}, "", 3},
 	}
 	for _, tt := range tests {
-		if got := d.place(tt.fe); got.Control != tt.control || got.Card != tt.card {
-			t.Errorf("place(%+v) = control %q card %d, want %q %d", tt.fe, got.Control, got.Card, tt.control, tt.card)
+		marks := draft.Place(&d, []lab.FieldError{tt.fe})
+		if len(marks) != 1 || marks[0].Control != tt.control || marks[0].Card != tt.card {
+			t.Errorf("Place(%+v) = %+v, want one mark on control %q card %d", tt.fe, marks, tt.control, tt.card)
 		}
 	}
 }
@@ -242,28 +244,28 @@ func TestControls(t *testing.T) {
 	for _, k := range lab.Kinds() {
 		want := lab.Fields(k)
 		if k == lab.Restart {
-			want = []string{Restarts}
+			want = []string{draft.Restarts}
 		}
-		if got := Controls(k); !slices.Equal(got, want) {
+		if got := draft.Controls(k); !slices.Equal(got, want) {
 			t.Errorf("Controls(%s) = %q, want %q", k, got, want)
 		}
 	}
 	for _, tt := range []struct {
-		e    Event
+		e    draft.Event
 		want string
 	}{
-		{Event{Kind: lab.Restart}, ""},
-		{Event{Kind: lab.Restart, Resource: "r"}, "resource:r"},
-		{Event{Kind: lab.Restart, Scope: "s"}, "scope:s"},
-		{Event{Kind: lab.Restart, Resource: "r", Scope: "s"}, "resource:r scope:s"},
+		{draft.Event{Kind: lab.Restart}, ""},
+		{draft.Event{Kind: lab.Restart, Resource: "r"}, "resource:r"},
+		{draft.Event{Kind: lab.Restart, Scope: "s"}, "scope:s"},
+		{draft.Event{Kind: lab.Restart, Resource: "r", Scope: "s"}, "resource:r scope:s"},
 	} {
-		if got := tt.e.Field(Restarts); got != tt.want {
-			t.Errorf("%+v.Field(%q) = %q, want %q", tt.e, Restarts, got, tt.want)
+		if got := tt.e.Field(draft.Restarts); got != tt.want {
+			t.Errorf("%+v.Field(%q) = %q, want %q", tt.e, draft.Restarts, got, tt.want)
 		}
-		var back Event
-		back.SetField(Restarts, tt.want)
+		var back draft.Event
+		back.SetField(draft.Restarts, tt.want)
 		if back.Resource != tt.e.Resource || back.Scope != tt.e.Scope {
-			t.Errorf("SetField(%q, %q) = resource %q scope %q, want %q %q", Restarts, tt.want, back.Resource, back.Scope, tt.e.Resource, tt.e.Scope)
+			t.Errorf("SetField(%q, %q) = resource %q scope %q, want %q %q", draft.Restarts, tt.want, back.Resource, back.Scope, tt.e.Resource, tt.e.Scope)
 		}
 	}
 }
@@ -273,24 +275,24 @@ func TestControls(t *testing.T) {
 func TestAddModel3(t *testing.T) {
 	tests := []struct {
 		add   []string
-		want  Event
+		want  draft.Event
 		focus string
 	}{
 		{[]string{"add.kind=acquire", "add.actor=B", "add.scope=job", "add.split=true"},
-			Event{Kind: lab.Acquire, Actor: "B", Scope: "job", Split: "true"}, "ev-1-actor"},
+			draft.Event{Kind: lab.Acquire, Actor: "B", Scope: "job", Split: "true"}, "ev-1-actor"},
 		{[]string{"add.kind=write", "add.actor=A", "add.value=v", "add.resource=ledger", "add.scope=other", "add.rmw=true"},
-			Event{Kind: lab.Write, Actor: "A", Value: "v", Resource: "ledger", Scope: "other", RMW: "true"}, "ev-1-actor"},
+			draft.Event{Kind: lab.Write, Actor: "A", Value: "v", Resource: "ledger", Scope: "other", RMW: "true"}, "ev-1-actor"},
 		{[]string{"add.kind=read", "add.actor=A", "add.resource=ledger", "add.rmw=true"},
-			Event{Kind: lab.Read, Actor: "A", Resource: "ledger"}, "ev-1-actor"},
+			draft.Event{Kind: lab.Read, Actor: "A", Resource: "ledger"}, "ev-1-actor"},
 		{[]string{"add.kind=restart", "add.scope=job", "add.restarts=scope:other"},
-			Event{Kind: lab.Restart, Scope: "other"}, "ev-1-restarts"},
+			draft.Event{Kind: lab.Restart, Scope: "other"}, "ev-1-restarts"},
 		{[]string{"add.kind=restart", "add.scope=job", "add.restarts="},
-			Event{Kind: lab.Restart, Resource: "result"}, "ev-1-restarts"},
+			draft.Event{Kind: lab.Restart, Resource: "result"}, "ev-1-restarts"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.add, " "), func(t *testing.T) {
-			d := Decode(two(tt.add...))
-			focus := Apply(&d, string(Add))
+			d := draft.Decode(two(tt.add...))
+			focus := draft.Apply(&d, string(draft.Add))
 			if len(d.Events) != 1 {
 				t.Fatalf("Apply(add) with %q: %d events, want 1", tt.add, len(d.Events))
 			}

@@ -1,4 +1,4 @@
-package draft
+package draft_test
 
 import (
 	"strings"
@@ -7,22 +7,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"fencelab/lab"
+	"fencelab/lab/draft"
 )
-
-func TestParseOp(t *testing.T) {
-	t.Parallel()
-	for _, v := range Verbs() {
-		if got, want := parseOp(Op(v, 3)), (parsed{verb: v, n: 3}); got != want && v != Add {
-			t.Errorf("parseOp(Op(%s, 3)) = %+v, want %+v", v, got, want)
-		}
-		if got, want := parseOp(string(v)), (parsed{verb: v}); got != want {
-			t.Errorf("parseOp(%q) = %+v, want %+v", v, got, want)
-		}
-	}
-	if got, want := parseOp(AddOp(lab.Write, 4)), (parsed{verb: Add, n: 4, kind: lab.Write}); got != want {
-		t.Errorf("parseOp(AddOp(write, 4)) = %+v, want %+v", got, want)
-	}
-}
 
 // TestEveryVerbApplies: each verb, built as the page builds it, changes
 // the draft through Apply (Run alone changes nothing), and a verb added
@@ -31,22 +17,23 @@ func TestEveryVerbApplies(t *testing.T) {
 	t.Parallel()
 	f := base("scope.2.name=other", "resource.2.name=mail",
 		"ev.1.kind=acquire", "ev.1.actor=A", "ev.2.kind=pause", "ev.2.actor=A", "ev.3.kind=read", "ev.3.actor=A")
-	ops := map[Verb]string{
-		Run: string(Run), Up: Op(Up, 2), Down: Op(Down, 2), Dup: Op(Dup, 2), Del: Op(Del, 2),
-		Add: AddOp(lab.Resume, 2), ActorAdd: string(ActorAdd), ActorDel: Op(ActorDel, 2),
-		ScopeAdd: string(ScopeAdd), ScopeDel: Op(ScopeDel, 2), ResourceAdd: string(ResourceAdd), ResourceDel: Op(ResourceDel, 2),
+	ops := map[draft.Verb]string{
+		draft.Run: string(draft.Run), draft.Up: draft.Op(draft.Up, 2), draft.Down: draft.Op(draft.Down, 2), draft.Dup: draft.Op(draft.Dup, 2),
+		draft.Del: draft.Op(draft.Del, 2), draft.Add: draft.AddOp(lab.Resume, 2), draft.ActorAdd: string(draft.ActorAdd),
+		draft.ActorDel: draft.Op(draft.ActorDel, 2), draft.ScopeAdd: string(draft.ScopeAdd), draft.ScopeDel: draft.Op(draft.ScopeDel, 2),
+		draft.ResourceAdd: string(draft.ResourceAdd), draft.ResourceDel: draft.Op(draft.ResourceDel, 2),
 	}
-	for _, v := range Verbs() {
+	for _, v := range draft.Verbs() {
 		op, ok := ops[v]
 		if !ok {
 			t.Errorf("verb %s has no case in TestEveryVerbApplies", v)
 			continue
 		}
-		d := Decode(f)
-		focus := Apply(&d, op)
-		diff := cmp.Diff(Decode(f), d)
-		if changed := diff != ""; changed != (v != Run) || (focus != "") != (v != Run) {
-			t.Errorf("Apply(%q): changed %t, focus %q; want a change and a focus unless it is %s (-before +after):\n%s", op, changed, focus, Run, diff)
+		d := draft.Decode(f)
+		focus := draft.Apply(&d, op)
+		diff := cmp.Diff(draft.Decode(f), d)
+		if changed := diff != ""; changed != (v != draft.Run) || (focus != "") != (v != draft.Run) {
+			t.Errorf("Apply(%q): changed %t, focus %q; want a change and a focus unless it is %s (-before +after):\n%s", op, changed, focus, draft.Run, diff)
 		}
 	}
 }
@@ -55,11 +42,11 @@ func TestEveryVerbApplies(t *testing.T) {
 // AddOp build.
 func TestOpTemplates(t *testing.T) {
 	t.Parallel()
-	fill := strings.NewReplacer("{verb}", string(Dup), "{kind}", string(lab.Write), "{n}", "12")
-	if got, want := fill.Replace(OpTemplate), Op(Dup, 12); got != want {
+	fill := strings.NewReplacer("{verb}", string(draft.Dup), "{kind}", string(lab.Write), "{n}", "12")
+	if got, want := fill.Replace(draft.OpTemplate), draft.Op(draft.Dup, 12); got != want {
 		t.Errorf("OpTemplate gives %q, Op %q", got, want)
 	}
-	if got, want := fill.Replace(AddOpTemplate), AddOp(lab.Write, 12); got != want {
+	if got, want := fill.Replace(draft.AddOpTemplate), draft.AddOp(lab.Write, 12); got != want {
 		t.Errorf("AddOpTemplate gives %q, AddOp %q", got, want)
 	}
 }

@@ -1,45 +1,47 @@
-package probe
+package probe_test
 
 import (
 	"fmt"
 	"testing"
+
+	"fencelab/lab/probe"
 )
 
 // rec is a write by worker w with token t, sent and answered at the ticks.
-func rec(seq int, t int64, outcome string, sent, answered int64) Record {
-	return Record{Seq: seq, Worker: seq, Token: t, Value: fmt.Sprintf("v%d", seq), Outcome: outcome, Sent: sent, Answered: answered}
+func rec(seq int, t int64, outcome string, sent, answered int64) probe.Record {
+	return probe.Record{Seq: seq, Worker: seq, Token: t, Value: fmt.Sprintf("v%d", seq), Outcome: outcome, Sent: sent, Answered: answered}
 }
 
-func hold(v string, t int64) *Holding { return &Holding{Value: &v, Token: &t} }
+func hold(v string, t int64) *probe.Holding { return &probe.Holding{Value: &v, Token: &t} }
 
 func TestCheck(t *testing.T) {
 	tests := []struct {
 		name    string
-		checker Checker
-		recs    []Record
-		final   *Holding
+		checker probe.Checker
+		recs    []probe.Record
+		final   *probe.Holding
 		kind    string // "" for none
 		after   int    // the Seq of the request at fault
 	}{
-		{"overlapping writes may land in any order", Checker{},
-			[]Record{rec(1, 5, "applied", 1, 4), rec(2, 4, "applied", 2, 3)}, hold("v1", 5), "", 0},
-		{"lower token sent after a higher one was acknowledged", Checker{},
-			[]Record{rec(1, 5, "applied", 1, 2), rec(2, 4, "applied", 3, 4)}, nil, "stale-acknowledged", 2},
-		{"equal token is fine when fenced", Checker{},
-			[]Record{rec(1, 5, "applied", 1, 2), rec(2, 5, "applied", 3, 4)}, hold("v2", 5), "", 0},
-		{"equal token is stale when strict", Checker{Strict: true},
-			[]Record{rec(1, 5, "applied", 1, 2), rec(2, 5, "applied", 3, 4)}, nil, "stale-acknowledged", 2},
-		{"rejected although nothing higher was ever sent", Checker{},
-			[]Record{rec(1, 9, "applied", 1, 2), rec(2, 10, "rejected", 3, 4)}, nil, "valid-rejected", 2},
-		{"rejected below a write still in flight", Checker{},
-			[]Record{rec(1, 9, "applied", 1, 4), rec(2, 8, "rejected", 2, 3)}, hold("v1", 9), "", 0},
-		{"an op applied twice", Checker{Idempotent: true},
-			[]Record{{Seq: 1, Token: 3, Op: "k", Outcome: "applied", Sent: 1, Answered: 2}, {Seq: 2, Token: 3, Op: "k", Outcome: "applied", Sent: 3, Answered: 4}},
+		{"overlapping writes may land in any order", probe.Checker{},
+			[]probe.Record{rec(1, 5, "applied", 1, 4), rec(2, 4, "applied", 2, 3)}, hold("v1", 5), "", 0},
+		{"lower token sent after a higher one was acknowledged", probe.Checker{},
+			[]probe.Record{rec(1, 5, "applied", 1, 2), rec(2, 4, "applied", 3, 4)}, nil, "stale-acknowledged", 2},
+		{"equal token is fine when fenced", probe.Checker{},
+			[]probe.Record{rec(1, 5, "applied", 1, 2), rec(2, 5, "applied", 3, 4)}, hold("v2", 5), "", 0},
+		{"equal token is stale when strict", probe.Checker{Strict: true},
+			[]probe.Record{rec(1, 5, "applied", 1, 2), rec(2, 5, "applied", 3, 4)}, nil, "stale-acknowledged", 2},
+		{"rejected although nothing higher was ever sent", probe.Checker{},
+			[]probe.Record{rec(1, 9, "applied", 1, 2), rec(2, 10, "rejected", 3, 4)}, nil, "valid-rejected", 2},
+		{"rejected below a write still in flight", probe.Checker{},
+			[]probe.Record{rec(1, 9, "applied", 1, 4), rec(2, 8, "rejected", 2, 3)}, hold("v1", 9), "", 0},
+		{"an op applied twice", probe.Checker{Idempotent: true},
+			[]probe.Record{{Seq: 1, Token: 3, Op: "k", Outcome: "applied", Sent: 1, Answered: 2}, {Seq: 2, Token: 3, Op: "k", Outcome: "applied", Sent: 3, Answered: 4}},
 			nil, "duplicate-applied", 2},
-		{"final value not the highest acknowledged", Checker{},
-			[]Record{rec(1, 5, "applied", 1, 4), rec(2, 4, "applied", 2, 3)}, hold("v2", 4), "final-value", 1},
-		{"a failed write may have landed", Checker{},
-			[]Record{rec(1, 5, "applied", 1, 2), rec(2, 6, "error", 3, 4)}, hold("v2", 6), "", 0},
+		{"final value not the highest acknowledged", probe.Checker{},
+			[]probe.Record{rec(1, 5, "applied", 1, 4), rec(2, 4, "applied", 2, 3)}, hold("v2", 4), "final-value", 1},
+		{"a failed write may have landed", probe.Checker{},
+			[]probe.Record{rec(1, 5, "applied", 1, 2), rec(2, 6, "error", 3, 4)}, hold("v2", 6), "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,15 +60,15 @@ func TestCheck(t *testing.T) {
 
 // history builds n requests of 8 workers taking turns with increasing
 // tokens, every fourth one late and rejected, as a correct receiver answers.
-func history(n int) []Record {
-	recs := make([]Record, n)
+func history(n int) []probe.Record {
+	recs := make([]probe.Record, n)
 	for i := range recs {
 		t := int64(i/2 + 1)
 		out := "applied"
 		if i%4 == 3 {
 			t, out = t-2, "rejected"
 		}
-		recs[i] = Record{Seq: i + 1, Worker: i % 8, Token: t, Outcome: out, Sent: int64(2*i + 1), Answered: int64(2*i + 2)}
+		recs[i] = probe.Record{Seq: i + 1, Worker: i % 8, Token: t, Outcome: out, Sent: int64(2*i + 1), Answered: int64(2*i + 2)}
 	}
 	return recs
 }
@@ -74,7 +76,7 @@ func history(n int) []Record {
 func TestCheckCorrectHistory(t *testing.T) {
 	recs := history(10_000)
 	last := recs[len(recs)-2]
-	if v := (Checker{}).Check(recs, &Holding{Value: &last.Value, Token: &last.Token}); v != nil {
+	if v := (probe.Checker{}).Check(recs, &probe.Holding{Value: &last.Value, Token: &last.Token}); v != nil {
 		t.Fatalf("Check of a correct history = %s: %s", v.Kind, v.Words)
 	}
 }
@@ -89,7 +91,7 @@ func benchCheck(b *testing.B, n int) {
 	recs := history(n)
 	b.ReportAllocs()
 	for b.Loop() {
-		if v := (Checker{}).Check(recs, nil); v != nil {
+		if v := (probe.Checker{}).Check(recs, nil); v != nil {
 			b.Fatal(v.Words)
 		}
 	}
@@ -98,41 +100,41 @@ func benchCheck(b *testing.B, n int) {
 
 // cw is an rmw write (cas) that expects version v, sent and answered at
 // the ticks.
-func cw(seq int, v int64, outcome string, sent, answered int64) Record {
+func cw(seq int, v int64, outcome string, sent, answered int64) probe.Record {
 	r := rec(seq, 0, outcome, sent, answered)
 	r.Expect = &v
 	return r
 }
 
-func holdAt(v string, version int64) *Holding { return &Holding{Value: &v, Version: &version} }
+func holdAt(v string, version int64) *probe.Holding { return &probe.Holding{Value: &v, Version: &version} }
 
 func TestCheckVersions(t *testing.T) {
-	cas := Checker{Versions: true}
+	cas := probe.Checker{Versions: true}
 	tests := []struct {
 		name  string
-		recs  []Record
-		final *Holding
+		recs  []probe.Record
+		final *probe.Holding
 		kind  string // "" for none
 		after int    // the Seq of the request at fault
 	}{
 		{"one write per version, then a stale one rejected",
-			[]Record{cw(1, 0, "applied", 1, 2), cw(2, 1, "applied", 3, 4), cw(3, 1, "rejected", 5, 6)}, holdAt("v2", 2), "", 0},
+			[]probe.Record{cw(1, 0, "applied", 1, 2), cw(2, 1, "applied", 3, 4), cw(3, 1, "rejected", 5, 6)}, holdAt("v2", 2), "", 0},
 		{"two writers on one version, one rejected",
-			[]Record{cw(1, 0, "applied", 1, 3), cw(2, 0, "rejected", 2, 4)}, holdAt("v1", 1), "", 0},
+			[]probe.Record{cw(1, 0, "applied", 1, 3), cw(2, 0, "rejected", 2, 4)}, holdAt("v1", 1), "", 0},
 		{"two writers on one version, both applied",
-			[]Record{cw(1, 0, "applied", 1, 3), cw(2, 0, "applied", 2, 4)}, nil, "lost-update", 2},
+			[]probe.Record{cw(1, 0, "applied", 1, 3), cw(2, 0, "applied", 2, 4)}, nil, "lost-update", 2},
 		{"an older version applied after a newer one was acknowledged",
-			[]Record{cw(1, 0, "applied", 1, 2), cw(2, 1, "applied", 3, 4), cw(3, 0, "applied", 5, 6)}, nil, "lost-update", 3},
+			[]probe.Record{cw(1, 0, "applied", 1, 2), cw(2, 1, "applied", 3, 4), cw(3, 0, "applied", 5, 6)}, nil, "lost-update", 3},
 		{"rejected although nothing could have moved the resource",
-			[]Record{cw(1, 0, "applied", 1, 2), cw(2, 1, "rejected", 3, 4)}, nil, "valid-rejected", 2},
+			[]probe.Record{cw(1, 0, "applied", 1, 2), cw(2, 1, "rejected", 3, 4)}, nil, "valid-rejected", 2},
 		{"rejected behind a write still in flight",
-			[]Record{cw(1, 1, "applied", 1, 4), cw(2, 1, "rejected", 2, 3)}, holdAt("v1", 2), "", 0},
+			[]probe.Record{cw(1, 1, "applied", 1, 4), cw(2, 1, "rejected", 2, 3)}, holdAt("v1", 2), "", 0},
 		{"final version not one past the highest applied",
-			[]Record{cw(1, 0, "applied", 1, 2), cw(2, 1, "applied", 3, 4)}, holdAt("v2", 1), "final-value", 2},
+			[]probe.Record{cw(1, 0, "applied", 1, 2), cw(2, 1, "applied", 3, 4)}, holdAt("v2", 1), "final-value", 2},
 		{"final value not the highest applied write's",
-			[]Record{cw(1, 0, "applied", 1, 2), cw(2, 1, "applied", 3, 4)}, holdAt("v1", 2), "final-value", 2},
+			[]probe.Record{cw(1, 0, "applied", 1, 2), cw(2, 1, "applied", 3, 4)}, holdAt("v1", 2), "final-value", 2},
 		{"a failed write may have landed",
-			[]Record{cw(1, 0, "applied", 1, 2), cw(2, 1, "error", 3, 4)}, holdAt("v2", 2), "", 0},
+			[]probe.Record{cw(1, 0, "applied", 1, 2), cw(2, 1, "error", 3, 4)}, holdAt("v2", 2), "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

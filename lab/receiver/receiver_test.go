@@ -1,4 +1,4 @@
-package receiver
+package receiver_test
 
 import (
 	"database/sql"
@@ -12,6 +12,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/lab/probe"
+	"fencelab/lab/receiver"
 
 	_ "github.com/go-sql-driver/mysql" // "mysql", for Database on MariaDB
 	_ "github.com/jackc/pgx/v5/stdlib" // "pgx", for Database on PostgreSQL
@@ -24,22 +25,22 @@ func tok(n int64) *int64 { return &n }
 // and opening it again, as a process restart would.
 func TestSQLiteDurable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.db")
-	opt := Options{Policy: lab.Fenced}
-	db, err := OpenSQLite(path, opt)
+	opt := receiver.Options{Policy: lab.Fenced}
+	db, err := receiver.OpenSQLite(path, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := t.Context()
-	if d, err := db.Write(ctx, Write{Resource: "result", Value: "new", Token: tok(42)}); err != nil || d.Outcome != Applied {
+	if d, err := db.Write(ctx, receiver.Write{Resource: "result", Value: "new", Token: tok(42)}); err != nil || d.Outcome != receiver.Applied {
 		t.Fatalf("Write(42) = %v, %v; want applied", d, err)
 	}
 	db.Close()
-	if db, err = OpenSQLite(path, opt); err != nil {
+	if db, err = receiver.OpenSQLite(path, opt); err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	d, err := db.Write(ctx, Write{Resource: "result", Value: "old", Token: tok(41)})
-	if err != nil || d.Outcome != Rejected || d.Reason != "41 < 42, already remembered" {
+	d, err := db.Write(ctx, receiver.Write{Resource: "result", Value: "old", Token: tok(41)})
+	if err != nil || d.Outcome != receiver.Rejected || d.Reason != "41 < 42, already remembered" {
 		t.Errorf("Write(41) after reopening = %+v, %v; want rejected: 41 < 42", d, err)
 	}
 }
@@ -53,24 +54,24 @@ func TestStores(t *testing.T) {
 		op      string
 		restart bool
 		grant   int64
-		want    Outcome
+		want    receiver.Outcome
 	}
 	tests := []struct {
 		policy lab.Policy
-		flaw   Flaw
+		flaw   receiver.Flaw
 		steps  []step
 	}{
-		{lab.Fenced, Correct, []step{{token: tok(41), want: Applied}, {token: tok(41), want: Applied}, {token: tok(40), want: Rejected}, {token: nil, want: Rejected}}},
-		{lab.FencedStrict, Correct, []step{{token: tok(41), want: Applied}, {token: tok(41), want: Rejected}, {token: tok(42), want: Applied}}},
-		{lab.FencedIdempotent, Correct, []step{{token: tok(41), op: "k", want: Applied}, {token: tok(41), op: "k", want: Suppressed}, {token: tok(1), op: "k", want: Suppressed}, {token: tok(40), op: "j", want: Rejected}, {token: tok(41), op: "j", want: Applied}}},
-		{lab.FencedRegister, Correct, []step{{grant: 42}, {token: tok(41), want: Rejected}, {token: tok(42), want: Applied}}},
-		{lab.Fenced, Forgetful, []step{{token: tok(42), want: Applied}, {restart: true}, {token: tok(41), want: Applied}}},
-		{lab.Fenced, Correct, []step{{token: tok(42), want: Applied}, {restart: true}, {token: tok(41), want: Rejected}}},
-		{lab.Fenced, Racy, []step{{token: tok(42), want: Applied}, {token: tok(41), want: Rejected}}},
-		{lab.CAS, Correct, []step{{token: nil, want: Applied}, {token: tok(1), expect: tok(1), want: Applied}, {token: tok(9), expect: tok(1), want: Rejected}, {expect: tok(2), want: Applied}, {expect: tok(5), want: Rejected}}},
-		{lab.CAS, Correct, []step{{expect: tok(0), want: Applied}, {restart: true}, {expect: tok(1), want: Applied}}},
-		{lab.CAS, Forgetful, []step{{expect: tok(0), want: Applied}, {restart: true}, {expect: tok(1), want: Rejected}, {expect: tok(0), want: Applied}}},
-		{lab.CAS, Racy, []step{{expect: tok(0), want: Applied}, {expect: tok(0), want: Rejected}, {expect: nil, want: Applied}}},
+		{lab.Fenced, receiver.Correct, []step{{token: tok(41), want: receiver.Applied}, {token: tok(41), want: receiver.Applied}, {token: tok(40), want: receiver.Rejected}, {token: nil, want: receiver.Rejected}}},
+		{lab.FencedStrict, receiver.Correct, []step{{token: tok(41), want: receiver.Applied}, {token: tok(41), want: receiver.Rejected}, {token: tok(42), want: receiver.Applied}}},
+		{lab.FencedIdempotent, receiver.Correct, []step{{token: tok(41), op: "k", want: receiver.Applied}, {token: tok(41), op: "k", want: receiver.Suppressed}, {token: tok(1), op: "k", want: receiver.Suppressed}, {token: tok(40), op: "j", want: receiver.Rejected}, {token: tok(41), op: "j", want: receiver.Applied}}},
+		{lab.FencedRegister, receiver.Correct, []step{{grant: 42}, {token: tok(41), want: receiver.Rejected}, {token: tok(42), want: receiver.Applied}}},
+		{lab.Fenced, receiver.Forgetful, []step{{token: tok(42), want: receiver.Applied}, {restart: true}, {token: tok(41), want: receiver.Applied}}},
+		{lab.Fenced, receiver.Correct, []step{{token: tok(42), want: receiver.Applied}, {restart: true}, {token: tok(41), want: receiver.Rejected}}},
+		{lab.Fenced, receiver.Racy, []step{{token: tok(42), want: receiver.Applied}, {token: tok(41), want: receiver.Rejected}}},
+		{lab.CAS, receiver.Correct, []step{{token: nil, want: receiver.Applied}, {token: tok(1), expect: tok(1), want: receiver.Applied}, {token: tok(9), expect: tok(1), want: receiver.Rejected}, {expect: tok(2), want: receiver.Applied}, {expect: tok(5), want: receiver.Rejected}}},
+		{lab.CAS, receiver.Correct, []step{{expect: tok(0), want: receiver.Applied}, {restart: true}, {expect: tok(1), want: receiver.Applied}}},
+		{lab.CAS, receiver.Forgetful, []step{{expect: tok(0), want: receiver.Applied}, {restart: true}, {expect: tok(1), want: receiver.Rejected}, {expect: tok(0), want: receiver.Applied}}},
+		{lab.CAS, receiver.Racy, []step{{expect: tok(0), want: receiver.Applied}, {expect: tok(0), want: receiver.Rejected}, {expect: nil, want: receiver.Applied}}},
 	}
 	for _, tt := range tests {
 		for _, kind := range []string{"memory", "sqlite", "postgres", "mariadb"} {
@@ -78,7 +79,7 @@ func TestStores(t *testing.T) {
 				continue // the PostgreSQL and MySQL receiver implements the fenced family only
 			}
 			t.Run(kind+"/"+string(tt.policy)+"/"+string(tt.flaw), func(t *testing.T) {
-				opt := Options{Policy: tt.policy, Flaw: tt.flaw}
+				opt := receiver.Options{Policy: tt.policy, Flaw: tt.flaw}
 				st := openKind(t, kind, opt)
 				defer st.Close()
 				ctx := t.Context()
@@ -96,7 +97,7 @@ func TestStores(t *testing.T) {
 							t.Fatal(err)
 						}
 					default:
-						w := Write{Resource: "result", Value: "v", Token: s.token, ExpectVersion: s.expect}
+						w := receiver.Write{Resource: "result", Value: "v", Token: s.token, ExpectVersion: s.expect}
 						if s.op != "" {
 							w.Op = &s.op
 						}
@@ -122,25 +123,25 @@ func TestRacyWindow(t *testing.T) {
 		t.Skip("waits out race windows of up to a second; runs without -short")
 	}
 	for _, tt := range []struct {
-		flaw      Flaw
+		flaw      receiver.Flaw
 		wantToken int64
-		want6     Outcome
-	}{{Racy, 6, Applied}, {Correct, 9, Rejected}} {
+		want6     receiver.Outcome
+	}{{receiver.Racy, 6, receiver.Applied}, {receiver.Correct, 9, receiver.Rejected}} {
 		t.Run(string(cmpOr(tt.flaw, "correct")), func(t *testing.T) {
-			opt := Options{Policy: lab.Fenced, Flaw: tt.flaw}
-			if tt.flaw == Racy {
+			opt := receiver.Options{Policy: lab.Fenced, Flaw: tt.flaw}
+			if tt.flaw == receiver.Racy {
 				opt.Window = 300 * time.Millisecond
 			}
-			db, err := OpenSQLite(filepath.Join(t.TempDir(), "r.db"), opt)
+			db, err := receiver.OpenSQLite(filepath.Join(t.TempDir(), "r.db"), opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer db.Close()
 			ctx := t.Context()
-			write := func(token int64, value string) chan Decision {
-				done := make(chan Decision, 1)
+			write := func(token int64, value string) chan receiver.Decision {
+				done := make(chan receiver.Decision, 1)
 				go func() {
-					d, _ := db.Write(ctx, Write{Resource: "result", Value: value, Token: tok(token)})
+					d, _ := db.Write(ctx, receiver.Write{Resource: "result", Value: value, Token: tok(token)})
 					done <- d
 				}()
 				return done
@@ -148,11 +149,11 @@ func TestRacyWindow(t *testing.T) {
 			nine := write(9, "nine")
 			time.Sleep(100 * time.Millisecond) // 9 has passed its check
 			five := write(5, "five")
-			if d := <-nine; d.Outcome != Applied {
+			if d := <-nine; d.Outcome != receiver.Applied {
 				t.Fatalf("Write(9) = %+v; want applied", d)
 			}
 			<-five
-			d, err := db.Write(ctx, Write{Resource: "result", Value: "six", Token: tok(6)})
+			d, err := db.Write(ctx, receiver.Write{Resource: "result", Value: "six", Token: tok(6)})
 			if err != nil || d.Outcome != tt.want6 {
 				t.Errorf("Write(6) after 9 was acknowledged = %+v, %v; want %s", d, err, tt.want6)
 			}
@@ -171,7 +172,7 @@ func deref(p *int64) any {
 	return *p
 }
 
-func cmpOr(f, fallback Flaw) Flaw {
+func cmpOr(f, fallback receiver.Flaw) receiver.Flaw {
 	if f == "" {
 		return fallback
 	}
@@ -183,7 +184,7 @@ func cmpOr(f, fallback Flaw) Flaw {
 // reference receiver implements; every other is refused.
 func TestEveryFencedPolicyValid(t *testing.T) {
 	for _, p := range lab.Policies() {
-		err := Options{Policy: p}.Validate()
+		err := receiver.Options{Policy: p}.Validate()
 		if want := p.ClaimableByReceiver() && (p.ChecksToken() || p.ChecksVersion()); (err == nil) != want {
 			t.Errorf("Options{Policy: %s}.Validate() = %v, want accepted %t", p, err, want)
 		}
@@ -193,13 +194,13 @@ func TestEveryFencedPolicyValid(t *testing.T) {
 // openKind opens a store of the kind; PostgreSQL and MariaDB only when
 // FENCELAB_TEST_POSTGRES or FENCELAB_TEST_MARIADB names one (required
 // in CI), never under -short.
-func openKind(t *testing.T, kind string, opt Options) Store {
+func openKind(t *testing.T, kind string, opt receiver.Options) receiver.Store {
 	t.Helper()
 	switch kind {
 	case "memory":
-		return NewMemory(opt)
+		return receiver.NewMemory(opt)
 	case "sqlite":
-		db, err := OpenSQLite(filepath.Join(t.TempDir(), "r.db"), opt)
+		db, err := receiver.OpenSQLite(filepath.Join(t.TempDir(), "r.db"), opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -218,7 +219,7 @@ func openKind(t *testing.T, kind string, opt Options) Store {
 	case url == "":
 		t.Skipf("a real database: set %s to run", env)
 	}
-	db, err := OpenDatabase(t.Context(), url, opt)
+	db, err := receiver.OpenDatabase(t.Context(), url, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,12 +231,12 @@ func openKind(t *testing.T, kind string, opt Options) Store {
 // (no FOR UPDATE) is caught.
 func TestDatabaseConcurrent(t *testing.T) {
 	for _, kind := range []string{"postgres", "mariadb"} {
-		for _, flaw := range []Flaw{Correct, Racy} {
+		for _, flaw := range []receiver.Flaw{receiver.Correct, receiver.Racy} {
 			t.Run(kind+"/"+string(cmpOr(flaw, "correct")), func(t *testing.T) {
-				opt := Options{Policy: lab.Fenced, Flaw: flaw}
+				opt := receiver.Options{Policy: lab.Fenced, Flaw: flaw}
 				st := openKind(t, kind, opt)
 				defer st.Close()
-				srv := httptest.NewServer(Handler(st, opt, slog.New(slog.NewTextHandler(io.Discard, nil))))
+				srv := httptest.NewServer(receiver.Handler(st, opt, slog.New(slog.NewTextHandler(io.Discard, nil))))
 				defer srv.Close()
 				c, err := probe.NewClient(srv.URL, 5*time.Second, 4)
 				if err != nil {
@@ -245,7 +246,7 @@ func TestDatabaseConcurrent(t *testing.T) {
 				p := &probe.Prober{Client: c, Policy: lab.Fenced, Remember: lab.Durable}
 				res, err := p.Concurrent(t.Context(), probe.ConcurrentOptions{Workers: 4, Duration: 5 * time.Second})
 				want := probe.Agree
-				if flaw == Racy {
+				if flaw == receiver.Racy {
 					want = probe.Disagree
 				}
 				if err != nil || res.Verdict != want {
@@ -263,7 +264,7 @@ func TestVersions(t *testing.T) {
 	for _, policy := range []lab.Policy{lab.Fenced, lab.CAS} {
 		for _, kind := range []string{"memory", "sqlite"} {
 			t.Run(kind+"/"+string(policy), func(t *testing.T) {
-				st := openKind(t, kind, Options{Policy: policy})
+				st := openKind(t, kind, receiver.Options{Policy: policy})
 				defer st.Close()
 				ctx := t.Context()
 				version := func(when string, want int64) {
@@ -275,9 +276,9 @@ func TestVersions(t *testing.T) {
 				}
 				version("before any write", 0)
 				for range 3 {
-					st.Write(ctx, Write{Resource: "result", Value: "v", Token: tok(41)})
+					st.Write(ctx, receiver.Write{Resource: "result", Value: "v", Token: tok(41)})
 				}
-				st.Write(ctx, Write{Resource: "result", Value: "v", Token: tok(40), ExpectVersion: tok(0)}) // rejected either way
+				st.Write(ctx, receiver.Write{Resource: "result", Value: "v", Token: tok(40), ExpectVersion: tok(0)}) // rejected either way
 				version("after 3 writes applied", 3)
 				st.Restart(ctx, "result")
 				version("after a restart", 3)
@@ -302,14 +303,14 @@ func TestSQLiteAddsVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := OpenSQLite(path, Options{Policy: lab.CAS})
+	db, err := receiver.OpenSQLite(path, receiver.Options{Policy: lab.CAS})
 	if err != nil {
 		t.Fatalf("OpenSQLite(a file without versions) = %v", err)
 	}
 	defer db.Close()
-	d, err := db.Write(t.Context(), Write{Resource: "result", Value: "new", ExpectVersion: tok(0)})
+	d, err := db.Write(t.Context(), receiver.Write{Resource: "result", Value: "new", ExpectVersion: tok(0)})
 	h, _ := db.Resource(t.Context(), "result")
-	if err != nil || d.Outcome != Applied || h.Version == nil || *h.Version != 1 {
+	if err != nil || d.Outcome != receiver.Applied || h.Version == nil || *h.Version != 1 {
 		t.Errorf("Write(expect_version 0) on the old row = %+v, %v, then version %v; want applied, then 1", d, err, deref(h.Version))
 	}
 }
