@@ -106,7 +106,9 @@ func cw(seq int, v int64, outcome string, sent, answered int64) probe.Record {
 	return r
 }
 
-func holdAt(v string, version int64) *probe.Holding { return &probe.Holding{Value: &v, Version: &version} }
+func holdAt(v string, version int64) *probe.Holding {
+	return &probe.Holding{Value: &v, Version: &version}
+}
 
 func TestCheckVersions(t *testing.T) {
 	cas := probe.Checker{Versions: true}
