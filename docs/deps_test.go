@@ -52,6 +52,8 @@ var importRules = []importRule{
 	{"views/diagram", true, "the diagram builds without the pages", func(p string) bool { return !isWeb(p) }},
 	{"views/export", true, "the exports build without the pages", func(p string) bool { return !isWeb(p) }},
 	{"views/wrap", false, "line counting is a leaf: the standard library only", isStd},
+	{"views/htmltest", false, "the tests' page reader: the standard library and the HTML parser",
+		func(p string) bool { return isStd(p) || p == "golang.org/x/net/html" }},
 	{"server", false, "the server imports the store's types, never an adapter",
 		func(p string) bool { return !strings.HasPrefix(p, "fencelab/server/store/") && !hasPrefix(p, drivers) }},
 	{"server/internal/lru", false, "the server's cache imports only the standard library",

@@ -11,6 +11,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/lab/draft"
+	"fencelab/views/htmltest"
 )
 
 // TestEditorScriptData: the editor's form gives its script the op
@@ -20,7 +21,7 @@ func TestEditorScriptData(t *testing.T) {
 	t.Parallel()
 	s, _ := newTestServer(t)
 	p := editorPage(t, s, http.MethodGet, "/lab?from=paused-worker", nil, http.StatusOK)
-	form := find(p.root, func(e *html.Node) bool { return e.Data == "form" && attr(e, "id") == "editor" })
+	form := htmltest.Find(p.root, func(e *html.Node) bool { return e.Data == "form" && htmltest.Attr(e, "id") == "editor" })
 	defaults := make([]string, 0, 2)
 	for _, q := range lab.DefaultPolicies() {
 		defaults = append(defaults, string(q))
@@ -32,20 +33,20 @@ func TestEditorScriptData(t *testing.T) {
 		"data-default-policies": strings.Join(defaults, " "),
 	}
 	for k, v := range want {
-		if got := attr(form, k); got != v {
+		if got := htmltest.Attr(form, k); got != v {
 			t.Errorf("GET /lab: form#editor %s = %q, want %q", k, got, v)
 		}
 	}
-	buttons := findAll(form, func(e *html.Node) bool { return attr(e, "data-op") != "" })
+	buttons := htmltest.FindAll(form, func(e *html.Node) bool { return htmltest.Attr(e, "data-op") != "" })
 	if len(buttons) != 4*8 {
 		t.Errorf("GET /lab?from=paused-worker: %d card buttons with data-op, want 32", len(buttons))
 	}
 	for _, b := range buttons {
-		card := strings.TrimSuffix(attr(b, "id"), "-"+attr(b, "data-op"))
+		card := strings.TrimSuffix(htmltest.Attr(b, "id"), "-"+htmltest.Attr(b, "data-op"))
 		n := strings.TrimPrefix(card, "ev-")
-		fill := strings.NewReplacer("{verb}", attr(b, "data-op"), "{n}", n)
-		if got, want := attr(b, "value"), fill.Replace(draft.OpTemplate); got != want {
-			t.Errorf("button %s: value %q, want %q", attr(b, "id"), got, want)
+		fill := strings.NewReplacer("{verb}", htmltest.Attr(b, "data-op"), "{n}", n)
+		if got, want := htmltest.Attr(b, "value"), fill.Replace(draft.OpTemplate); got != want {
+			t.Errorf("button %s: value %q, want %q", htmltest.Attr(b, "id"), got, want)
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"fencelab/views/htmltest"
 )
 
 // TestEditorActorNameMarkedOnce renames A to Zoë, which is not a name:
@@ -19,19 +21,19 @@ func TestEditorActorNameMarkedOnce(t *testing.T) {
 	form := editorForm(t, p)
 	form.Set("actor.1.name", "Zoë")
 	p = editorPage(t, s, http.MethodPost, "/lab", form, http.StatusOK)
-	errs := findAll(p.root, func(e *html.Node) bool { return hasClass(e, "field-error") })
-	if len(errs) != 1 || attr(errs[0], "id") != "actor-1-name-err" || !strings.Contains(text(errs[0]), `"Zoë" is not a name`) {
+	errs := htmltest.FindAll(p.root, func(e *html.Node) bool { return htmltest.HasClass(e, "field-error") })
+	if len(errs) != 1 || htmltest.Attr(errs[0], "id") != "actor-1-name-err" || !strings.Contains(htmltest.Text(errs[0]), `"Zoë" is not a name`) {
 		var got []string
 		for _, e := range errs {
-			got = append(got, attr(e, "id")+": "+text(e))
+			got = append(got, htmltest.Attr(e, "id")+": "+htmltest.Text(e))
 		}
 		t.Errorf("errors shown: %q, want one, on actor-1-name", got)
 	}
-	input := find(p.root, func(e *html.Node) bool { return attr(e, "id") == "actor-1-name" })
-	if input == nil || attr(input, "aria-invalid") != "true" {
+	input := htmltest.Find(p.root, func(e *html.Node) bool { return htmltest.Attr(e, "id") == "actor-1-name" })
+	if input == nil || htmltest.Attr(input, "aria-invalid") != "true" {
 		t.Errorf("the actor's field is not marked invalid")
 	}
-	if marked := findAll(p.root, func(e *html.Node) bool { return hasClass(e, "has-error") }); len(marked) != 0 {
+	if marked := htmltest.FindAll(p.root, func(e *html.Node) bool { return htmltest.HasClass(e, "has-error") }); len(marked) != 0 {
 		t.Errorf("%d cards marked as having an error, want none", len(marked))
 	}
 }

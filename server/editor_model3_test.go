@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"fencelab/views/htmltest"
 )
 
 // addFromPalette posts the editor's form with the palette set to the
@@ -24,7 +26,7 @@ func addFromPalette(t *testing.T, s http.Handler, p page, add ...string) page {
 
 // control is the form control named name, or nil.
 func (p page) control(name string) *html.Node {
-	return find(p.root, func(e *html.Node) bool { return attr(e, "name") == name && e.Data != "button" })
+	return htmltest.Find(p.root, func(e *html.Node) bool { return htmltest.Attr(e, "name") == name && e.Data != "button" })
 }
 
 // TestEditorSplitBrainFromTheForm builds the split-brain lesson from a
@@ -36,7 +38,7 @@ func TestEditorSplitBrainFromTheForm(t *testing.T) {
 	t.Parallel()
 	s, _ := newTestServer(t)
 	p := editorPage(t, s, http.MethodGet, "/lab", nil, http.StatusOK)
-	if box := p.control("add.split"); box == nil || attr(box, "type") != "checkbox" {
+	if box := p.control("add.split"); box == nil || htmltest.Attr(box, "type") != "checkbox" {
 		t.Fatalf("GET /lab: the palette has no split checkbox")
 	}
 	for _, add := range [][]string{
@@ -50,7 +52,7 @@ func TestEditorSplitBrainFromTheForm(t *testing.T) {
 		p = addFromPalette(t, s, p, add...)
 	}
 	box := p.control("ev.3.split")
-	if _, on := attrOK(box, "checked"); box == nil || !on || attr(box, "type") != "checkbox" {
+	if _, on := attrOK(box, "checked"); box == nil || !on || htmltest.Attr(box, "type") != "checkbox" {
 		t.Fatalf("after adding a split acquire: ev.3.split = %v, want a checked checkbox", box)
 	}
 	if box := p.control("ev.1.split"); box == nil {
@@ -135,11 +137,11 @@ func TestEditorModel3Options(t *testing.T) {
 	back.Set("op", "run")
 	p = editorPage(t, s, http.MethodPost, "/lab", back, http.StatusOK)
 	sel := p.control("ev.5.restarts")
-	if sel == nil || attr(sel, "aria-invalid") != "true" || attr(sel, "aria-describedby") != "ev-5-restarts-err" {
+	if sel == nil || htmltest.Attr(sel, "aria-invalid") != "true" || htmltest.Attr(sel, "aria-describedby") != "ev-5-restarts-err" {
 		t.Fatalf("a restart of nothing: ev.5.restarts = %v, want it marked invalid", sel)
 	}
-	if msg := find(p.root, func(e *html.Node) bool { return attr(e, "id") == "ev-5-restarts-err" }); msg == nil ||
-		!strings.Contains(text(msg), "restart needs a resource") {
+	if msg := htmltest.Find(p.root, func(e *html.Node) bool { return htmltest.Attr(e, "id") == "ev-5-restarts-err" }); msg == nil ||
+		!strings.Contains(htmltest.Text(msg), "restart needs a resource") {
 		t.Errorf("a restart of nothing: no engine message on its select")
 	}
 }
@@ -162,8 +164,8 @@ func TestEditorRestartFromPalette(t *testing.T) {
 	if f.Has("ev.1.resource") || f.Has("ev.1.scope") {
 		t.Errorf("a restart's card has separate resource or scope controls: %v", f)
 	}
-	focused := find(p.root, func(e *html.Node) bool { _, ok := attrOK(e, "autofocus"); return ok })
-	if focused == nil || attr(focused, "id") != "ev-2-restarts" {
+	focused := htmltest.Find(p.root, func(e *html.Node) bool { _, ok := attrOK(e, "autofocus"); return ok })
+	if focused == nil || htmltest.Attr(focused, "id") != "ev-2-restarts" {
 		t.Errorf("after adding a restart: autofocus on %v, want ev-2-restarts", focused)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"fencelab/views"
+	"fencelab/views/htmltest"
 
 	"golang.org/x/net/html"
 )
@@ -17,34 +18,34 @@ import (
 // textareas; no buttons.
 func editorForm(t testing.TB, p page) url.Values {
 	t.Helper()
-	f := find(p.root, func(e *html.Node) bool { return e.Data == "form" && attr(e, "id") == "editor" })
+	f := htmltest.Find(p.root, func(e *html.Node) bool { return e.Data == "form" && htmltest.Attr(e, "id") == "editor" })
 	if f == nil {
 		t.Fatal("no form#editor")
 	}
 	v := url.Values{}
-	for _, e := range findAll(f, func(e *html.Node) bool { return attr(e, "name") != "" }) {
-		name := attr(e, "name")
+	for _, e := range htmltest.FindAll(f, func(e *html.Node) bool { return htmltest.Attr(e, "name") != "" }) {
+		name := htmltest.Attr(e, "name")
 		switch e.Data {
 		case "input":
-			typ := attr(e, "type")
+			typ := htmltest.Attr(e, "type")
 			if typ == "checkbox" || typ == "radio" {
 				if _, on := attrOK(e, "checked"); on {
-					v.Add(name, attr(e, "value"))
+					v.Add(name, htmltest.Attr(e, "value"))
 				}
 			} else if typ != "submit" {
-				v.Add(name, attr(e, "value"))
+				v.Add(name, htmltest.Attr(e, "value"))
 			}
 		case "textarea":
-			v.Add(name, text(e))
+			v.Add(name, htmltest.Text(e))
 		case "select":
-			opts := findAll(e, func(o *html.Node) bool { return o.Data == "option" })
+			opts := htmltest.FindAll(e, func(o *html.Node) bool { return o.Data == "option" })
 			chosen := opts[0]
 			for _, o := range opts {
 				if _, on := attrOK(o, "selected"); on {
 					chosen = o
 				}
 			}
-			v.Add(name, attr(chosen, "value"))
+			v.Add(name, htmltest.Attr(chosen, "value"))
 		}
 	}
 	return v
@@ -67,9 +68,9 @@ func editorPage(t *testing.T, s http.Handler, method, target string, form url.Va
 // cards lists each card's actor and kind, as "A write".
 func (p page) cards() []string {
 	var out []string
-	for _, li := range findAll(p.root, func(e *html.Node) bool { return e.Data == "li" && hasClass(e, "ev-card") }) {
-		h := find(li, func(e *html.Node) bool { return hasClass(e, "ev-title") })
-		out = append(out, strings.TrimSpace(strings.TrimPrefix(text(h), "Event "+strings.TrimPrefix(attr(li, "id"), "ev-")+":")))
+	for _, li := range htmltest.FindAll(p.root, func(e *html.Node) bool { return e.Data == "li" && htmltest.HasClass(e, "ev-card") }) {
+		h := htmltest.Find(li, func(e *html.Node) bool { return htmltest.HasClass(e, "ev-title") })
+		out = append(out, strings.TrimSpace(strings.TrimPrefix(htmltest.Text(h), "Event "+strings.TrimPrefix(htmltest.Attr(li, "id"), "ev-")+":")))
 	}
 	return out
 }
@@ -103,7 +104,7 @@ func TestEditorPages(t *testing.T) {
 		t.Errorf("GET /lab?from=r/{id}: cards %q, want old-token-first's seven", got)
 	}
 	runPage := parsePage(t, get(t, s, views.RunPath(id)).Body.Bytes())
-	if edit := find(runPage.root, func(e *html.Node) bool { return e.Data == "a" && attr(e, "href") == "/lab?from=r/"+id }); edit == nil {
+	if edit := htmltest.Find(runPage.root, func(e *html.Node) bool { return e.Data == "a" && htmltest.Attr(e, "href") == "/lab?from=r/"+id }); edit == nil {
 		t.Errorf("GET /r/{id}: no Edit a copy link to /lab?from=r/%s", id)
 	}
 
@@ -130,8 +131,8 @@ func TestEditorWithoutJavaScript(t *testing.T) {
 	if got := p.verdict(t, "unfenced"); !strings.Contains(got, "result ends as new-result") {
 		t.Errorf("after moving A's write up: unfenced verdict %q, want new-result", got)
 	}
-	focused := find(p.root, func(e *html.Node) bool { _, ok := attrOK(e, "autofocus"); return ok })
-	if focused == nil || attr(focused, "id") != "ev-6-up" {
+	focused := htmltest.Find(p.root, func(e *html.Node) bool { _, ok := attrOK(e, "autofocus"); return ok })
+	if focused == nil || htmltest.Attr(focused, "id") != "ev-6-up" {
 		t.Errorf("after up.7: autofocus on %v, want the moved card's up button ev-6-up", focused)
 	}
 
@@ -148,12 +149,12 @@ func TestEditorWithoutJavaScript(t *testing.T) {
 	f.Set("add.request", "nobody")
 	f.Set("op", "add")
 	p = editorPage(t, s, http.MethodPost, "/lab", f, http.StatusOK)
-	card := find(p.root, func(e *html.Node) bool { return e.Data == "li" && attr(e, "id") == "ev-9" })
-	if card == nil || !hasClass(card, "has-error") || !strings.Contains(text(card), `no send has the id "nobody"`) {
+	card := htmltest.Find(p.root, func(e *html.Node) bool { return e.Data == "li" && htmltest.Attr(e, "id") == "ev-9" })
+	if card == nil || !htmltest.HasClass(card, "has-error") || !strings.Contains(htmltest.Text(card), `no send has the id "nobody"`) {
 		t.Fatalf("adding a deliver naming no send: card 9 does not show the engine's error")
 	}
-	input := find(card, func(e *html.Node) bool { return attr(e, "name") == "ev.9.request" })
-	if attr(input, "value") != "nobody" || attr(input, "aria-invalid") != "true" || attr(input, "aria-describedby") != "ev-9-request-err" {
+	input := htmltest.Find(card, func(e *html.Node) bool { return htmltest.Attr(e, "name") == "ev.9.request" })
+	if htmltest.Attr(input, "value") != "nobody" || htmltest.Attr(input, "aria-invalid") != "true" || htmltest.Attr(input, "aria-describedby") != "ev-9-request-err" {
 		t.Errorf("request field of card 9: %v, want the typed text, marked invalid", input.Attr)
 	}
 
@@ -196,8 +197,8 @@ func TestEditorPreview(t *testing.T) {
 	rec = postForm(t, s, "/lab/preview", f)
 	checkResponse(t, "POST /lab/preview (invalid)", rec, http.StatusOK, htmlType)
 	p := parsePage(t, rec.Body.Bytes())
-	li := find(p.root, func(e *html.Node) bool { return e.Data == "li" && attr(e, "data-control") != "" })
-	if li == nil || !strings.HasSuffix(attr(li, "data-control"), ".request") || !strings.Contains(text(li), `no send has the id "nobody"`) {
+	li := htmltest.Find(p.root, func(e *html.Node) bool { return e.Data == "li" && htmltest.Attr(e, "data-control") != "" })
+	if li == nil || !strings.HasSuffix(htmltest.Attr(li, "data-control"), ".request") || !strings.Contains(htmltest.Text(li), `no send has the id "nobody"`) {
 		t.Errorf("POST /lab/preview (invalid): no error placed on the request field:\n%.600s", rec.Body.String())
 	}
 }
@@ -220,12 +221,12 @@ func TestEditorHostileText(t *testing.T) {
 		}
 	}
 	p := parsePage(t, rec.Body.Bytes())
-	for _, sc := range findAll(p.root, func(e *html.Node) bool { return e.Data == "script" }) {
-		if !strings.HasPrefix(attr(sc, "src"), "/static/") {
+	for _, sc := range htmltest.FindAll(p.root, func(e *html.Node) bool { return e.Data == "script" }) {
+		if !strings.HasPrefix(htmltest.Attr(sc, "src"), "/static/") {
 			t.Errorf("POST /lab: a script not from /static/: %v", sc.Attr)
 		}
 	}
-	bad := findAll(p.root, func(e *html.Node) bool {
+	bad := htmltest.FindAll(p.root, func(e *html.Node) bool {
 		for _, a := range e.Attr {
 			if a.Key == "style" || strings.HasPrefix(a.Key, "on") {
 				return true

@@ -16,6 +16,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/server"
+	"fencelab/views/htmltest"
 )
 
 // TestExploreBound says the exploration stopped at the bound, never that
@@ -25,7 +26,7 @@ func TestExploreBound(t *testing.T) {
 	s, _ := newTestServer(t)
 	rec := get(t, s, "/explore?from=paused-worker&budget=5")
 	checkResponse(t, "GET /explore budget=5", rec, http.StatusOK, htmlType)
-	body := text(parsePage(t, rec.Body.Bytes()).root)
+	body := htmltest.Text(parsePage(t, rec.Body.Bytes()).root)
 	for _, want := range []string{"stopped at the bound after 5 distinct states", "there is nothing to count yet", "The budget of 5 distinct states was reached", "Explore further"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("GET /explore budget=5: page lacks %q", want)

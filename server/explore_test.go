@@ -18,6 +18,7 @@ import (
 	"fencelab/lab"
 	"fencelab/server"
 	"fencelab/static"
+	"fencelab/views/htmltest"
 )
 
 // newExploreServer is a server on a fresh SQLite file whose explorations
@@ -58,15 +59,15 @@ func (c *countingExplore) count() int {
 // the row of policy.
 func (p page) exploreCell(t *testing.T, policy, label string) string {
 	t.Helper()
-	tr := find(p.root, func(e *html.Node) bool { return e.Data == "tr" && attr(e, "data-policy") == policy })
+	tr := htmltest.Find(p.root, func(e *html.Node) bool { return e.Data == "tr" && htmltest.Attr(e, "data-policy") == policy })
 	if tr == nil {
 		t.Fatalf("no row for policy %s", policy)
 	}
-	td := find(tr, func(e *html.Node) bool { return e.Data == "td" && attr(e, "data-label") == label })
+	td := htmltest.Find(tr, func(e *html.Node) bool { return e.Data == "td" && htmltest.Attr(e, "data-label") == label })
 	if td == nil {
 		t.Fatalf("row %s has no cell %q", policy, label)
 	}
-	return text(td)
+	return htmltest.Text(td)
 }
 
 func exploreOf(t *testing.T, name string) *lab.Exploration {
@@ -94,8 +95,8 @@ func TestExplorePage(t *testing.T) {
 	rec := get(t, s, "/explore?from=old-token-first&writes=atomic&expiry=program")
 	checkResponse(t, "GET /explore?from=old-token-first&writes=atomic&expiry=program", rec, http.StatusOK, htmlType)
 	p := parsePage(t, rec.Body.Bytes())
-	status := find(p.root, func(e *html.Node) bool { return hasClass(e, "x-status") })
-	if status == nil || !strings.Contains(text(status), "All 21 orderings explored") {
+	status := htmltest.Find(p.root, func(e *html.Node) bool { return htmltest.HasClass(e, "x-status") })
+	if status == nil || !strings.Contains(htmltest.Text(status), "All 21 orderings explored") {
 		t.Errorf("GET /explore: no status saying all 21 orderings were explored")
 	}
 
@@ -132,11 +133,11 @@ func TestExplorePage(t *testing.T) {
 	if got := p.exploreCell(t, "fenced", "counterexample"); got != "▲ deposed superseded-write at step 6 of ordering B" {
 		t.Errorf("explore table: counterexample of fenced = %q", got)
 	}
-	bars := findAll(p.root, func(e *html.Node) bool { return e.Data == "svg" && hasClass(e, "x-bar") })
+	bars := htmltest.FindAll(p.root, func(e *html.Node) bool { return e.Data == "svg" && htmltest.HasClass(e, "x-bar") })
 	if len(bars) != len(lab.Policies()) {
 		t.Fatalf("chart has %d bars, want %d", len(bars), len(lab.Policies()))
 	}
-	if got, want := attr(bars[2], "aria-label"), "fenced: lets a deposed worker's write in, in 2 of 21 orderings; overrun in 10; clean in 9"; got != want {
+	if got, want := htmltest.Attr(bars[2], "aria-label"), "fenced: lets a deposed worker's write in, in 2 of 21 orderings; overrun in 10; clean in 9"; got != want {
 		t.Errorf("fenced bar: aria-label %q, want %q", got, want)
 	}
 	checkExploreOrdering(t, p, "B", "1 2 3 4 5 6 7", 6)
@@ -164,35 +165,35 @@ func TestExplorePageClasses(t *testing.T) {
 		"fenced-racy":       "▲ lets a deposed worker's write in, in 50 of 720 orderings",
 		"cas":               "✖ corrupts data in 70 of 720 orderings",
 	}
-	rows := findAll(p.root, func(e *html.Node) bool { return e.Data == "li" && hasClass(e, "x-bar-row") })
+	rows := htmltest.FindAll(p.root, func(e *html.Node) bool { return e.Data == "li" && htmltest.HasClass(e, "x-bar-row") })
 	if len(rows) != len(lab.Policies()) {
 		t.Fatalf("chart has %d rows, want %d", len(rows), len(lab.Policies()))
 	}
 	for _, row := range rows {
-		policy := text(find(row, func(e *html.Node) bool { return hasClass(e, "policy-name") }))
-		verdict := find(row, func(e *html.Node) bool { return hasClass(e, "x-verdict") })
-		if verdict == nil || text(verdict) != want[policy] {
-			t.Errorf("chart row %s says %q, want %q", policy, text(verdict), want[policy])
+		policy := htmltest.Text(htmltest.Find(row, func(e *html.Node) bool { return htmltest.HasClass(e, "policy-name") }))
+		verdict := htmltest.Find(row, func(e *html.Node) bool { return htmltest.HasClass(e, "x-verdict") })
+		if verdict == nil || htmltest.Text(verdict) != want[policy] {
+			t.Errorf("chart row %s says %q, want %q", policy, htmltest.Text(verdict), want[policy])
 		}
 	}
 	if got := p.exploreCell(t, "fenced-register", "worst class"); got != "△ overrun in 300" {
 		t.Errorf("explore table: worst class of fenced-register = %q, want %q", got, "△ overrun in 300")
 	}
-	art := find(p.root, func(e *html.Node) bool {
-		return e.Data == "article" && hasClass(e, "x-ordering") && strings.Contains(text(e), "client-check reaches")
+	art := htmltest.Find(p.root, func(e *html.Node) bool {
+		return e.Data == "article" && htmltest.HasClass(e, "x-ordering") && strings.Contains(htmltest.Text(e), "client-check reaches")
 	})
 	if art == nil {
 		t.Fatal("no counterexample article for client-check")
 	}
 	for _, chip := range []string{"send #8 old-result", "deliver #8", "send #6 new-result", "deliver #6"} {
-		if !strings.Contains(text(art), chip) {
-			t.Errorf("client-check's counterexample does not show %q: %s", chip, text(art))
+		if !strings.Contains(htmltest.Text(art), chip) {
+			t.Errorf("client-check's counterexample does not show %q: %s", chip, htmltest.Text(art))
 		}
 	}
 	for _, name := range []string{"writes", "expiry"} {
-		sel := find(p.root, func(e *html.Node) bool { return e.Data == "select" && attr(e, "name") == name })
-		opt := find(sel, func(e *html.Node) bool { _, ok := attrOK(e, "selected"); return e.Data == "option" && ok })
-		if opt == nil || (attr(opt, "value") != "split" && attr(opt, "value") != "free") {
+		sel := htmltest.Find(p.root, func(e *html.Node) bool { return e.Data == "select" && htmltest.Attr(e, "name") == name })
+		opt := htmltest.Find(sel, func(e *html.Node) bool { _, ok := attrOK(e, "selected"); return e.Data == "option" && ok })
+		if opt == nil || (htmltest.Attr(opt, "value") != "split" && htmltest.Attr(opt, "value") != "free") {
 			t.Errorf("the form's %s switch does not show the default selected", name)
 		}
 	}
@@ -202,16 +203,16 @@ func TestExplorePageClasses(t *testing.T) {
 // and the step marked as the first violation.
 func checkExploreOrdering(t *testing.T, p page, label, order string, step int) {
 	t.Helper()
-	art := find(p.root, func(e *html.Node) bool { return e.Data == "article" && attr(e, "id") == "ordering-"+label })
+	art := htmltest.Find(p.root, func(e *html.Node) bool { return e.Data == "article" && htmltest.Attr(e, "id") == "ordering-"+label })
 	if art == nil {
 		t.Fatalf("no article for ordering %s", label)
 	}
-	if got := text(find(art, func(e *html.Node) bool { return hasClass(e, "x-order") })); got != "Events in the order "+order {
+	if got := htmltest.Text(htmltest.Find(art, func(e *html.Node) bool { return htmltest.HasClass(e, "x-order") })); got != "Events in the order "+order {
 		t.Errorf("ordering %s: %q, want the order %s", label, got, order)
 	}
-	steps := findAll(art, func(e *html.Node) bool { return e.Data == "li" && hasClass(e, "x-step") })
+	steps := htmltest.FindAll(art, func(e *html.Node) bool { return e.Data == "li" && htmltest.HasClass(e, "x-step") })
 	for i, li := range steps {
-		if hit := hasClass(li, "x-hit"); hit != (i+1 == step) {
+		if hit := htmltest.HasClass(li, "x-hit"); hit != (i+1 == step) {
 			t.Errorf("ordering %s: step %d marked as a first violation: %v, want %v", label, i+1, hit, !hit)
 		}
 	}
@@ -220,20 +221,20 @@ func checkExploreOrdering(t *testing.T, p page, label, order string, step int) {
 // checkCSPClean fails on inline style or script, and on scripts other than scripts.
 func checkCSPClean(t *testing.T, call string, p page, scripts []string) {
 	t.Helper()
-	bad := findAll(p.root, func(e *html.Node) bool {
+	bad := htmltest.FindAll(p.root, func(e *html.Node) bool {
 		for _, a := range e.Attr {
 			if a.Key == "style" || strings.HasPrefix(a.Key, "on") {
 				return true
 			}
 		}
-		return e.Data == "style" || e.Data == "script" && attr(e, "src") == ""
+		return e.Data == "style" || e.Data == "script" && htmltest.Attr(e, "src") == ""
 	})
 	if len(bad) > 0 {
 		t.Errorf("%s: %d elements with inline style or script, first <%s>", call, len(bad), bad[0].Data)
 	}
 	var got []string
-	for _, sc := range findAll(p.root, func(e *html.Node) bool { return e.Data == "script" }) {
-		got = append(got, attr(sc, "src"))
+	for _, sc := range htmltest.FindAll(p.root, func(e *html.Node) bool { return e.Data == "script" }) {
+		got = append(got, htmltest.Attr(sc, "src"))
 	}
 	if !slices.Equal(got, scripts) {
 		t.Errorf("%s: scripts %q, want %q", call, got, scripts)
@@ -244,20 +245,22 @@ func checkCSPClean(t *testing.T, call string, p page, scripts []string) {
 // inside the counterexample article of ordering label.
 func exploreForm(t *testing.T, p page, label string) url.Values {
 	t.Helper()
-	art := find(p.root, func(e *html.Node) bool { return e.Data == "article" && attr(e, "id") == "ordering-"+label })
+	art := htmltest.Find(p.root, func(e *html.Node) bool { return e.Data == "article" && htmltest.Attr(e, "id") == "ordering-"+label })
 	if art == nil {
 		t.Fatalf("no article for ordering %s", label)
 	}
-	form := find(art, func(e *html.Node) bool { return e.Data == "form" && attr(e, "action") == "/runs" })
+	form := htmltest.Find(art, func(e *html.Node) bool { return e.Data == "form" && htmltest.Attr(e, "action") == "/runs" })
 	if form == nil {
 		t.Fatalf("ordering %s has no form posting to /runs", label)
 	}
-	if find(form, func(e *html.Node) bool { return e.Data == "button" && attr(e, "formaction") == "/explore/edit" }) == nil {
+	if htmltest.Find(form, func(e *html.Node) bool {
+		return e.Data == "button" && htmltest.Attr(e, "formaction") == "/explore/edit"
+	}) == nil {
 		t.Errorf("ordering %s has no button opening it in the editor", label)
 	}
 	v := url.Values{}
-	for _, in := range findAll(form, func(e *html.Node) bool { return e.Data == "input" }) {
-		v.Add(attr(in, "name"), attr(in, "value"))
+	for _, in := range htmltest.FindAll(form, func(e *html.Node) bool { return e.Data == "input" }) {
+		v.Add(htmltest.Attr(in, "name"), htmltest.Attr(in, "value"))
 	}
 	return v
 }
@@ -359,11 +362,11 @@ func TestExploreForm(t *testing.T) {
 	rec := postForm(t, s, "/explore", url.Values{"scenario": {src}})
 	checkResponse(t, "POST /explore", rec, http.StatusOK, htmlType)
 	p := parsePage(t, rec.Body.Bytes())
-	form := find(p.root, func(e *html.Node) bool { return e.Data == "form" && hasAttr(e, "data-explore") })
-	if form == nil || attr(form, "method") != "post" {
+	form := htmltest.Find(p.root, func(e *html.Node) bool { return e.Data == "form" && hasAttr(e, "data-explore") })
+	if form == nil || htmltest.Attr(form, "method") != "post" {
 		t.Fatalf("POST /explore: no bounds form posting the scenario again")
 	}
-	if !strings.Contains(text(p.root), "All 720 orderings explored") {
+	if !strings.Contains(htmltest.Text(p.root), "All 720 orderings explored") {
 		t.Errorf("POST /explore: page does not say all 28 orderings were explored")
 	}
 
@@ -399,7 +402,7 @@ func TestExploreHostileText(t *testing.T) {
 		}
 	}
 	p := parsePage(t, rec.Body.Bytes())
-	if h1 := find(p.root, func(e *html.Node) bool { return e.Data == "h1" }); h1 == nil || !strings.HasSuffix(text(h1), "<script>alert(1)</script>") {
+	if h1 := htmltest.Find(p.root, func(e *html.Node) bool { return e.Data == "h1" }); h1 == nil || !strings.HasSuffix(htmltest.Text(h1), "<script>alert(1)</script>") {
 		t.Errorf("POST /explore (hostile): h1 does not show the title as text")
 	}
 	checkCSPClean(t, "POST /explore (hostile)", p, []string{static.URL("js/site.js"), static.URL("js/explore.js")})

@@ -22,6 +22,7 @@ import (
 	"fencelab/server"
 	"fencelab/server/store"
 	"fencelab/server/store/sqlite"
+	"fencelab/views/htmltest"
 )
 
 // countingStore counts the queries that reach the store.
@@ -195,80 +196,11 @@ func parsePage(t testing.TB, body []byte) page {
 	return page{root}
 }
 
-// find returns the first element for which match is true, or nil.
-func find(n *html.Node, match func(*html.Node) bool) *html.Node {
-	if n.Type == html.ElementNode && match(n) {
-		return n
-	}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if m := find(c, match); m != nil {
-			return m
-		}
-	}
-	return nil
-}
-
-func findAll(n *html.Node, match func(*html.Node) bool) []*html.Node {
-	var out []*html.Node
-	if n.Type == html.ElementNode && match(n) {
-		out = append(out, n)
-	}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		out = append(out, findAll(c, match)...)
-	}
-	return out
-}
-
-func attr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
-}
-
-func hasClass(n *html.Node, class string) bool {
-	for _, c := range strings.Fields(attr(n, "class")) {
-		if c == class {
-			return true
-		}
-	}
-	return false
-}
-
-// blocks are the elements that a browser sets apart from their neighbours.
-var blocks = map[string]bool{"p": true, "div": true, "dt": true, "dd": true, "li": true, "h1": true,
-	"h2": true, "h3": true, "td": true, "th": true, "ul": true, "dl": true, "article": true, "section": true}
-
-// text is the text content of n as a reader sees it, white space collapsed.
-func text(n *html.Node) string {
-	var b strings.Builder
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.TextNode {
-			b.WriteString(n.Data)
-		}
-		block := n.Type == html.ElementNode && blocks[n.Data]
-		if block {
-			b.WriteByte(' ')
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-		if block {
-			b.WriteByte(' ')
-		}
-	}
-	walk(n)
-	return strings.Join(strings.Fields(b.String()), " ")
-}
-
 // row returns the table row of step n.
 func (p page) row(t *testing.T, n int) *html.Node {
 	t.Helper()
 	id := fmt.Sprintf("step-%d", n)
-	tr := find(p.root, func(e *html.Node) bool { return e.Data == "tr" && attr(e, "id") == id })
+	tr := htmltest.Find(p.root, func(e *html.Node) bool { return e.Data == "tr" && htmltest.Attr(e, "id") == id })
 	if tr == nil {
 		t.Fatalf("no row %s", id)
 	}
@@ -278,31 +210,31 @@ func (p page) row(t *testing.T, n int) *html.Node {
 // cell is the text of the row's cell for policy (or column label).
 func (p page) cell(t *testing.T, n int, label string) string {
 	t.Helper()
-	td := find(p.row(t, n), func(e *html.Node) bool { return e.Data == "td" && attr(e, "data-label") == label })
+	td := htmltest.Find(p.row(t, n), func(e *html.Node) bool { return e.Data == "td" && htmltest.Attr(e, "data-label") == label })
 	if td == nil {
 		t.Fatalf("row %d has no cell %q", n, label)
 	}
-	return text(td)
+	return htmltest.Text(td)
 }
 
 // verdict is the text of the verdict card of policy.
 func (p page) verdict(t *testing.T, policy string) string {
 	t.Helper()
-	art := find(p.root, func(e *html.Node) bool {
-		h3 := find(e, func(h *html.Node) bool { return h.Data == "h3" })
-		return e.Data == "article" && hasClass(e, "verdict") && h3 != nil && text(h3) == policy
+	art := htmltest.Find(p.root, func(e *html.Node) bool {
+		h3 := htmltest.Find(e, func(h *html.Node) bool { return h.Data == "h3" })
+		return e.Data == "article" && htmltest.HasClass(e, "verdict") && h3 != nil && htmltest.Text(h3) == policy
 	})
 	if art == nil {
 		t.Fatalf("no verdict for %s", policy)
 	}
-	return text(art)
+	return htmltest.Text(art)
 }
 
 // columns are the policy headings of the step table.
 func (p page) columns() []string {
 	var out []string
-	for _, th := range findAll(p.root, func(e *html.Node) bool { return e.Data == "th" && hasClass(e, "col-policy") }) {
-		out = append(out, text(th))
+	for _, th := range htmltest.FindAll(p.root, func(e *html.Node) bool { return e.Data == "th" && htmltest.HasClass(e, "col-policy") }) {
+		out = append(out, htmltest.Text(th))
 	}
 	return out
 }
@@ -312,7 +244,7 @@ func (p page) table(t *testing.T) string {
 	t.Helper()
 	var b strings.Builder
 	for _, class := range []string{"steps", "verdict-grid"} {
-		n := find(p.root, func(e *html.Node) bool { return hasClass(e, class) })
+		n := htmltest.Find(p.root, func(e *html.Node) bool { return htmltest.HasClass(e, class) })
 		if n == nil {
 			t.Fatalf("no element of class %s", class)
 		}

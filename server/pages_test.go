@@ -10,6 +10,7 @@ import (
 	"golang.org/x/net/html"
 
 	"fencelab/static"
+	"fencelab/views/htmltest"
 )
 
 func TestPages(t *testing.T) {
@@ -99,7 +100,7 @@ func checkPausedWorker(t *testing.T, p page) {
 			t.Errorf("row %d under %s = %q, want it to contain %q", c.step, c.policy, got, c.want)
 		}
 	}
-	if !hasClass(p.row(t, 8), "disagree") || hasClass(p.row(t, 7), "disagree") {
+	if !htmltest.HasClass(p.row(t, 8), "disagree") || htmltest.HasClass(p.row(t, 7), "disagree") {
 		t.Errorf("row 8 should be marked as disagreeing, row 7 not")
 	}
 	if got := p.cell(t, 8, "Actor"); got != "A" {
@@ -116,7 +117,9 @@ func checkPausedWorker(t *testing.T, p page) {
 			t.Errorf("verdict of %s = %q, want it to contain %q", v.policy, got, v.want)
 		}
 	}
-	link := find(p.root, func(e *html.Node) bool { return e.Data == "a" && attr(e, "href") == "#step-8" && text(e) == "step 8" })
+	link := htmltest.Find(p.root, func(e *html.Node) bool {
+		return e.Data == "a" && htmltest.Attr(e, "href") == "#step-8" && htmltest.Text(e) == "step 8"
+	})
 	if link == nil {
 		t.Errorf("no violation links to #step-8")
 	}
@@ -143,9 +146,9 @@ func TestPolicyChoiceInQuery(t *testing.T) {
 				t.Errorf("GET %s: columns = %q, want %q", tt.query, got, tt.want)
 			}
 			var checked []string
-			for _, in := range findAll(p.root, func(e *html.Node) bool { return e.Data == "input" && attr(e, "name") == "p" }) {
+			for _, in := range htmltest.FindAll(p.root, func(e *html.Node) bool { return e.Data == "input" && htmltest.Attr(e, "name") == "p" }) {
 				if _, on := attrOK(in, "checked"); on {
-					checked = append(checked, attr(in, "value"))
+					checked = append(checked, htmltest.Attr(in, "value"))
 				}
 			}
 			if !slices.Equal(checked, tt.want) {
@@ -204,12 +207,12 @@ func TestHostileText(t *testing.T) {
 			}
 		}
 		p := parsePage(t, []byte(body))
-		h1 := find(p.root, func(e *html.Node) bool { return e.Data == "h1" })
-		if h1 == nil || text(h1) != "<script>alert(1)</script>" {
+		h1 := htmltest.Find(p.root, func(e *html.Node) bool { return e.Data == "h1" })
+		if h1 == nil || htmltest.Text(h1) != "<script>alert(1)</script>" {
 			t.Errorf("%s: h1 does not show the title as text", name)
 		}
-		scripts := findAll(p.root, func(e *html.Node) bool { return e.Data == "script" })
-		if len(scripts) != 1 || attr(scripts[0], "src") != static.URL("js/site.js") {
+		scripts := htmltest.FindAll(p.root, func(e *html.Node) bool { return e.Data == "script" })
+		if len(scripts) != 1 || htmltest.Attr(scripts[0], "src") != static.URL("js/site.js") {
 			t.Errorf("%s: want exactly one script, from /static/; got %d", name, len(scripts))
 		}
 		if got := p.cell(t, 2, "unfenced"); !strings.Contains(got, `"><script>alert(4)</script>`) {
@@ -227,7 +230,7 @@ func TestNoInlineStyle(t *testing.T) {
 	targets := []string{"/", "/scenarios/paused-worker", "/scenarios/forgetful-receiver", save.Header().Get("Location"), "/nowhere"}
 	for _, target := range targets {
 		p := parsePage(t, get(t, s, target).Body.Bytes())
-		bad := findAll(p.root, func(e *html.Node) bool {
+		bad := htmltest.FindAll(p.root, func(e *html.Node) bool {
 			if e.Data == "style" {
 				return true
 			}
@@ -236,7 +239,7 @@ func TestNoInlineStyle(t *testing.T) {
 					return true
 				}
 			}
-			return e.Data == "script" && attr(e, "src") == ""
+			return e.Data == "script" && htmltest.Attr(e, "src") == ""
 		})
 		if len(bad) > 0 {
 			t.Errorf("GET %s: %d elements with inline style or script, first <%s>", target, len(bad), bad[0].Data)

@@ -9,15 +9,16 @@ import (
 	"golang.org/x/net/html"
 
 	"fencelab/static"
+	"fencelab/views/htmltest"
 )
 
 // stepLinks are the hrefs of the links in row n's step cell.
 func (p page) stepLinks(t *testing.T, n int) []string {
 	t.Helper()
-	th := find(p.row(t, n), func(e *html.Node) bool { return e.Data == "th" })
+	th := htmltest.Find(p.row(t, n), func(e *html.Node) bool { return e.Data == "th" })
 	var out []string
-	for _, a := range findAll(th, func(e *html.Node) bool { return e.Data == "a" }) {
-		out = append(out, attr(a, "href"))
+	for _, a := range htmltest.FindAll(th, func(e *html.Node) bool { return e.Data == "a" }) {
+		out = append(out, htmltest.Attr(a, "href"))
 	}
 	return out
 }
@@ -25,16 +26,16 @@ func (p page) stepLinks(t *testing.T, n int) []string {
 // bands are the data-step attributes of the diagram's bands.
 func (p page) bands() []string {
 	var out []string
-	for _, g := range findAll(p.root, func(e *html.Node) bool { return e.Data == "g" && hasClass(e, "band") }) {
-		out = append(out, attr(g, "data-step"))
+	for _, g := range htmltest.FindAll(p.root, func(e *html.Node) bool { return e.Data == "g" && htmltest.HasClass(e, "band") }) {
+		out = append(out, htmltest.Attr(g, "data-step"))
 	}
 	return out
 }
 
-func (p page) has(match func(*html.Node) bool) bool { return find(p.root, match) != nil }
+func (p page) has(match func(*html.Node) bool) bool { return htmltest.Find(p.root, match) != nil }
 
 func link(href string) func(*html.Node) bool {
-	return func(e *html.Node) bool { return e.Data == "a" && attr(e, "href") == href }
+	return func(e *html.Node) bool { return e.Data == "a" && htmltest.Attr(e, "href") == href }
 }
 
 // checkPresent checks what a presentation shows without JavaScript: every
@@ -55,13 +56,17 @@ func checkPresent(t *testing.T, call string, p page, steps int) {
 			t.Errorf("%s: row %d links to %v, want %v", call, n, got, want)
 		}
 	}
-	if p.has(func(e *html.Node) bool { return e.Data == "tr" && attr(e, "id") == fmt.Sprintf("step-%d", steps+1) }) {
+	if p.has(func(e *html.Node) bool {
+		return e.Data == "tr" && htmltest.Attr(e, "id") == fmt.Sprintf("step-%d", steps+1)
+	}) {
 		t.Errorf("%s: a row after the last step", call)
 	}
 	if got := len(p.bands()); got != steps {
 		t.Errorf("%s: %d bands in the diagram, want %d", call, got, steps)
 	}
-	script := find(p.root, func(e *html.Node) bool { return e.Data == "script" && attr(e, "src") == static.URL("js/present.js") })
+	script := htmltest.Find(p.root, func(e *html.Node) bool {
+		return e.Data == "script" && htmltest.Attr(e, "src") == static.URL("js/present.js")
+	})
 	if script == nil {
 		t.Fatalf("%s: no /static/js/present.js", call)
 	}
@@ -69,7 +74,7 @@ func checkPresent(t *testing.T, call string, p page, steps int) {
 		t.Errorf("%s: no deferred /static/js/present.js", call)
 	}
 	for _, css := range []string{static.URL("css/present.css"), static.URL("css/diagram.css")} {
-		if !p.has(func(e *html.Node) bool { return e.Data == "link" && attr(e, "href") == css }) {
+		if !p.has(func(e *html.Node) bool { return e.Data == "link" && htmltest.Attr(e, "href") == css }) {
 			t.Errorf("%s: no stylesheet %s", call, css)
 		}
 	}
@@ -90,11 +95,11 @@ func TestPresentScenario(t *testing.T) {
 	if !p.has(link("/scenarios/old-token-first?p=unfenced&p=fenced")) {
 		t.Errorf("present page: no link back to the scenario page")
 	}
-	root := find(p.root, func(e *html.Node) bool { return hasClass(e, "present") })
+	root := htmltest.Find(p.root, func(e *html.Node) bool { return htmltest.HasClass(e, "present") })
 	if root == nil {
 		t.Fatal("present page: no element of class present")
 	}
-	if _, predict := attrOK(root, "data-predict"); attr(root, "data-policy") != "fenced" || predict {
+	if _, predict := attrOK(root, "data-predict"); htmltest.Attr(root, "data-policy") != "fenced" || predict {
 		t.Errorf("present page: root %v, want data-policy fenced and no predict mode", root)
 	}
 
@@ -103,19 +108,19 @@ func TestPresentScenario(t *testing.T) {
 	if got, want := p.columns(), []string{"unfenced", "authoritative"}; strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("GET %s: columns %v, want %v", target, got, want)
 	}
-	root = find(p.root, func(e *html.Node) bool { return hasClass(e, "present") })
-	if attr(root, "data-policy") != "authoritative" || attr(root, "data-predict") != "1" {
-		t.Errorf("GET %s: data-policy %q, data-predict %q", target, attr(root, "data-policy"), attr(root, "data-predict"))
+	root = htmltest.Find(p.root, func(e *html.Node) bool { return htmltest.HasClass(e, "present") })
+	if htmltest.Attr(root, "data-policy") != "authoritative" || htmltest.Attr(root, "data-predict") != "1" {
+		t.Errorf("GET %s: data-policy %q, data-predict %q", target, htmltest.Attr(root, "data-policy"), htmltest.Attr(root, "data-predict"))
 	}
 	row := p.row(t, 6)
-	if attr(row, "data-answer") != "rejected" || !strings.Contains(attr(row, "data-ask"), "Under authoritative") {
+	if htmltest.Attr(row, "data-answer") != "rejected" || !strings.Contains(htmltest.Attr(row, "data-ask"), "Under authoritative") {
 		t.Errorf("GET %s: row 6 asks %q, answer %q; want a question under authoritative, answer rejected",
-			target, attr(row, "data-ask"), attr(row, "data-answer"))
+			target, htmltest.Attr(row, "data-ask"), htmltest.Attr(row, "data-answer"))
 	}
 	if _, ask := attrOK(p.row(t, 5), "data-ask"); ask {
 		t.Errorf("GET %s: row 5 (resume) asks for a guess", target)
 	}
-	if !p.has(func(e *html.Node) bool { return hasClass(e, "predict") }) {
+	if !p.has(func(e *html.Node) bool { return htmltest.HasClass(e, "predict") }) {
 		t.Errorf("GET %s: no predict panel", target)
 	}
 }
@@ -172,12 +177,12 @@ func TestDiagramOnPages(t *testing.T) {
 		rec := get(t, s, tt.target)
 		checkResponse(t, "GET "+tt.target, rec, http.StatusOK, htmlType)
 		p := parsePage(t, rec.Body.Bytes())
-		svg := find(p.root, func(e *html.Node) bool { return e.Data == "svg" && hasClass(e, "diagram") })
-		if svg == nil || attr(svg, "aria-labelledby") != "diagram-"+tt.policy+"-title" {
+		svg := htmltest.Find(p.root, func(e *html.Node) bool { return e.Data == "svg" && htmltest.HasClass(e, "diagram") })
+		if svg == nil || htmltest.Attr(svg, "aria-labelledby") != "diagram-"+tt.policy+"-title" {
 			t.Errorf("GET %s: no diagram under %s", tt.target, tt.policy)
 		}
-		current := find(p.root, func(e *html.Node) bool { return hasClass(e, "switch-current") })
-		if current == nil || text(current) != tt.policy || attr(current, "aria-current") != "true" {
+		current := htmltest.Find(p.root, func(e *html.Node) bool { return htmltest.HasClass(e, "switch-current") })
+		if current == nil || htmltest.Text(current) != tt.policy || htmltest.Attr(current, "aria-current") != "true" {
 			t.Errorf("GET %s: the switch does not mark %s as current", tt.target, tt.policy)
 		}
 		for _, href := range tt.links {
@@ -185,7 +190,9 @@ func TestDiagramOnPages(t *testing.T) {
 				t.Errorf("GET %s: no link to %s", tt.target, href)
 			}
 		}
-		if !p.has(func(e *html.Node) bool { return e.Data == "link" && attr(e, "href") == static.URL("css/diagram.css") }) {
+		if !p.has(func(e *html.Node) bool {
+			return e.Data == "link" && htmltest.Attr(e, "href") == static.URL("css/diagram.css")
+		}) {
 			t.Errorf("GET %s: diagram.css not linked", tt.target)
 		}
 	}

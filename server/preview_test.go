@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"fencelab/lab"
+	"fencelab/views/htmltest"
 
 	"golang.org/x/net/html"
 )
@@ -65,17 +66,17 @@ func TestExplorePreviewSaysThePage(t *testing.T) {
 		tags := metaTags(t, body)
 		p := parsePage(t, body)
 		var want []string
-		for _, row := range findAll(p.root, func(n *html.Node) bool { return hasClass(n, "x-bar-row") }) {
-			policy := find(row, func(n *html.Node) bool { return hasClass(n, "policy-name") })
-			verdict := find(row, func(n *html.Node) bool { return hasClass(n, "x-verdict") })
+		for _, row := range htmltest.FindAll(p.root, func(n *html.Node) bool { return htmltest.HasClass(n, "x-bar-row") }) {
+			policy := htmltest.Find(row, func(n *html.Node) bool { return htmltest.HasClass(n, "policy-name") })
+			verdict := htmltest.Find(row, func(n *html.Node) bool { return htmltest.HasClass(n, "x-verdict") })
 			if policy == nil || verdict == nil {
 				t.Fatalf("GET %s: a bar without its policy or verdict", target)
 			}
-			words := text(verdict)
-			if glyph := find(verdict, func(n *html.Node) bool { return hasClass(n, "cls-glyph") }); glyph != nil {
-				words = strings.TrimSpace(strings.TrimPrefix(words, text(glyph)))
+			words := htmltest.Text(verdict)
+			if glyph := htmltest.Find(verdict, func(n *html.Node) bool { return htmltest.HasClass(n, "cls-glyph") }); glyph != nil {
+				words = strings.TrimSpace(strings.TrimPrefix(words, htmltest.Text(glyph)))
 			}
-			if name := text(policy); slices.Contains(lab.DefaultPolicies(), lab.Policy(name)) {
+			if name := htmltest.Text(policy); slices.Contains(lab.DefaultPolicies(), lab.Policy(name)) {
 				want = append(want, name+": "+words)
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"fencelab/lab"
 	"fencelab/lab/probe"
 	"fencelab/lab/probe/sqlprobe"
+	"fencelab/views/htmltest"
 )
 
 // textTokens is a SQLite receiver that keeps its token as text: it
@@ -71,16 +72,16 @@ func TestSaveSQLProbe(t *testing.T) {
 	page := get(t, s, path)
 	checkResponse(t, "GET "+path, page, http.StatusOK, htmlType)
 	pg := parsePage(t, page.Body.Bytes())
-	fig := find(pg.root, func(n *html.Node) bool { return hasClass(n, "observed-sql") })
-	if fig == nil || !strings.Contains(text(fig), "text-tokens.sql on SQLite") {
+	fig := htmltest.Find(pg.root, func(n *html.Node) bool { return htmltest.HasClass(n, "observed-sql") })
+	if fig == nil || !strings.Contains(htmltest.Text(fig), "text-tokens.sql on SQLite") {
 		t.Fatalf("GET %s: no statement file beside the table", path)
 	}
-	line6 := find(fig, func(n *html.Node) bool { return attr(n, "id") == "sql-L6" })
-	if line6 == nil || !strings.HasPrefix(text(line6), "6INSERT INTO r (name, value, token)") {
-		t.Errorf("GET %s: line 6 of the file = %q, want it numbered and as written", path, text(line6))
+	line6 := htmltest.Find(fig, func(n *html.Node) bool { return htmltest.Attr(n, "id") == "sql-L6" })
+	if line6 == nil || !strings.HasPrefix(htmltest.Text(line6), "6INSERT INTO r (name, value, token)") {
+		t.Errorf("GET %s: line 6 of the file = %q, want it numbered and as written", path, htmltest.Text(line6))
 	}
-	first := find(pg.root, func(n *html.Node) bool { return hasClass(n, "observed-first") })
-	if first == nil || attr(first, "id") != "observed-5" {
+	first := htmltest.Find(pg.root, func(n *html.Node) bool { return htmltest.HasClass(n, "observed-first") })
+	if first == nil || htmltest.Attr(first, "id") != "observed-5" {
 		t.Errorf("GET %s: no highlighted first divergence at step 5", path)
 	}
 	if !strings.Contains(page.Body.String(), "block write statement 1 (text-tokens.sql line 6)") {

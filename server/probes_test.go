@@ -17,6 +17,7 @@ import (
 	"fencelab/lab"
 	"fencelab/lab/probe"
 	"fencelab/lab/receiver"
+	"fencelab/views/htmltest"
 )
 
 // probeForgetful probes the forgetful reference receiver on loopback with
@@ -84,13 +85,13 @@ func TestSaveProbe(t *testing.T) {
 	page := get(t, s, path)
 	checkResponse(t, "GET "+path, page, http.StatusOK, htmlType)
 	pg := parsePage(t, page.Body.Bytes())
-	first := find(pg.root, func(n *html.Node) bool { return hasClass(n, "observed-first") })
-	if first == nil || attr(first, "id") != "observed-8" {
+	first := htmltest.Find(pg.root, func(n *html.Node) bool { return htmltest.HasClass(n, "observed-first") })
+	if first == nil || htmltest.Attr(first, "id") != "observed-8" {
 		t.Fatalf("GET %s: no highlighted first divergence at step 8", path)
 	}
 	for _, want := range []string{`rejected "new-result" @42`, `applied "old-result" @41`, "differs"} {
-		if !strings.Contains(text(first), want) {
-			t.Errorf("GET %s: the highlighted row %q lacks %q", path, text(first), want)
+		if !strings.Contains(htmltest.Text(first), want) {
+			t.Errorf("GET %s: the highlighted row %q lacks %q", path, htmltest.Text(first), want)
 		}
 	}
 	if !strings.Contains(page.Body.String(), "step 8: the receiver applied &#34;old-result&#34; with token 41 after it had acknowledged token 42") {

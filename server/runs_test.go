@@ -14,6 +14,7 @@ import (
 	"fencelab/lab"
 	"fencelab/server"
 	"fencelab/views"
+	"fencelab/views/htmltest"
 )
 
 var runLink = regexp.MustCompile(`^/r/[A-Za-z0-9_-]{16}$`)
@@ -59,12 +60,12 @@ func TestSaveRunFormInvalid(t *testing.T) {
 		rec := postForm(t, s, target, url.Values{"scenario": {bad}})
 		checkResponse(t, "POST "+target, rec, http.StatusUnprocessableEntity, htmlType)
 		p := parsePage(t, rec.Body.Bytes())
-		errs := find(p.root, func(e *html.Node) bool { return hasClass(e, "field-errors") })
-		if errs == nil || !strings.Contains(text(errs), "Event 1 · kind") || !strings.Contains(text(errs), "title") {
+		errs := htmltest.Find(p.root, func(e *html.Node) bool { return htmltest.HasClass(e, "field-errors") })
+		if errs == nil || !strings.Contains(htmltest.Text(errs), "Event 1 · kind") || !strings.Contains(htmltest.Text(errs), "title") {
 			t.Errorf("POST %s: 422 page does not list event 1's kind and the title", target)
 		}
-		area := find(p.root, func(e *html.Node) bool { return e.Data == "textarea" })
-		if area == nil || text(area) != bad {
+		area := htmltest.Find(p.root, func(e *html.Node) bool { return e.Data == "textarea" })
+		if area == nil || htmltest.Text(area) != bad {
 			t.Errorf("POST %s: 422 page does not offer the scenario back", target)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/net/html"
 
 	"fencelab/server"
+	"fencelab/views/htmltest"
 )
 
 const testBase = "https://lab.example/fence"
@@ -38,21 +39,21 @@ func newSharingServer(t *testing.T) *server.Server {
 func metaTags(t *testing.T, body []byte) map[string]string {
 	t.Helper()
 	p := parsePage(t, body)
-	head := find(p.root, func(n *html.Node) bool { return n.Data == "head" })
+	head := htmltest.Find(p.root, func(n *html.Node) bool { return n.Data == "head" })
 	if head == nil {
 		t.Fatalf("page has no head")
 	}
 	tags := map[string]string{}
-	for _, n := range findAll(head, func(n *html.Node) bool { return n.Data == "meta" || n.Data == "link" }) {
+	for _, n := range htmltest.FindAll(head, func(n *html.Node) bool { return n.Data == "meta" || n.Data == "link" }) {
 		switch {
-		case attr(n, "property") != "":
-			tags[attr(n, "property")] = attr(n, "content")
-		case attr(n, "name") != "":
-			tags[attr(n, "name")] = attr(n, "content")
-		case n.Data == "link" && attr(n, "type") != "":
-			tags["link "+attr(n, "rel")+" "+attr(n, "type")] = attr(n, "href")
+		case htmltest.Attr(n, "property") != "":
+			tags[htmltest.Attr(n, "property")] = htmltest.Attr(n, "content")
+		case htmltest.Attr(n, "name") != "":
+			tags[htmltest.Attr(n, "name")] = htmltest.Attr(n, "content")
+		case n.Data == "link" && htmltest.Attr(n, "type") != "":
+			tags["link "+htmltest.Attr(n, "rel")+" "+htmltest.Attr(n, "type")] = htmltest.Attr(n, "href")
 		case n.Data == "link":
-			tags["link "+attr(n, "rel")] = attr(n, "href")
+			tags["link "+htmltest.Attr(n, "rel")] = htmltest.Attr(n, "href")
 		}
 	}
 	return tags
@@ -99,7 +100,7 @@ func TestRunPageShareTags(t *testing.T) {
 		t.Errorf("GET /r/%s: og:image:alt = %q, want the card, the failure beside the fix, in words", id, tags["og:image:alt"])
 	}
 	p := parsePage(t, rec.Body.Bytes())
-	code := find(p.root, func(n *html.Node) bool { return n.Data == "textarea" && attr(n, "id") == "embed-code" })
+	code := htmltest.Find(p.root, func(n *html.Node) bool { return n.Data == "textarea" && htmltest.Attr(n, "id") == "embed-code" })
 	if code == nil || code.FirstChild == nil || !strings.HasPrefix(code.FirstChild.Data, `<iframe src="`+run+`/embed" width="900" height="`) {
 		t.Errorf("GET /r/%s: the embed code is missing or not an iframe of %s/embed", id, run)
 	}
@@ -228,22 +229,22 @@ func TestOnlyEmbedIsFramable(t *testing.T) {
 			t.Errorf("GET %s: X-Frame-Options %q, want none", target, xfo)
 		}
 		p := parsePage(t, rec.Body.Bytes())
-		if find(p.root, func(n *html.Node) bool { return n.Data == "header" && hasClass(n, "site-header") }) != nil {
+		if htmltest.Find(p.root, func(n *html.Node) bool { return n.Data == "header" && htmltest.HasClass(n, "site-header") }) != nil {
 			t.Errorf("GET %s carries the site's header", target)
 		}
-		if find(p.root, func(n *html.Node) bool { return n.Data == "svg" && hasClass(n, "diagram") }) == nil ||
-			find(p.root, func(n *html.Node) bool { return n.Data == "table" && hasClass(n, "steps") }) == nil {
+		if htmltest.Find(p.root, func(n *html.Node) bool { return n.Data == "svg" && htmltest.HasClass(n, "diagram") }) == nil ||
+			htmltest.Find(p.root, func(n *html.Node) bool { return n.Data == "table" && htmltest.HasClass(n, "steps") }) == nil {
 			t.Errorf("GET %s lacks the diagram or the table", target)
 		}
-		cols := findAll(p.root, func(n *html.Node) bool { return n.Data == "th" && hasClass(n, "col-policy") })
+		cols := htmltest.FindAll(p.root, func(n *html.Node) bool { return n.Data == "th" && htmltest.HasClass(n, "col-policy") })
 		if len(cols) != 2 {
 			t.Errorf("GET %s has %d policy columns, want 2 at most in a frame", target, len(cols))
 		}
-		back := findAll(p.root, func(n *html.Node) bool { return n.Data == "a" && attr(n, "target") == "_blank" })
-		if len(back) == 0 || !strings.HasPrefix(attr(back[0], "href"), strings.TrimSuffix(strings.SplitN(target, "/embed", 2)[0], "/")) {
+		back := htmltest.FindAll(p.root, func(n *html.Node) bool { return n.Data == "a" && htmltest.Attr(n, "target") == "_blank" })
+		if len(back) == 0 || !strings.HasPrefix(htmltest.Attr(back[0], "href"), strings.TrimSuffix(strings.SplitN(target, "/embed", 2)[0], "/")) {
 			t.Errorf("GET %s: no link back to the full page out of the frame", target)
 		}
-		if find(p.root, func(n *html.Node) bool { return n.Data == "script" }) != nil {
+		if htmltest.Find(p.root, func(n *html.Node) bool { return n.Data == "script" }) != nil {
 			t.Errorf("GET %s has a script; the embed works without JavaScript", target)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"fencelab/lab"
 	"fencelab/lab/draft"
 	"fencelab/views"
+	"fencelab/views/htmltest"
 )
 
 // The completeness tests range over everything the engine names: a policy,
@@ -36,9 +37,9 @@ func policyWords(t *testing.T) map[lab.Policy]string {
 	sc, tr := builtin(t, "paused-worker")
 	root := render(t, "Verdicts(every policy)", views.Verdicts(views.NewReport(sc, tr, lab.Policies())))
 	words := map[lab.Policy]string{}
-	for _, card := range findAll(root, tagClass("article", "verdict")) {
-		if h3, p := find(card, func(n *html.Node) bool { return n.Data == "h3" }), find(card, tagClass("p", "policy-text")); h3 != nil && p != nil {
-			words[lab.Policy(text(h3))] = text(p)
+	for _, card := range htmltest.FindAll(root, tagClass("article", "verdict")) {
+		if h3, p := htmltest.Find(card, func(n *html.Node) bool { return n.Data == "h3" }), htmltest.Find(card, tagClass("p", "policy-text")); h3 != nil && p != nil {
+			words[lab.Policy(htmltest.Text(h3))] = htmltest.Text(p)
 		}
 	}
 	return words
@@ -67,8 +68,8 @@ func kindWords(t *testing.T) map[lab.Kind]string {
 	root := render(t, "Editor(blank)", views.Editor(views.EditorPage{Draft: draft.Draft{Add: draft.Event{Kind: lab.Acquire}}}))
 	words := map[lab.Kind]string{}
 	for _, k := range lab.Kinds() {
-		if chip := find(root, byID("palette-"+string(k))); chip != nil {
-			words[k] = attr(find(chip, func(n *html.Node) bool { return n.Data == "label" }), "title")
+		if chip := htmltest.Find(root, byID("palette-"+string(k))); chip != nil {
+			words[k] = htmltest.Attr(htmltest.Find(chip, func(n *html.Node) bool { return n.Data == "label" }), "title")
 		}
 	}
 	return words
@@ -100,20 +101,20 @@ func TestEveryKindComplete(t *testing.T) {
 func glossary(t *testing.T) map[string]string {
 	root := render(t, "Glossary()", views.Glossary())
 	words := map[string]string{}
-	for _, dt := range findAll(root, func(n *html.Node) bool { return n.Data == "dt" }) {
+	for _, dt := range htmltest.FindAll(root, func(n *html.Node) bool { return n.Data == "dt" }) {
 		dd := dt.NextSibling
 		for dd != nil && dd.Type != html.ElementNode {
 			dd = dd.NextSibling
 		}
-		term := strings.Fields(text(dt))
+		term := strings.Fields(htmltest.Text(dt))
 		if len(term) == 0 || dd == nil || dd.Data != "dd" {
 			continue
 		}
 		key := term[0] // an invariant, then its class
-		if find(dt, tagClass("span", "cls-tag")) != nil {
+		if htmltest.Find(dt, tagClass("span", "cls-tag")) != nil {
 			key = term[len(term)-1] // a class's sign, then the class
 		}
-		words[key] = text(dd)
+		words[key] = htmltest.Text(dd)
 	}
 	return words
 }
@@ -139,9 +140,9 @@ func classShortWords(t *testing.T) map[lab.Class]string {
 	r := exploreResult(t, sc)
 	root := render(t, "ExploreResultSection(paused-worker)", views.ExploreResultSection(r))
 	words := map[lab.Class]string{}
-	if legend := find(root, tagClass("ul", "x-legend")); legend != nil {
-		for _, li := range findAll(legend, func(n *html.Node) bool { return n.Data == "li" }) {
-			if c, short, ok := strings.Cut(text(li), ":"); ok {
+	if legend := htmltest.Find(root, tagClass("ul", "x-legend")); legend != nil {
+		for _, li := range htmltest.FindAll(legend, func(n *html.Node) bool { return n.Data == "li" }) {
+			if c, short, ok := strings.Cut(htmltest.Text(li), ":"); ok {
 				words[lab.Class(strings.TrimSpace(c))] = strings.TrimSpace(short)
 			}
 		}

@@ -10,19 +10,20 @@ import (
 	"fencelab/lab"
 	"fencelab/lab/draft"
 	"fencelab/views"
+	"fencelab/views/htmltest"
 )
 
 // named matches the form control called name.
 func named(name string) func(*html.Node) bool {
-	return func(n *html.Node) bool { return attr(n, "name") == name }
+	return func(n *html.Node) bool { return htmltest.Attr(n, "name") == name }
 }
 
 // takes is the data-kinds of the palette field around control n: the
 // kinds it is shown for, or "all".
 func takes(n *html.Node) string {
 	for p := n.Parent; p != nil; p = p.Parent {
-		if p.Data == "div" && hasClass(p, "ev-field") {
-			return attr(p, "data-kinds")
+		if p.Data == "div" && htmltest.HasClass(p, "ev-field") {
+			return htmltest.Attr(p, "data-kinds")
 		}
 	}
 	return ""
@@ -45,7 +46,7 @@ func TestEveryFieldHasAControl(t *testing.T) {
 			if f == "actor" {
 				continue
 			}
-			control := find(palette, named(draft.AddName(f)))
+			control := htmltest.Find(palette, named(draft.AddName(f)))
 			if control == nil {
 				t.Errorf("a %s card has a control %s that the palette does not offer: add it to paletteFields", k, f)
 				continue
@@ -81,16 +82,16 @@ func TestRestartChoices(t *testing.T) {
 		restart.SetField(draft.Restarts, tt.current)
 		d := draft.Draft{Scopes: []draft.Scope{{Name: "job"}}, Resources: []draft.Resource{{Name: "result"}},
 			Events: []draft.Event{restart}, Add: draft.Event{Kind: lab.Acquire}}
-		sel := find(render(t, "Editor(restart)", views.Editor(views.EditorPage{Draft: d})), named(draft.EventName(1, draft.Restarts)))
+		sel := htmltest.Find(render(t, "Editor(restart)", views.Editor(views.EditorPage{Draft: d})), named(draft.EventName(1, draft.Restarts)))
 		if sel == nil {
 			t.Fatalf("Editor(a restart of %q) has no control %s", tt.current, draft.EventName(1, draft.Restarts))
 		}
 		var got []string
-		for i, o := range findAll(sel, func(n *html.Node) bool { return n.Data == "option" })[1:] { // after "choose what restarts"
+		for i, o := range htmltest.FindAll(sel, func(n *html.Node) bool { return n.Data == "option" })[1:] { // after "choose what restarts"
 			if i < 2 {
-				got = append(got, attr(o, "value"))
+				got = append(got, htmltest.Attr(o, "value"))
 			} else {
-				got = append(got, attr(o, "value")+"="+text(o))
+				got = append(got, htmltest.Attr(o, "value")+"="+htmltest.Text(o))
 			}
 		}
 		if !slices.Equal(got, tt.want) {

@@ -14,6 +14,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/views"
+	"fencelab/views/htmltest"
 )
 
 // exploreResult explores every ordering of sc and prepares it for the page.
@@ -118,16 +119,16 @@ type segment struct {
 // barSegments reads the parts of policy p's bar from the rendered chart.
 func barSegments(t *testing.T, root *html.Node, p lab.Policy) []segment {
 	t.Helper()
-	bar := find(root, func(n *html.Node) bool {
-		return n.Data == "svg" && hasClass(n, "x-bar") && strings.HasPrefix(attr(n, "aria-label"), string(p)+":")
+	bar := htmltest.Find(root, func(n *html.Node) bool {
+		return n.Data == "svg" && htmltest.HasClass(n, "x-bar") && strings.HasPrefix(htmltest.Attr(n, "aria-label"), string(p)+":")
 	})
 	if bar == nil {
 		t.Fatalf("no bar for %s", p)
 	}
 	pct := func(n *html.Node, key string) float64 {
-		f, err := strconv.ParseFloat(strings.TrimSuffix(attr(n, key), "%"), 64)
+		f, err := strconv.ParseFloat(strings.TrimSuffix(htmltest.Attr(n, key), "%"), 64)
 		if err != nil {
-			t.Fatalf("bar of %s: rect %s=%q: %v", p, key, attr(n, key), err)
+			t.Fatalf("bar of %s: rect %s=%q: %v", p, key, htmltest.Attr(n, key), err)
 		}
 		return f
 	}
@@ -136,7 +137,7 @@ func barSegments(t *testing.T, root *html.Node, p lab.Policy) []segment {
 		if n.Type != html.ElementNode || n.Data != "rect" {
 			continue
 		}
-		if slug, ok := strings.CutPrefix(attr(n, "fill"), "url(#x-pat-"+string(p)+"-"); ok && len(segs) > 0 {
+		if slug, ok := strings.CutPrefix(htmltest.Attr(n, "fill"), "url(#x-pat-"+string(p)+"-"); ok && len(segs) > 0 {
 			segs[len(segs)-1].Class = lab.Class(strings.TrimSuffix(slug, ")"))
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/scenarios"
+	"fencelab/views/htmltest"
 )
 
 var (
@@ -48,63 +49,14 @@ func render(t *testing.T, call string, c templ.Component) *html.Node {
 	return root
 }
 
-// find returns the first element for which match is true, or nil.
-func find(n *html.Node, match func(*html.Node) bool) *html.Node {
-	if all := findAll(n, match); len(all) > 0 {
-		return all[0]
-	}
-	return nil
-}
-
-func findAll(n *html.Node, match func(*html.Node) bool) []*html.Node {
-	var out []*html.Node
-	if n.Type == html.ElementNode && match(n) {
-		out = append(out, n)
-	}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		out = append(out, findAll(c, match)...)
-	}
-	return out
-}
-
 // byID matches the element of that id.
 func byID(id string) func(*html.Node) bool {
-	return func(n *html.Node) bool { return attr(n, "id") == id }
+	return func(n *html.Node) bool { return htmltest.Attr(n, "id") == id }
 }
 
 // tagClass matches the elements of that tag and class.
 func tagClass(tag, class string) func(*html.Node) bool {
-	return func(n *html.Node) bool { return n.Data == tag && hasClass(n, class) }
-}
-
-func attr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
-}
-
-func hasClass(n *html.Node, class string) bool {
-	return n != nil && strings.Contains(" "+attr(n, "class")+" ", " "+class+" ")
-}
-
-// text is the text content of n, white space collapsed.
-func text(n *html.Node) string {
-	var b strings.Builder
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.TextNode {
-			b.WriteString(n.Data)
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-		b.WriteByte(' ')
-	}
-	walk(n)
-	return strings.Join(strings.Fields(b.String()), " ")
+	return func(n *html.Node) bool { return n.Data == tag && htmltest.HasClass(n, class) }
 }
 
 // rawText is the text content of n as written, no-break spaces included.

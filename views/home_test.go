@@ -13,6 +13,7 @@ import (
 	"fencelab/lab"
 	"fencelab/scenarios"
 	"fencelab/views"
+	"fencelab/views/htmltest"
 )
 
 // TestHomeThreads renders the front page over the built-in library and
@@ -69,12 +70,12 @@ func TestShelvesKeepStrays(t *testing.T) {
 	}
 	root := render(t, "Home([stray, "+first.Names[0]+"])", views.Home(views.HomePage{Builtins: builtins}))
 	var got []string
-	for _, th := range findAll(root, tagClass("section", "thread")) {
+	for _, th := range htmltest.FindAll(root, tagClass("section", "thread")) {
 		var titles []string
-		for _, card := range findAll(th, tagClass("li", "card")) {
-			titles = append(titles, text(find(card, tagClass("p", "card-no")))+" "+text(find(card, func(n *html.Node) bool { return n.Data == "h4" })))
+		for _, card := range htmltest.FindAll(th, tagClass("li", "card")) {
+			titles = append(titles, htmltest.Text(htmltest.Find(card, tagClass("p", "card-no")))+" "+htmltest.Text(htmltest.Find(card, func(n *html.Node) bool { return n.Data == "h4" })))
 		}
-		got = append(got, text(find(th, func(n *html.Node) bool { return n.Data == "h3" }))+": "+strings.Join(titles, ", "))
+		got = append(got, htmltest.Text(htmltest.Find(th, func(n *html.Node) bool { return n.Data == "h3" }))+": "+strings.Join(titles, ", "))
 	}
 	want := []string{first.Title + ": 01 The first", "More scenarios: 02 A stray"}
 	if !slices.Equal(got, want) {

@@ -9,6 +9,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/views"
+	"fencelab/views/htmltest"
 )
 
 func TestDiagramPolicy(t *testing.T) {
@@ -50,8 +51,8 @@ func TestPageQuery(t *testing.T) {
 	}
 	for _, tt := range tests {
 		p := views.PresentPage{Report: views.NewReport(sc, tr, tt.chosen), Diagram: tt.d, Page: "/x"}
-		exit := find(render(t, "Present", views.Present(p)), tagClass("a", "present-exit"))
-		if got := attr(exit, "href"); exit == nil || got != tt.want {
+		exit := htmltest.Find(render(t, "Present", views.Present(p)), tagClass("a", "present-exit"))
+		if got := htmltest.Attr(exit, "href"); exit == nil || got != tt.want {
 			t.Errorf("Present(page /x, policies %v, diagram %s): exit link %q, want %q", tt.chosen, tt.d, got, tt.want)
 		}
 	}
@@ -89,11 +90,13 @@ func TestQuestion(t *testing.T) {
 	}
 	for _, tt := range tests {
 		p := views.PresentPage{Report: views.NewReport(sc, tr, lab.Policies()), Diagram: tt.policy, Predict: tt.predict, Page: "/x"}
-		row := find(render(t, "Present", views.Present(p)), func(n *html.Node) bool { return n.Data == "tr" && attr(n, "data-step") == strconv.Itoa(tt.step) })
+		row := htmltest.Find(render(t, "Present", views.Present(p)), func(n *html.Node) bool {
+			return n.Data == "tr" && htmltest.Attr(n, "data-step") == strconv.Itoa(tt.step)
+		})
 		if row == nil {
 			t.Fatalf("Present(q) under %s has no row of step %d", tt.policy, tt.step)
 		}
-		ask, answer := attr(row, "data-ask"), lab.Decision(attr(row, "data-answer"))
+		ask, answer := htmltest.Attr(row, "data-ask"), lab.Decision(htmltest.Attr(row, "data-answer"))
 		if ask != tt.ask || answer != tt.answer {
 			t.Errorf("Present(q) step %d under %s, predict %v: data-ask, data-answer = %q, %q; want %q, %q",
 				tt.step, tt.policy, tt.predict, ask, answer, tt.ask, tt.answer)

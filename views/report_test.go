@@ -9,12 +9,13 @@ import (
 
 	"fencelab/lab"
 	"fencelab/views"
+	"fencelab/views/htmltest"
 )
 
 // stepRow is the row of step n in the rendered step table.
 func stepRow(t *testing.T, root *html.Node, n int) *html.Node {
 	t.Helper()
-	row := find(root, func(e *html.Node) bool { return e.Data == "tr" && attr(e, "id") == "step-"+strconv.Itoa(n) })
+	row := htmltest.Find(root, func(e *html.Node) bool { return e.Data == "tr" && htmltest.Attr(e, "id") == "step-"+strconv.Itoa(n) })
 	if row == nil {
 		t.Fatalf("StepTable has no row of step %d", n)
 	}
@@ -48,9 +49,9 @@ func TestActorClass(t *testing.T) {
 		{11, "Z", "actor actor-none"},
 	}
 	for _, tt := range tests {
-		span := find(stepRow(t, root, tt.step), func(e *html.Node) bool { return e.Data == "span" && hasClass(e, "actor") })
-		if span == nil || text(span) != tt.actor || attr(span, "class") != tt.want {
-			t.Errorf("StepTable step %d: actor %q has class %q, want %q", tt.step, tt.actor, attr(span, "class"), tt.want)
+		span := htmltest.Find(stepRow(t, root, tt.step), func(e *html.Node) bool { return e.Data == "span" && htmltest.HasClass(e, "actor") })
+		if span == nil || htmltest.Text(span) != tt.actor || htmltest.Attr(span, "class") != tt.want {
+			t.Errorf("StepTable step %d: actor %q has class %q, want %q", tt.step, tt.actor, htmltest.Attr(span, "class"), tt.want)
 		}
 	}
 }
@@ -74,11 +75,11 @@ func TestDisagreeAndChanged(t *testing.T) {
 	sc := &lab.Scenario{Resources: map[string]lab.Resource{"result": {Fencing: true}}}
 	root := render(t, "StepTable(unfenced, fenced)", views.StepTable(views.NewReport(sc, tr, []lab.Policy{lab.Unfenced, lab.Fenced})))
 	for i, want := range []bool{false, true, false} {
-		if got := hasClass(stepRow(t, root, i+1), "disagree"); got != want {
+		if got := htmltest.HasClass(stepRow(t, root, i+1), "disagree"); got != want {
 			t.Errorf("StepTable step %d: disagree %v, want %v", i+1, got, want)
 		}
 	}
-	if !hasClass(stepRow(t, root, 3), "skipped") || hasClass(stepRow(t, root, 2), "skipped") {
+	if !htmltest.HasClass(stepRow(t, root, 3), "skipped") || htmltest.HasClass(stepRow(t, root, 2), "skipped") {
 		t.Errorf("StepTable: skipped marks steps other than step 3 alone")
 	}
 	changes := []struct {
@@ -87,16 +88,16 @@ func TestDisagreeAndChanged(t *testing.T) {
 		want bool
 	}{{0, lab.Fenced, true}, {1, lab.Unfenced, true}, {1, lab.Fenced, false}, {2, lab.Unfenced, false}}
 	for _, c := range changes {
-		cell := find(stepRow(t, root, c.i+1), func(e *html.Node) bool { return e.Data == "td" && attr(e, "data-label") == string(c.p) })
+		cell := htmltest.Find(stepRow(t, root, c.i+1), func(e *html.Node) bool { return e.Data == "td" && htmltest.Attr(e, "data-label") == string(c.p) })
 		if cell == nil {
 			t.Fatalf("StepTable step %d has no cell for %s", c.i+1, c.p)
 		}
-		if got := find(cell, tagClass("div", "changed")) != nil; got != c.want {
+		if got := htmltest.Find(cell, tagClass("div", "changed")) != nil; got != c.want {
 			t.Errorf("StepTable step %d under %s: result changed %v, want %v", c.i+1, c.p, got, c.want)
 		}
 	}
 	one := render(t, "StepTable(fenced)", views.StepTable(views.NewReport(sc, tr, []lab.Policy{lab.Fenced})))
-	if hasClass(stepRow(t, one, 2), "disagree") {
+	if htmltest.HasClass(stepRow(t, one, 2), "disagree") {
 		t.Errorf("StepTable(fenced) step 2: a single policy cannot disagree with itself")
 	}
 }
