@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -72,6 +73,10 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 	width := embedWidth
 	if mw, err := strconv.Atoi(c.QueryParam("maxwidth")); err == nil && mw > 0 {
 		width = min(width, mw)
+	}
+	if width < views.EmbedMinWidth {
+		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf(
+			"The embed needs a frame at least %d pixels wide; maxwidth=%d is narrower.", views.EmbedMinWidth, width))
 	}
 	height := views.EmbedHeight(views.NewReport(sc, tr, chosen), d, kind, width)
 	if mh, err := strconv.Atoi(c.QueryParam("maxheight")); err == nil && mh > 0 {

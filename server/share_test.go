@@ -291,6 +291,8 @@ func TestOEmbed(t *testing.T) {
 		"/oembed?url=" + url.QueryEscape(testBase+"/lab"):                     http.StatusNotFound,
 		"/oembed?url=" + url.QueryEscape(testBase+"/r/AAAAAAAAAAAAAAAA"):      http.StatusNotFound,
 		"/oembed?format=xml&url=" + url.QueryEscape(link):                     http.StatusNotImplemented,
+		"/oembed?maxwidth=319&url=" + url.QueryEscape(link):                   http.StatusNotFound,
+		"/oembed?maxwidth=320&url=" + url.QueryEscape(link):                   http.StatusOK,
 		"/oembed?url=" + url.QueryEscape(testBase+"/scenarios/paused-worker"): http.StatusOK,
 	} {
 		if rec := get(t, s, target); rec.Code != status {

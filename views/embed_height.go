@@ -59,6 +59,12 @@ const (
 	cardLabelW    = 104 + 8 // a policy's name before its badge: min-width and margin
 )
 
+// EmbedMinWidth is the narrowest frame the embed page is laid out and
+// measured for (server/oembed_fit_browser_test.go): narrower, its cards
+// overflow and no height would be true, so oEmbed refuses a smaller
+// maxwidth rather than answer one.
+const EmbedMinWidth = 320
+
 // EmbedHeight is the height in pixels of the embed page of r, its diagram
 // under d, its kind ("saved run" or "built-in scenario", as in EmbedPage),
 // in a frame width pixels wide, for the oEmbed answer: the
