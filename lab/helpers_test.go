@@ -1,5 +1,0 @@
-package lab
-
-import "encoding/json"
-
-func marshal(v any) ([]byte, error) { return json.Marshal(v) }
