@@ -37,7 +37,9 @@ type importRule struct {
 // importRules is the import graph of code.md ("what each may import").
 var importRules = []importRule{
 	{"lab", false, "lab is the engine's names: the engine and the pure standard library",
-		func(p string) bool { return p == "fencelab/lab/internal/engine" || isStd(p) && !slices.Contains(impure, p) }},
+		func(p string) bool {
+			return p == "fencelab/lab/internal/engine" || isStd(p) && !slices.Contains(impure, p)
+		}},
 	{"lab/internal/engine", false, "the engine imports only the standard library, without clock, randomness or I/O",
 		func(p string) bool { return isStd(p) && !slices.Contains(impure, p) }},
 	{"lab/draft", false, "the editor's draft imports only lab and the standard library",
