@@ -35,7 +35,7 @@ func labOn(t *testing.T, path string) (*server.Server, *sqlite.DB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	library, err := lab.LoadLibrary(scenarios.FS, scenarios.Order())
+	library, err := builtins()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,6 +46,12 @@ func labOn(t *testing.T, path string) (*server.Server, *sqlite.DB) {
 	}
 	return srv, db
 }
+
+// builtins parses the built-in library once for every server the tests
+// start; a server only reads it.
+var builtins = sync.OnceValues(func() (*lab.Library, error) {
+	return lab.LoadLibrary(scenarios.FS, scenarios.Order())
+})
 
 // saveThrough saves body through h and returns the run's id, or "" and the status.
 func saveThrough(h http.Handler, body []byte) (string, int) {
@@ -138,7 +144,12 @@ func TestBackupWhileSaving(t *testing.T) {
 			}
 		})
 	}
-	time.Sleep(300 * time.Millisecond)
+	saved := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(acked)
+	}
+	whileSaving(300*time.Millisecond, 8, saved)
 	mu.Lock()
 	before := append([]string(nil), acked...)
 	mu.Unlock()
@@ -149,7 +160,7 @@ func TestBackupWhileSaving(t *testing.T) {
 		t.Fatalf("fencelab backup: %v\n%s", err, errOut.String())
 	}
 	took := time.Since(start)
-	time.Sleep(100 * time.Millisecond) // saves go on after the backup too
+	whileSaving(100*time.Millisecond, saved()+4, saved) // saves go on after the backup too
 	cancel()
 	wg.Wait()
 	if len(before) == 0 {
@@ -166,4 +177,18 @@ func TestBackupWhileSaving(t *testing.T) {
 		t.Errorf("one scenario saved on the original and on the copy got ids %q and %q, want one id", want, got)
 	}
 	t.Logf("backup of %d runs saved before it (%d in all) took %s; %s", len(before), len(acked), took, strings.TrimSpace(out.String()))
+}
+
+// whileSaving lets the savers run for d, or under -short until saved()
+// reaches n: a few saves on each side of the backup are the situation
+// under test, and on a busy machine they may take longer than d. After
+// 10 s it returns anyway; the caller's checks then say what is missing.
+func whileSaving(d time.Duration, n int, saved func() int) {
+	if !testing.Short() {
+		time.Sleep(d)
+		return
+	}
+	for deadline := time.Now().Add(10 * time.Second); saved() < n && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
 }

@@ -11,6 +11,7 @@ import (
 )
 
 func TestExploreCommand(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		args  []string
@@ -75,6 +76,7 @@ func TestExploreCommand(t *testing.T) {
 // TestExploreCommandJSON is the contract's table through the CLI: the
 // orderings and, per policy, the worst class with the orderings reaching it.
 func TestExploreCommandJSON(t *testing.T) {
+	t.Parallel()
 	fencedFamily := func(fenced, register string) map[lab.Policy]string {
 		return map[lab.Policy]string{lab.Fenced: fenced, lab.FencedStrict: fenced, lab.FencedIdempotent: fenced,
 			lab.FencedRacy: fenced, lab.FencedRegister: register}

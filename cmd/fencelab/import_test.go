@@ -13,6 +13,7 @@ import (
 // docs/import and on input it must refuse, checking exit codes and what
 // stdout and stderr say.
 func TestImportCommand(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("..", "..", "docs", "import")
 	logs := []string{filepath.Join(dir, "scheduler.jsonl"), filepath.Join(dir, "worker-1.log"), filepath.Join(dir, "worker-2.log"), filepath.Join(dir, "storage.csv")}
 	mapping := filepath.Join(dir, "mapping.json")
@@ -50,6 +51,7 @@ func TestImportCommand(t *testing.T) {
 
 // TestImportCommandJSON checks the --json shape of the contract.
 func TestImportCommandJSON(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("..", "..", "docs", "import")
 	args := []string{"import", filepath.Join(dir, "scheduler.jsonl"), filepath.Join(dir, "worker-1.log"), filepath.Join(dir, "worker-2.log"),
 		filepath.Join(dir, "storage.csv"), "--map", filepath.Join(dir, "mapping.json"), "--json"}

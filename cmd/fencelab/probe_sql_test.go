@@ -18,6 +18,12 @@ func TestProbeSQLCommand(t *testing.T) {
 	refused := filepath.Join(dir, "refused.sql")
 	os.WriteFile(refused, []byte("-- name: reset\nCREATE TABLE IF NOT EXISTS r (name TEXT PRIMARY KEY);\n-- name: write\nUPDATE nosuch SET v = :value;\n-- name: read\nSELECT value, token FROM r;\n"), 0o600)
 	db := filepath.Join(dir, "r.db")
+	// Under -short every ordering of delayed-request (105 plays) stands
+	// for old-token-first's 420, and the concurrent run is shorter.
+	orderings, duration := "old-token-first", "300ms"
+	if testing.Short() {
+		orderings, duration = "delayed-request", "30ms"
+	}
 	tests := []struct {
 		name   string
 		args   []string
@@ -27,9 +33,9 @@ func TestProbeSQLCommand(t *testing.T) {
 	}{
 		{"agree", []string{"--sql", good, "--db", db, "--scenario", "paused-worker"}, 0,
 			[]string{"sqlite-conditional-update.sql on " + db, `rejected "new-result" @42`, "AGREE"}, ""},
-		{"every ordering", []string{"--sql", good, "--db", db, "--scenario", "old-token-first", "--orderings", "all"}, 0,
+		{"every ordering", []string{"--sql", good, "--db", db, "--scenario", orderings, "--orderings", "all"}, 0,
 			[]string{"disagree", "AGREE"}, ""},
-		{"concurrent", []string{"--sql", good, "--db", db, "--concurrent", "2", "--duration", "300ms"}, 0,
+		{"concurrent", []string{"--sql", good, "--db", db, "--concurrent", "2", "--duration", duration}, 0,
 			[]string{"requests/s", "AGREE"}, ""},
 		{"markdown", []string{"--sql", good, "--db", db, "--scenario", "paused-worker", "--policy", "fenced-strict", "--format", "markdown"}, 0,
 			[]string{"## Probe: "}, ""},
@@ -64,6 +70,7 @@ func TestProbeSQLCommand(t *testing.T) {
 }
 
 func TestProbeSQLJSON(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	db := filepath.Join(t.TempDir(), "r.db")
 	err := run([]string{"probe", "--sql", "../../docs/sql/sqlite-conditional-update.sql", "--db", db, "--scenario", "paused-worker", "--json"}, nil, &out, &bytes.Buffer{})

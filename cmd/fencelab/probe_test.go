@@ -45,6 +45,10 @@ func TestProbeCommand(t *testing.T) {
 	racy := startReceiverCmd(t, "--flaw", "racy", "--window", "1ms")
 	cas := startReceiverCmd(t, "--policy", "cas", "--store", "sqlite")
 	refused := freeAddr(t)
+	duration := "300ms"
+	if testing.Short() {
+		duration = "30ms"
+	}
 	tests := []struct {
 		name string
 		args []string
@@ -63,7 +67,7 @@ func TestProbeCommand(t *testing.T) {
 			[]string{"requests/s", "the first violating pair:", "DISAGREE: request #"}},
 		{"cas", []string{"--target", cas, "--scenario", "stale-read-fresh-token", "--policy", "cas"}, 0,
 			[]string{"POST /writes expect_version=0", `rejected "balance 7" @42, version 1`, "AGREE"}},
-		{"cas concurrent", []string{"--target", cas, "--policy", "cas", "--concurrent", "4", "--duration", "300ms"}, 0,
+		{"cas concurrent", []string{"--target", cas, "--policy", "cas", "--concurrent", "4", "--duration", duration}, 0,
 			[]string{"requests/s", "version", "AGREE"}},
 		{"cas as fenced", []string{"--target", cas, "--scenario", "paused-worker", "--policy", "fenced"}, 1,
 			[]string{"DISAGREE: step 8: the receiver applied \"old-result\" with token 41"}},
@@ -96,6 +100,7 @@ func TestProbeCommand(t *testing.T) {
 }
 
 func TestProbeJSON(t *testing.T) {
+	t.Parallel()
 	url := startReceiverCmd(t, "--policy", "fenced-idempotent")
 	var out bytes.Buffer
 	err := run([]string{"probe", "--target", url, "--scenario", "duplicate-retry", "--policy", "fenced-idempotent", "--json"}, nil, &out, io.Discard)

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,6 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // TestSeed: `fencelab replay` with no argument prints exactly the spec's
 // four lines, computed by the engine.
 func TestSeed(t *testing.T) {
+	t.Parallel()
 	var out, errOut bytes.Buffer
 	if err := run([]string{"replay"}, nil, &out, &errOut); err != nil {
 		t.Fatalf("run(replay) = %v; stderr %s", err, errOut.String())
@@ -90,6 +92,9 @@ func TestReplayJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, b := range lib.List {
+		if testing.Short() && !slices.Contains(shortReplays, b.Name) {
+			continue
+		}
 		var out bytes.Buffer
 		if err := run([]string{"replay", "--scenario", b.Name, "--json"}, nil, &out, &bytes.Buffer{}); err != nil {
 			t.Fatalf("run(replay --json %s) = %v", b.Name, err)
@@ -101,9 +106,15 @@ func TestReplayJSON(t *testing.T) {
 	}
 }
 
+// shortReplays are the built-ins TestReplayJSON replays under -short (each
+// run parses the whole library again): a violation, late deliveries, a
+// suppressed retry, and the model-3 fields of a split grant and a stale read.
+var shortReplays = []string{"paused-worker", "delayed-request", "duplicate-retry", "split-brain", "stale-read-fresh-token"}
+
 // TestReplayMarkdownGolden keeps the Markdown export of paused-worker
 // (for postmortems) under review; -update rewrites it.
 func TestReplayMarkdownGolden(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	args := []string{"replay", "--scenario", "paused-worker", "--format", "markdown", "--policies", "unfenced,fenced,fenced-register"}
 	if err := run(args, nil, &out, &bytes.Buffer{}); err != nil {
@@ -127,6 +138,7 @@ func TestReplayMarkdownGolden(t *testing.T) {
 // TestReplayReadsRedirectedStdin: `fencelab replay --json < s.json` reads
 // the file as if "-" were given; with no flag at all it is still the seed.
 func TestReplayReadsRedirectedStdin(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "s.json")
 	if err := os.WriteFile(path, []byte(pausedWorkerJSON), 0o644); err != nil {
 		t.Fatal(err)

@@ -90,7 +90,7 @@ func waitForAddr(t *testing.T, log *syncBuffer, done <-chan error) string {
 			t.Fatalf("serve stopped early: %v\n%s", err, log.String())
 		case <-deadline:
 			t.Fatalf("serve did not start:\n%s", log.String())
-		case <-time.After(20 * time.Millisecond):
+		case <-time.After(2 * time.Millisecond):
 		}
 	}
 }

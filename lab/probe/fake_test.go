@@ -113,6 +113,7 @@ func startFake(t *testing.T, f *fake) string {
 }
 
 func TestFakeReceivers(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		fake     *fake

@@ -13,6 +13,7 @@ import (
 // TestForgetfulCaughtSequentially: the forgetful receiver accepts the old
 // token after a restart, and the sequential probe names the step.
 func TestForgetfulCaughtSequentially(t *testing.T) {
+	t.Parallel()
 	for _, store := range []string{"memory", "sqlite"} {
 		t.Run(store, func(t *testing.T) {
 			url := startReceiver(t, store, receiver.Options{Policy: lab.Fenced, Flaw: receiver.Forgetful})
@@ -92,6 +93,7 @@ func TestRacyCaughtWithin10s(t *testing.T) {
 // is refused. The sequential probe names the restart, where the version
 // first differs.
 func TestCASForgetfulCaughtSequentially(t *testing.T) {
+	t.Parallel()
 	s, err := lab.Parse(strings.NewReader(`{ "version": 1, "title": "A restart between two updates",
 	  "events": [
 	    { "actor": "A", "kind": "read" },
@@ -149,6 +151,7 @@ func TestCASRacyCaughtConcurrently(t *testing.T) {
 // the next one stale. The correct receivers agree in order and in every
 // ordering.
 func TestCASOwnWritesInFlight(t *testing.T) {
+	t.Parallel()
 	s, err := lab.Parse(strings.NewReader(`{ "version": 1, "title": "Two updates in flight",
 	  "resources": { "a": {}, "b": {} },
 	  "events": [
@@ -181,7 +184,7 @@ func TestCASOwnWritesInFlight(t *testing.T) {
 			}
 			opt := probe.OrderingsOptions{}
 			if testing.Short() {
-				opt = probe.OrderingsOptions{N: 40, Seed: 1}
+				opt = probe.OrderingsOptions{N: 12, Seed: 1}
 			}
 			res, err = p.Orderings(t.Context(), s, opt)
 			if err != nil || res.Verdict != probe.Agree || res.Orderings.Tried == 0 {

@@ -74,6 +74,7 @@ func history(n int) []probe.Record {
 }
 
 func TestCheckCorrectHistory(t *testing.T) {
+	t.Parallel()
 	recs := history(10_000)
 	last := recs[len(recs)-2]
 	if v := (probe.Checker{}).Check(recs, &probe.Holding{Value: &last.Value, Token: &last.Token}); v != nil {

@@ -12,6 +12,7 @@ import (
 // a restart of a memory scope; the version a read saw; and a stale rmw
 // write marked in words, whether it was applied or refused.
 func TestModel3Marks(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		scenario string
 		p        lab.Policy

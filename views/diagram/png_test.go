@@ -30,6 +30,9 @@ func TestDiagramPNG(t *testing.T) {
 				if size == Full && name != "paused-worker" {
 					continue // a 6-megapixel picture; TestDiagramPNGLongRun draws big ones
 				}
+				if testing.Short() && p != lab.Unfenced && (size == Full || name != "paused-worker") {
+					continue // paused-worker's cards show both policies; the rest is drawn once
+				}
 				call := "PNG(" + name + ", " + string(p) + ", " + sizeName(size) + ")"
 				img := decodePNG(t, call, s, tr, p, size)
 				b := img.Bounds()
@@ -63,6 +66,9 @@ func TestDiagramPNGLongRun(t *testing.T) {
 	// Not parallel: it lowers maxFullArea for the others while it runs.
 	defer func(area int) { maxFullArea = area }(maxFullArea)
 	maxFullArea = 1 << 20
+	if testing.Short() {
+		maxFullArea = 1 << 18 // still far less than the run's size: drawn smaller all the same
+	}
 	s := generated(t, 400)
 	img := decodePNG(t, "PNG(generated-400, full)", s, lab.Replay(s), lab.Fenced, Full)
 	if px := img.Bounds().Dx() * img.Bounds().Dy(); px > maxFullArea+img.Bounds().Dx()+img.Bounds().Dy()+1 {

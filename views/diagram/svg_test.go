@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"fencelab/lab"
@@ -124,9 +125,15 @@ func renderFile(t testing.TB, s *lab.Scenario, tr *lab.Trace, p lab.Policy) []by
 	return b.Bytes()
 }
 
+// library parses the built-ins once for the whole run: a parse per call
+// cost more than most of the tests that asked for one scenario.
+var library = sync.OnceValues(func() (*lab.Library, error) {
+	return lab.LoadLibrary(scenarios.FS, scenarios.Order())
+})
+
 func builtin(t testing.TB, name string) *lab.Scenario {
 	t.Helper()
-	lib, err := lab.LoadLibrary(scenarios.FS, scenarios.Order())
+	lib, err := library()
 	if err != nil {
 		t.Fatal(err)
 	}

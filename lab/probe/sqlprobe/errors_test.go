@@ -37,6 +37,7 @@ func sqliteProber(t *testing.T, file string, policy lab.Policy) (*probe.Prober, 
 }
 
 func TestStatementErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, file string
 		words      []string
@@ -94,6 +95,7 @@ func TestUnreachable(t *testing.T) {
 // TestLeavesNothing: after every mode, the database holds what reset
 // creates and nothing else.
 func TestLeavesNothing(t *testing.T) {
+	t.Parallel()
 	p, path := sqliteProber(t, okReset+okWrite+okRead, lab.Fenced)
 	ctx := t.Context()
 	s := scenario(t, "../../../scenarios/paused-worker.json")
@@ -103,7 +105,11 @@ func TestLeavesNothing(t *testing.T) {
 	if _, err := p.Orderings(ctx, s, probe.OrderingsOptions{N: 3, Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Concurrent(ctx, probe.ConcurrentOptions{Workers: 2, Duration: 200 * time.Millisecond}); err != nil {
+	d := 200 * time.Millisecond
+	if testing.Short() {
+		d = 30 * time.Millisecond // what matters is that the mode ran and cleaned up
+	}
+	if _, err := p.Concurrent(ctx, probe.ConcurrentOptions{Workers: 2, Duration: d}); err != nil {
 		t.Fatal(err)
 	}
 	db, err := sql.Open("sqlite3", path)
@@ -128,6 +134,7 @@ func TestLeavesNothing(t *testing.T) {
 }
 
 func TestGrantAndRestart(t *testing.T) {
+	t.Parallel()
 	p, _ := sqliteProber(t, okReset+okWrite+okRead, lab.FencedRegister)
 	res, err := p.Sequential(t.Context(), scenario(t, "../../../scenarios/register-on-acquire.json"))
 	if err != nil || res.Verdict != probe.NotTestable {

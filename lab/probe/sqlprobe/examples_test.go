@@ -90,6 +90,7 @@ func open(t testing.TB, path string, engine sqlprobe.Engine, policy lab.Policy, 
 // disagrees in order on the scenario it names. A cas file plays
 // stale-read-fresh-token, where a write's version condition decides.
 func TestExamples(t *testing.T) {
+	t.Parallel()
 	for _, ex := range examples(t) {
 		t.Run(ex.name, func(t *testing.T) {
 			r, _ := open(t, ex.path, ex.engine, ex.policy, 4)
@@ -117,7 +118,7 @@ func TestExamples(t *testing.T) {
 
 func orderings() int {
 	if testing.Short() {
-		return 20
+		return 8
 	}
 	return 120 // of 720: every ordering of every file would take minutes
 }
@@ -130,10 +131,13 @@ func concurrent(t *testing.T, ex example, r *sqlprobe.Receiver, p *probe.Prober)
 		}
 		d, want = 10*time.Second, probe.Disagree
 	} else if testing.Short() {
-		d = 150 * time.Millisecond
+		d = 30 * time.Millisecond
 	}
 	res, err := p.Concurrent(t.Context(), probe.ConcurrentOptions{Workers: 4, Duration: d})
 	verdict(t, ex, "concurrent", res, err, want)
+	if res.Concurrent == nil || res.Concurrent.Applied == 0 {
+		t.Errorf("%s concurrent for %s: no write applied, want a run that wrote", ex.name, d)
+	}
 	r.Annotate(res)
 	if want == probe.Disagree && res != nil && (res.Concurrent.Violation == nil || !strings.Contains(res.Divergence, "block write")) {
 		t.Errorf("%s concurrent: divergence %q, want a violating pair and the statement named", ex.name, res.Divergence)

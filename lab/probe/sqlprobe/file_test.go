@@ -12,6 +12,7 @@ import (
 const goodRead = "-- name: read\nSELECT value, token FROM r WHERE name = :resource;\n"
 
 func TestParseMistakes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, file string
 		line       int
