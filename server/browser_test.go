@@ -30,7 +30,7 @@ const browserTimeout = 60 * time.Second
 // file) on a loopback port and returns its base URL.
 func startServer(t *testing.T) string {
 	t.Helper()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
 	return ts.URL
@@ -52,6 +52,7 @@ func TestMain(m *testing.M) {
 	if shared.stop != nil {
 		shared.stop()
 	}
+	closeSharedStore()
 	os.Exit(code)
 }
 

@@ -146,15 +146,73 @@ func newServer(t testing.TB, store store.Runs, secret []byte, log io.Writer) *se
 	return s
 }
 
-// newTestServer is a server on a fresh SQLite file in a temp dir.
-func newTestServer(t testing.TB) (*server.Server, *sqlite.DB) {
+// sharedStore is the database under the servers of newTestServer, opened
+// once and closed by TestMain. The tests that use it read and save runs
+// but never look into the store itself, and a save of the same scenario
+// twice is one run under one link, so they need no file of their own;
+// opening and closing one per test was much of their cost.
+var sharedStore struct {
+	once   sync.Once
+	dir    string
+	db     *sqlite.DB
+	secret []byte
+	err    error
+}
+
+// openSharedStore opens sharedStore, once.
+func openSharedStore() (*sqlite.DB, []byte, error) {
+	st := &sharedStore
+	st.once.Do(func() {
+		b, err := migrated()
+		if err == nil {
+			st.dir, err = os.MkdirTemp("", "fencelab-shared-")
+		}
+		if err == nil {
+			err = os.WriteFile(filepath.Join(st.dir, "fencelab.db"), b, 0o600)
+		}
+		if err == nil {
+			st.db, err = sqlite.Open(filepath.Join(st.dir, "fencelab.db"))
+		}
+		if err == nil {
+			st.secret, err = st.db.Secret(context.Background())
+		}
+		st.err = err
+	})
+	return st.db, st.secret, st.err
+}
+
+// closeSharedStore closes sharedStore, if it was opened, and removes its
+// file.
+func closeSharedStore() {
+	if sharedStore.db != nil {
+		sharedStore.db.Close()
+	}
+	if sharedStore.dir != "" {
+		os.RemoveAll(sharedStore.dir)
+	}
+}
+
+// newTestServer is a new server (its own page cache, budgets and limits)
+// on sharedStore.
+func newTestServer(t testing.TB) *server.Server {
+	t.Helper()
+	db, secret, err := openSharedStore()
+	if err != nil {
+		t.Fatalf("shared database: %v", err)
+	}
+	return newServer(t, db, secret, nil)
+}
+
+// newServerOnOwnDB is a server on a SQLite file of its own in a temp dir,
+// for a test that reads what only its own saves may have put there.
+func newServerOnOwnDB(t testing.TB) *server.Server {
 	t.Helper()
 	db := openDB(t, t.TempDir())
 	secret, err := db.Secret(context.Background())
 	if err != nil {
 		t.Fatalf("Secret: %v", err)
 	}
-	return newServer(t, db, secret, nil), db
+	return newServer(t, db, secret, nil)
 }
 
 var testSecret = []byte("0123456789abcdef0123456789abcdef")

@@ -113,7 +113,7 @@ func TestRunPageShareTags(t *testing.T) {
 // it would have to take from the Host header.
 func TestShareTagsWithoutBaseURL(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	rec := get(t, s, "/scenarios/paused-worker")
 	tags := metaTags(t, rec.Body.Bytes())
 	if tags["og:title"] != "The lease ended before the process stopped" || tags["og:description"] == "" {
@@ -150,7 +150,7 @@ func TestScenarioAndExploreShareTags(t *testing.T) {
 
 func TestRunPNG(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	id := saveRun(t, s, "paused-worker")
 	tests := []struct {
 		target string
@@ -303,7 +303,7 @@ func TestOEmbed(t *testing.T) {
 
 func TestIconsAndManifest(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	ico := get(t, s, "/favicon.ico")
 	checkResponse(t, "GET /favicon.ico", ico, http.StatusOK, "image/vnd.microsoft.icon")
 	if b := ico.Body.Bytes(); len(b) < 6 || !bytes.Equal(b[:4], []byte{0, 0, 1, 0}) || b[4] != 3 {
@@ -344,7 +344,7 @@ func itoaSize(n int) string { return strconv.Itoa(n) + "x" + strconv.Itoa(n) }
 // picture is drawn: a saved run's picture never changes, so it is kept.
 // The drawing itself is views/diagram's BenchmarkDiagramPNG.
 func BenchmarkRunPNG(b *testing.B) {
-	h, _ := newTestServer(b)
+	h := newTestServer(b)
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodPost, "/api/runs", strings.NewReader(builtinSource(b, "paused-worker")))
 	req.Header.Set("Content-Type", "application/json")
