@@ -21,11 +21,11 @@ import (
 	"fencelab/views/htmltest"
 )
 
-// newExploreServer is a server on a fresh SQLite file whose explorations
+// newExploreServer is a server on the shared database whose explorations
 // have the given bounds and hook.
 func newExploreServer(t *testing.T, cfg server.ExploreConfig) *server.Server {
 	t.Helper()
-	db := openDB(t, t.TempDir())
+	db, _ := sharedDB(t)
 	s, err := server.New(server.Config{
 		Store: db, Library: testLibrary(t), Secret: testSecret,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Explore: cfg,

@@ -192,14 +192,21 @@ func closeSharedStore() {
 	}
 }
 
-// newTestServer is a new server (its own page cache, budgets and limits)
-// on sharedStore.
-func newTestServer(t testing.TB) *server.Server {
+// sharedDB is sharedStore's database, and its secret.
+func sharedDB(t testing.TB) (*sqlite.DB, []byte) {
 	t.Helper()
 	db, secret, err := openSharedStore()
 	if err != nil {
 		t.Fatalf("shared database: %v", err)
 	}
+	return db, secret
+}
+
+// newTestServer is a new server (its own page cache, budgets and limits)
+// on sharedStore.
+func newTestServer(t testing.TB) *server.Server {
+	t.Helper()
+	db, secret := sharedDB(t)
 	return newServer(t, db, secret, nil)
 }
 

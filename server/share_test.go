@@ -26,7 +26,7 @@ const testBase = "https://lab.example/fence"
 // that wants link previews has.
 func newSharingServer(t *testing.T) *server.Server {
 	t.Helper()
-	db := openDB(t, t.TempDir())
+	db, _ := sharedDB(t)
 	s, err := server.New(server.Config{Store: db, Library: testLibrary(t), Secret: testSecret, BaseURL: testBase})
 	if err != nil {
 		t.Fatalf("server.New: %v", err)
