@@ -26,10 +26,15 @@ const chromiumPath = "/usr/bin/chromium"
 // browserTimeout bounds the steps of one test, not the browser's start.
 const browserTimeout = 60 * time.Second
 
-// startServer serves the whole lab (routes, middleware, a fresh SQLite
-// file) on a loopback port and returns its base URL.
+// startServer serves the whole lab (routes, middleware, a SQLite file)
+// on a loopback port and returns its base URL. Under -short it skips the
+// test at once, as newBrowser would later: the tests call it first, and
+// some save runs over HTTP before they open a browser.
 func startServer(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("browser test skipped under -short")
+	}
 	s := newTestServer(t)
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
