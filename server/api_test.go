@@ -19,7 +19,7 @@ import (
 // writes it, and saves nothing.
 func TestAPIReplay(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	src := builtinSource(t, "paused-worker")
 	rec := postJSON(t, s, "/api/replay", src)
 	checkResponse(t, "POST /api/replay", rec, http.StatusOK, jsonType)
@@ -49,7 +49,7 @@ func TestAPIReplay(t *testing.T) {
 
 func TestAPIScenarios(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	rec := get(t, s, "/api/scenarios")
 	checkResponse(t, "GET /api/scenarios", rec, http.StatusOK, jsonType)
 	var list []struct{ Name, Title, Lesson string }
@@ -77,7 +77,7 @@ func TestAPIScenarios(t *testing.T) {
 // TestAPIRuns saves a run, saves it again (same id), and reads it back.
 func TestAPIRuns(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newServerOnOwnDB(t) // created_at is the first save's, and this one must be that first
 	src := builtinSource(t, "paused-worker")
 	var ids []string
 	for i := range 2 {
@@ -124,7 +124,7 @@ func TestAPIRuns(t *testing.T) {
 // and a page elsewhere, with the message that matters.
 func TestBadInputs(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	paused := builtinSource(t, "paused-worker")
 	unknownField := strings.Replace(paused, `"kind": "read"`, `"kind": "read", "colour": "red"`, 1)
 	tests := []struct {

@@ -30,7 +30,13 @@ type asset struct {
 	hashed, plain *cachedPage // the same bytes under two Cache-Controls
 }
 
-// loadAssets reads and compresses every static file once.
+// sharedAssets is loadAssets done once per process: the files are
+// embedded and never change, and a server only reads them, so every
+// server.New (the tests make more than a hundred) shares one copy instead
+// of gzipping them all again.
+var sharedAssets = sync.OnceValues(loadAssets)
+
+// loadAssets reads and compresses every static file.
 func loadAssets() (map[string]*asset, error) {
 	out := map[string]*asset{}
 	err := fs.WalkDir(static.FS, ".", func(name string, d fs.DirEntry, err error) error {

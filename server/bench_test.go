@@ -80,7 +80,7 @@ func (w *sink) Write(p []byte) (int, error) {
 // BenchmarkScenarioPage renders /scenarios/paused-worker: replay, table
 // and diagram.
 func BenchmarkScenarioPage(b *testing.B) {
-	h, _ := newTestServer(b)
+	h := newTestServer(b)
 	req := requests(http.MethodGet, "/scenarios/paused-worker")
 	serve(b, h, func() *http.Request { return req("") }, http.StatusOK)
 }
@@ -88,7 +88,7 @@ func BenchmarkScenarioPage(b *testing.B) {
 // BenchmarkRunPage renders a saved run: a SQLite read, the stored trace
 // decoded, a fresh replay to compare, the page.
 func BenchmarkRunPage(b *testing.B) {
-	h, _ := newTestServer(b)
+	h := newTestServer(b)
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodPost, "/api/runs", strings.NewReader(builtinSource(b, "paused-worker")))
 	req.Header.Set("Content-Type", "application/json")
@@ -108,7 +108,7 @@ func BenchmarkRunPage(b *testing.B) {
 func BenchmarkAPIReplay(b *testing.B) {
 	for _, enc := range []string{"identity", "gzip"} {
 		b.Run(enc, func(b *testing.B) {
-			h, _ := newTestServer(b)
+			h := newTestServer(b)
 			src := builtinSource(b, "paused-worker")
 			req := requests(http.MethodPost, "/api/replay", "Content-Type", "application/json", "Accept-Encoding", enc)
 			w := serve(b, h, func() *http.Request { return req(src) }, http.StatusOK)
@@ -122,7 +122,7 @@ func BenchmarkAPIReplay(b *testing.B) {
 // BenchmarkEditorPreview is the editor's live re-run after a drop: the
 // form of paused-worker in, the result fragment out.
 func BenchmarkEditorPreview(b *testing.B) {
-	h, _ := newTestServer(b)
+	h := newTestServer(b)
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/lab?from=paused-worker", nil))
 	body := editorForm(b, parsePage(b, rec.Body.Bytes())).Encode()
@@ -133,7 +133,7 @@ func BenchmarkEditorPreview(b *testing.B) {
 // BenchmarkStaticFile is a hashed stylesheet from memory: the floor of
 // what the middleware costs.
 func BenchmarkStaticFile(b *testing.B) {
-	h, _ := newTestServer(b)
+	h := newTestServer(b)
 	target := static.URL("css/site.css")
 	req := requests(http.MethodGet, target)
 	serve(b, h, func() *http.Request { return req("") }, http.StatusOK)
@@ -142,7 +142,7 @@ func BenchmarkStaticFile(b *testing.B) {
 // BenchmarkAPIReplayNew is POST /api/replay of a scenario never posted
 // before (paused-worker under a new title each time): parse, replay, JSON.
 func BenchmarkAPIReplayNew(b *testing.B) {
-	h, _ := newTestServer(b)
+	h := newTestServer(b)
 	src := builtinSource(b, "paused-worker")
 	req := requests(http.MethodPost, "/api/replay", "Content-Type", "application/json")
 	n := 0

@@ -26,11 +26,16 @@ const chromiumPath = "/usr/bin/chromium"
 // browserTimeout bounds the steps of one test, not the browser's start.
 const browserTimeout = 60 * time.Second
 
-// startServer serves the whole lab (routes, middleware, a fresh SQLite
-// file) on a loopback port and returns its base URL.
+// startServer serves the whole lab (routes, middleware, a SQLite file)
+// on a loopback port and returns its base URL. Under -short it skips the
+// test at once, as newBrowser would later: the tests call it first, and
+// some save runs over HTTP before they open a browser.
 func startServer(t *testing.T) string {
 	t.Helper()
-	s, _ := newTestServer(t)
+	if testing.Short() {
+		t.Skip("browser test skipped under -short")
+	}
+	s := newTestServer(t)
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
 	return ts.URL
@@ -52,6 +57,7 @@ func TestMain(m *testing.M) {
 	if shared.stop != nil {
 		shared.stop()
 	}
+	closeSharedStore()
 	os.Exit(code)
 }
 

@@ -47,7 +47,7 @@ func gunzip(t *testing.T, call string, body []byte) []byte {
 // checked again, both answer 304 to their ETag and gzip when asked.
 func TestStaticFiles(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	plain := fetch(t, s, "/static/css/site.css", nil)
 	hashedURL := static.URL("css/site.css")
 	if hashedURL == "/static/css/site.css" || !strings.HasPrefix(hashedURL, "/static/css/site.") {
@@ -104,7 +104,7 @@ func TestStaticFiles(t *testing.T) {
 // then served as the same bytes, with a strong ETag, 304s and gzip.
 func TestCachedPages(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	id := saveRun(t, s, "paused-worker")
 	for _, target := range []string{"/", "/scenarios/paused-worker", views.RunPath(id), views.RunMarkdownPath(id), views.RunSVGPath(id), views.RunJSONPath(id), views.APIRunPath(id)} {
 		first := fetch(t, s, target, nil)
@@ -146,7 +146,7 @@ func TestCachedPages(t *testing.T) {
 // unknown run is not kept, and a failing render is not kept either.
 func TestCachedPageKey(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	a := fetch(t, s, "/scenarios/paused-worker?p=fenced&p=unfenced", nil)
 	b := fetch(t, s, "/scenarios/paused-worker?p=unfenced&p=fenced&utm=x", nil)
 	if a.Header().Get("ETag") != b.Header().Get("ETag") {
@@ -176,7 +176,7 @@ func TestCachedPageKey(t *testing.T) {
 // takes it, and only then.
 func TestDynamicGzip(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	plain := fetch(t, s, "/lab?from=paused-worker", nil)
 	gz := fetch(t, s, "/lab?from=paused-worker", map[string]string{"Accept-Encoding": "gzip"})
 	if plain.Header().Get("Content-Encoding") != "" {
@@ -195,7 +195,7 @@ func TestDynamicGzip(t *testing.T) {
 // a byte is replayed afresh; an invalid body is never kept.
 func TestAPIReplayRepeated(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	src := builtinSource(t, "paused-worker")
 	first := postJSON(t, s, "/api/replay", src)
 	second := postJSON(t, s, "/api/replay", src)
@@ -242,7 +242,7 @@ func TestAPIReplayRepeated(t *testing.T) {
 // read by many requests at a time.
 func TestAPIReplayConcurrent(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 	src := strings.Replace(builtinSource(t, "paused-worker"), `"title": "`, `"title": "concurrent `, 1)

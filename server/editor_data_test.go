@@ -19,7 +19,7 @@ import (
 // card button's value is the op its data-op verb makes for its step.
 func TestEditorScriptData(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	p := editorPage(t, s, http.MethodGet, "/lab?from=paused-worker", nil, http.StatusOK)
 	form := htmltest.Find(p.root, func(e *html.Node) bool { return e.Data == "form" && htmltest.Attr(e, "id") == "editor" })
 	defaults := make([]string, 0, 2)

@@ -10,7 +10,7 @@ import (
 // and opens the explorer on it.
 func TestEditorExplore(t *testing.T) {
 	t.Parallel()
-	h, _ := newTestServer(t)
+	h := newTestServer(t)
 	page := get(t, h, "/lab?from=old-token-first")
 	form := editorForm(t, parsePage(t, page.Body.Bytes()))
 	form.Set("p", "fenced")

@@ -16,7 +16,7 @@ import (
 // cards A acts in.
 func TestEditorActorNameMarkedOnce(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	p := editorPage(t, s, http.MethodGet, "/lab?from=paused-worker", nil, http.StatusOK)
 	form := editorForm(t, p)
 	form.Set("actor.1.name", "Zoë")
@@ -43,7 +43,7 @@ func TestEditorActorNameMarkedOnce(t *testing.T) {
 // and diagram.
 func TestPastedScenarioWithoutEvents(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	rec := postForm(t, s, "/replay", url.Values{"scenario": {`{"version":1,"title":"empty","events":[]}`}})
 	checkResponse(t, "POST /replay with no events", rec, http.StatusOK, htmlType)
 	body := rec.Body.String()

@@ -36,7 +36,7 @@ func (p page) control(name string) *html.Node {
 // fenced rejects it (41 < 42).
 func TestEditorSplitBrainFromTheForm(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	p := editorPage(t, s, http.MethodGet, "/lab", nil, http.StatusOK)
 	if box := p.control("add.split"); box == nil || htmltest.Attr(box, "type") != "checkbox" {
 		t.Fatalf("GET /lab: the palette has no split checkbox")
@@ -100,7 +100,7 @@ func TestEditorSplitBrainFromTheForm(t *testing.T) {
 // was chosen.
 func TestEditorModel3Options(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	p := editorPage(t, s, http.MethodGet, "/lab?from=lease-service-forgets", nil, http.StatusOK)
 	f := editorForm(t, p)
 	if got := f.Get("scope.1.remember"); got != "memory" {
@@ -150,7 +150,7 @@ func TestEditorModel3Options(t *testing.T) {
 // palette's what-restarts select, without JavaScript.
 func TestEditorRestartFromPalette(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	p := editorPage(t, s, http.MethodGet, "/lab", nil, http.StatusOK)
 	p = addFromPalette(t, s, p, "kind=restart", "restarts=scope:job")
 	p = addFromPalette(t, s, p, "kind=restart", "restarts=")

@@ -77,7 +77,7 @@ func (p page) cards() []string {
 
 func TestEditorPages(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	blank := editorPage(t, s, http.MethodGet, "/lab", nil, http.StatusOK)
 	if n := len(blank.cards()); n != 0 {
 		t.Errorf("GET /lab: %d cards, want a blank timeline", n)
@@ -118,7 +118,7 @@ func TestEditorPages(t *testing.T) {
 // up buttons reorder on the server, Run replays, Save & share saves.
 func TestEditorWithoutJavaScript(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	p := editorPage(t, s, http.MethodGet, "/lab?from=paused-worker", nil, http.StatusOK)
 	for _, op := range []string{"up.8", "up.7"} {
 		f := editorForm(t, p)
@@ -178,7 +178,7 @@ func TestEditorWithoutJavaScript(t *testing.T) {
 
 func TestEditorPreview(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	f := editorForm(t, editorPage(t, s, http.MethodGet, "/lab?from=delayed-request", nil, http.StatusOK))
 	rec := postForm(t, s, "/lab/preview", f)
 	checkResponse(t, "POST /lab/preview", rec, http.StatusOK, htmlType)
@@ -207,7 +207,7 @@ func TestEditorPreview(t *testing.T) {
 // keeps to the CSP: scripts from /static/ only, no inline style.
 func TestEditorHostileText(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	f := editorForm(t, editorPage(t, s, http.MethodGet, "/lab?from=paused-worker", nil, http.StatusOK))
 	f.Set("title", `<script>alert(1)</script>`)
 	f.Set("ev.8.value", `"><img src=x onerror=alert(2)>`)

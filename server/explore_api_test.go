@@ -23,7 +23,7 @@ import (
 // it is complete.
 func TestExploreBound(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	rec := get(t, s, "/explore?from=paused-worker&budget=5")
 	checkResponse(t, "GET /explore budget=5", rec, http.StatusOK, htmlType)
 	body := htmltest.Text(parsePage(t, rec.Body.Bytes()).root)
@@ -76,7 +76,7 @@ func TestExploreDeadline(t *testing.T) {
 // encoding/json writes it.
 func TestAPIExplore(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	rec := postJSON(t, s, "/api/explore", builtinSource(t, "old-token-first"))
 	checkResponse(t, "POST /api/explore", rec, http.StatusOK, jsonType)
 	want, _ := json.Marshal(exploreOf(t, "old-token-first"))
@@ -144,7 +144,7 @@ func TestAPIExplore(t *testing.T) {
 // error shape of the rest: JSON under /api, a page elsewhere.
 func TestExploreBadInputs(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	paused := builtinSource(t, "paused-worker")
 	unknownField := strings.Replace(paused, `"kind": "read"`, `"kind": "read", "colour": "red"`, 1)
 	tests := []struct {
@@ -337,7 +337,7 @@ func readEvents(t *testing.T, body string) []sseEvent {
 // TestExploreStream sends progress, then the rendered result.
 func TestExploreStream(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	rec := postJSON(t, s, "/api/explore?stream=1&deadline=5s", builtinSource(t, "old-token-first"))
 	checkResponse(t, "POST /api/explore?stream=1", rec, http.StatusOK, "text/event-stream")
 	events := readEvents(t, rec.Body.String())

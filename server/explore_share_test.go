@@ -2,10 +2,12 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -105,10 +107,10 @@ func TestExploreIdenticalRunOnce(t *testing.T) {
 			<-h.entered
 		}
 	}
-	// The others join without a signal: give them time to, while the
-	// first is held. Late ones would be answered from the cache, and the
-	// count would still be 1; early ones, before this change, ran their own.
-	time.Sleep(200 * time.Millisecond)
+	// The others join while the first is held: the metrics count them.
+	// Late ones would be answered from the cache, and the count would
+	// still be 1; early ones, before this change, ran their own.
+	waitForMetric(t, s, fmt.Sprintf("fencelab_explorations_waiting %d", len(addrs)-1))
 	close(h.release)
 	wg.Wait()
 	if n := h.calls.Load(); n != 1 {
@@ -119,6 +121,24 @@ func TestExploreIdenticalRunOnce(t *testing.T) {
 			t.Errorf("request %d of an identical exploration: status %d, same answer as the first %v; want 200, true",
 				i, codes[i], bodies[i] == bodies[0])
 		}
+	}
+}
+
+// waitForMetric polls the metrics of s until a line reads want, for at
+// most 5 s.
+func waitForMetric(t *testing.T, s *server.Server, want string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		body := plainGet(s.Metrics(), "/metrics").Body.String()
+		if slices.Contains(strings.Split(body, "\n"), want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("after 5 s the metrics have no line %q", want)
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
 	}
 }
 

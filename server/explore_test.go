@@ -21,11 +21,11 @@ import (
 	"fencelab/views/htmltest"
 )
 
-// newExploreServer is a server on a fresh SQLite file whose explorations
+// newExploreServer is a server on the shared database whose explorations
 // have the given bounds and hook.
 func newExploreServer(t *testing.T, cfg server.ExploreConfig) *server.Server {
 	t.Helper()
-	db := openDB(t, t.TempDir())
+	db, _ := sharedDB(t)
 	s, err := server.New(server.Config{
 		Store: db, Library: testLibrary(t), Secret: testSecret,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Explore: cfg,
@@ -91,7 +91,7 @@ var model1 = lab.ExploreOptions{Writes: lab.WritesAtomic, Expiry: lab.ExpiryProg
 // and authoritative and client-check are safe in all of them.
 func TestExplorePage(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	rec := get(t, s, "/explore?from=old-token-first&writes=atomic&expiry=program")
 	checkResponse(t, "GET /explore?from=old-token-first&writes=atomic&expiry=program", rec, http.StatusOK, htmlType)
 	p := parsePage(t, rec.Body.Bytes())
@@ -150,7 +150,7 @@ func TestExplorePage(t *testing.T) {
 // client-check shows the split write as a send and a deliver.
 func TestExplorePageClasses(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	rec := get(t, s, "/explore?from=paused-worker")
 	checkResponse(t, "GET /explore?from=paused-worker", rec, http.StatusOK, htmlType)
 	p := parsePage(t, rec.Body.Bytes())
@@ -272,7 +272,7 @@ func exploreForm(t *testing.T, p page, label string) url.Values {
 // scenario names them write-N.
 func TestExploreCounterexampleSaves(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	p := parsePage(t, get(t, s, "/explore?from=old-token-first").Body.Bytes())
 	x := exploreOf(t, "old-token-first")
 	ce := x.Of(lab.Fenced).Counterexample
@@ -332,7 +332,7 @@ func TestExploreCounterexampleSaves(t *testing.T) {
 // explores a saved run.
 func TestExploreLinks(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	if body := get(t, s, "/scenarios/paused-worker").Body.String(); !strings.Contains(body, `href="/explore?from=paused-worker"`) {
 		t.Errorf("GET /scenarios/paused-worker: no link to /explore?from=paused-worker")
 	}
@@ -357,7 +357,7 @@ func TestExploreLinks(t *testing.T) {
 // offers an invalid one back for fixing.
 func TestExploreForm(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	src := builtinSource(t, "paused-worker")
 	rec := postForm(t, s, "/explore", url.Values{"scenario": {src}})
 	checkResponse(t, "POST /explore", rec, http.StatusOK, htmlType)
@@ -389,7 +389,7 @@ func TestExploreForm(t *testing.T) {
 // TestExploreHostileText shows a hostile title, value and note as text.
 func TestExploreHostileText(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	hostile := `{"version":1,"title":"<script>alert(1)</script>",
 		"events":[{"actor":"A","kind":"acquire","note":"<b onclick=alert(3)>bold</b>"},{"actor":"A","kind":"pause"},
 		          {"actor":"A","kind":"expire"},{"actor":"B","kind":"acquire"},{"actor":"A","kind":"resume"},

@@ -50,7 +50,7 @@ func cliMarkdown(t *testing.T, name string, policies ...lab.Policy) string {
 // the link.
 func TestRunMarkdown(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	id := saveRun(t, s, "paused-worker")
 	tests := []struct {
 		name, query, link, diagram string
@@ -88,7 +88,7 @@ func TestRunMarkdown(t *testing.T) {
 // every field.
 func TestRunJSON(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	id := saveRun(t, s, "paused-worker")
 	rec := get(t, s, views.RunJSONPath(id))
 	checkResponse(t, "GET /r/{id}.json", rec, http.StatusOK, jsonType)
@@ -159,7 +159,7 @@ func xmlAttr(el xml.StartElement, name string) string {
 // ?d= or, without it, the policy the run page shows.
 func TestRunSVG(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	id := saveRun(t, s, "paused-worker")
 	tests := []struct{ query, policy string }{
 		{"", "fenced"},

@@ -61,7 +61,7 @@ func TestUnreadableBodyIs400(t *testing.T) {
 // any method a route does not take, and that Allow does not offer it.
 func TestOptionsIs405(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	tests := []struct{ target, allow string }{
 		{"/", "GET, HEAD"},
 		{"/api/runs", "POST"},
@@ -127,7 +127,7 @@ func TestBaseURLNotHost(t *testing.T) {
 // neither Sec-Fetch-Site nor Origin, and pages of the lab itself, go on.
 func TestCrossSitePostsRefused(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	src := builtinSource(t, "paused-worker")
 	tests := []struct {
 		name    string
@@ -233,7 +233,7 @@ func TestSaveOfAGoneClientIsNoError(t *testing.T) {
 // it back (and its errors) carries U+FFFD instead of raw NULs.
 func TestPagesCarryNoNUL(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	for _, src := range []string{
 		"{\"version\":1,\"title\":\"a\x00b\",\"events\":[]}", // refused by validation
 		"{\"version\":1,\x00",                                // not JSON

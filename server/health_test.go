@@ -38,7 +38,7 @@ func TestHealthz(t *testing.T) {
 
 func TestReadyz(t *testing.T) {
 	t.Parallel()
-	ok, _ := newTestServer(t)
+	ok := newTestServer(t)
 	rec := get(t, ok, "/readyz")
 	checkResponse(t, "GET /readyz (SQLite)", rec, http.StatusOK, "text/plain; charset=utf-8")
 

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -80,10 +82,46 @@ func builtinSource(t testing.TB, name string) string {
 	return string(b.Source)
 }
 
-// openDB opens a SQLite file in dir and closes it at the end of the test.
+// migrated is the file of a new database with every migration applied and
+// no secret yet, made once: a copy opens in a fraction of the time that
+// migrating a new file takes (a commit per migration, each waiting for the
+// disk), which most tests here did before their first request.
+var migrated = sync.OnceValues(func() ([]byte, error) {
+	dir, err := os.MkdirTemp("", "fencelab-migrated-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "fencelab.db")
+	db, err := sqlite.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Close(); err != nil {
+		return nil, err
+	}
+	// The last connection to close folds the write-ahead log into the file.
+	if _, err := os.Stat(path + "-wal"); !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s-wal is left after Close (err %v): the copy would miss the migrations", path, err)
+	}
+	return os.ReadFile(path)
+})
+
+// openDB opens the SQLite file in dir, a copy of migrated when there is
+// none yet, and closes it at the end of the test.
 func openDB(t testing.TB, dir string) *sqlite.DB {
 	t.Helper()
-	db, err := sqlite.Open(filepath.Join(dir, "fencelab.db"))
+	path := filepath.Join(dir, "fencelab.db")
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		b, err := migrated()
+		if err != nil {
+			t.Fatalf("migrated database: %v", err)
+		}
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := sqlite.Open(path)
 	if err != nil {
 		t.Fatalf("sqlite.Open: %v", err)
 	}
@@ -108,15 +146,80 @@ func newServer(t testing.TB, store store.Runs, secret []byte, log io.Writer) *se
 	return s
 }
 
-// newTestServer is a server on a fresh SQLite file in a temp dir.
-func newTestServer(t testing.TB) (*server.Server, *sqlite.DB) {
+// sharedStore is the database under the servers of newTestServer, opened
+// once and closed by TestMain. The tests that use it read and save runs
+// but never look into the store itself, and a save of the same scenario
+// twice is one run under one link, so they need no file of their own;
+// opening and closing one per test was much of their cost.
+var sharedStore struct {
+	once   sync.Once
+	dir    string
+	db     *sqlite.DB
+	secret []byte
+	err    error
+}
+
+// openSharedStore opens sharedStore, once.
+func openSharedStore() (*sqlite.DB, []byte, error) {
+	st := &sharedStore
+	st.once.Do(func() {
+		b, err := migrated()
+		if err == nil {
+			st.dir, err = os.MkdirTemp("", "fencelab-shared-")
+		}
+		if err == nil {
+			err = os.WriteFile(filepath.Join(st.dir, "fencelab.db"), b, 0o600)
+		}
+		if err == nil {
+			st.db, err = sqlite.Open(filepath.Join(st.dir, "fencelab.db"))
+		}
+		if err == nil {
+			st.secret, err = st.db.Secret(context.Background())
+		}
+		st.err = err
+	})
+	return st.db, st.secret, st.err
+}
+
+// closeSharedStore closes sharedStore, if it was opened, and removes its
+// file.
+func closeSharedStore() {
+	if sharedStore.db != nil {
+		sharedStore.db.Close()
+	}
+	if sharedStore.dir != "" {
+		os.RemoveAll(sharedStore.dir)
+	}
+}
+
+// sharedDB is sharedStore's database, and its secret.
+func sharedDB(t testing.TB) (*sqlite.DB, []byte) {
+	t.Helper()
+	db, secret, err := openSharedStore()
+	if err != nil {
+		t.Fatalf("shared database: %v", err)
+	}
+	return db, secret
+}
+
+// newTestServer is a new server (its own page cache, budgets and limits)
+// on sharedStore.
+func newTestServer(t testing.TB) *server.Server {
+	t.Helper()
+	db, secret := sharedDB(t)
+	return newServer(t, db, secret, nil)
+}
+
+// newServerOnOwnDB is a server on a SQLite file of its own in a temp dir,
+// for a test that reads what only its own saves may have put there.
+func newServerOnOwnDB(t testing.TB) *server.Server {
 	t.Helper()
 	db := openDB(t, t.TempDir())
 	secret, err := db.Secret(context.Background())
 	if err != nil {
 		t.Fatalf("Secret: %v", err)
 	}
-	return newServer(t, db, secret, nil), db
+	return newServer(t, db, secret, nil)
 }
 
 var testSecret = []byte("0123456789abcdef0123456789abcdef")

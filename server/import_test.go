@@ -33,7 +33,7 @@ func exampleForm(t *testing.T) url.Values {
 
 func TestImportPage(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	rec := get(t, s, "/import")
 	checkResponse(t, "GET /import", rec, http.StatusOK, htmlType)
 	for _, want := range []string{`enctype="multipart/form-data"`, `data-preview="/import/preview"`, `name="upload"`, `name="map_kind"`, "4 MiB"} {
@@ -50,7 +50,7 @@ func TestImportPage(t *testing.T) {
 // suggests: it finds the fields and the message kinds by their names.
 func TestImportSuggested(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	rec := postForm(t, s, "/import", exampleForm(t))
 	checkResponse(t, "POST /import (example, no mapping)", rec, http.StatusOK, htmlType)
 	body := rec.Body.String()
@@ -70,7 +70,7 @@ func TestImportSuggested(t *testing.T) {
 
 func TestImportSaveAndShow(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	f := exampleForm(t)
 	f.Set("op", "save")
 	rec := postForm(t, s, "/import", f)
@@ -97,7 +97,7 @@ func TestImportSaveAndShow(t *testing.T) {
 
 func TestImportMappingRoundTrip(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	f := exampleForm(t)
 	f.Set("op", "mapping")
 	rec := postForm(t, s, "/import", f)
@@ -118,7 +118,7 @@ func TestImportMappingRoundTrip(t *testing.T) {
 
 func TestImportPreview(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	body, ctype := multipartForm(t, exampleForm(t), nil)
 	rec := do(t, s, http.MethodPost, "/import/preview", ctype, body)
 	checkResponse(t, "POST /import/preview", rec, http.StatusOK, htmlType)
@@ -131,7 +131,7 @@ func TestImportPreview(t *testing.T) {
 // and the server keeps serving.
 func TestImportTooLarge(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	req := httptest.NewRequest(http.MethodPost, "/import", io.LimitReader(zeros{}, 1<<30))
 	req.ContentLength = 1 << 30
 	req.Header.Set("Content-Type", "multipart/form-data; boundary=x")
@@ -165,7 +165,7 @@ func (zeros) Read(p []byte) (int, error) {
 
 func TestImportHostile(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	tests := []struct {
 		name  string
 		form  url.Values

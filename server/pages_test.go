@@ -15,7 +15,7 @@ import (
 
 func TestPages(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	tests := []struct {
 		name        string
 		target      string
@@ -57,7 +57,7 @@ func TestPages(t *testing.T) {
 // TestHead answers HEAD where GET reads, without a body.
 func TestHead(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	for _, target := range []string{"/", "/scenarios/paused-worker", "/api/scenarios", "/static/css/site.css"} {
 		rec := do(t, s, http.MethodHead, target, "", nil)
 		if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") == "" {
@@ -70,7 +70,7 @@ func TestHead(t *testing.T) {
 // stale value, fenced on the new one, because fenced rejects step 8.
 func TestPausedWorkerTable(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	rec := get(t, s, "/scenarios/paused-worker")
 	checkResponse(t, "GET /scenarios/paused-worker", rec, http.StatusOK, htmlType)
 	p := parsePage(t, rec.Body.Bytes())
@@ -127,7 +127,7 @@ func checkPausedWorker(t *testing.T, p page) {
 
 func TestPolicyChoiceInQuery(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	tests := []struct {
 		query string
 		want  []string
@@ -170,7 +170,7 @@ func attrOK(n *html.Node, key string) (string, bool) {
 // TestReplayPage replays a pasted scenario; nothing is saved.
 func TestReplayPage(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	form := url.Values{"scenario": {builtinSource(t, "paused-worker")}}
 	rec := postForm(t, s, "/replay", form)
 	checkResponse(t, "POST /replay", rec, http.StatusOK, htmlType)
@@ -188,7 +188,7 @@ func TestReplayPage(t *testing.T) {
 // replay page and on the saved run.
 func TestHostileText(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	hostile := `{"version":1,"title":"<script>alert(1)</script>",
 		"description":"<img src=x onerror=alert(2)>",
 		"events":[{"actor":"A","kind":"acquire","note":"<b onclick=alert(3)>bold</b>"},
@@ -225,7 +225,7 @@ func TestHostileText(t *testing.T) {
 // elements, no inline handlers.
 func TestNoInlineStyle(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	save := postForm(t, s, "/runs", url.Values{"scenario": {builtinSource(t, "paused-worker")}})
 	targets := []string{"/", "/scenarios/paused-worker", "/scenarios/forgetful-receiver", save.Header().Get("Location"), "/nowhere"}
 	for _, target := range targets {

@@ -165,6 +165,9 @@ const presentFitJS = `(function () {
 // mode before and after the guess, and a live room before the answers,
 // while they arrive and at the reveal (checkLayout).
 func TestPresentSizes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped under -short")
+	}
 	base := startRoomServer(t, server.RoomConfig{})
 	for _, size := range []struct {
 		w, h  int64

@@ -84,7 +84,7 @@ func checkPresent(t *testing.T, call string, p page, steps int) {
 // on the page, with the diagram's policy and predict mode from the query.
 func TestPresentScenario(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	rec := get(t, s, "/scenarios/old-token-first/present")
 	checkResponse(t, "GET /scenarios/old-token-first/present", rec, http.StatusOK, htmlType)
 	p := parsePage(t, rec.Body.Bytes())
@@ -128,7 +128,7 @@ func TestPresentScenario(t *testing.T) {
 // TestPresentRun renders a saved run for a projector.
 func TestPresentRun(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	id := saveRun(t, s, "paused-worker")
 	target := "/r/" + id + "/present"
 	rec := get(t, s, target)
@@ -151,7 +151,7 @@ func TestPresentRun(t *testing.T) {
 // keeps ?p=, and links to the presentation and the exports.
 func TestDiagramOnPages(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	id := saveRun(t, s, "paused-worker")
 	tests := []struct {
 		target, policy string

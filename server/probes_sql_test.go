@@ -33,7 +33,7 @@ SELECT value, token FROM r WHERE name = :resource;
 // numbered line by line, beside expected and observed.
 func TestSaveSQLProbe(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	web := httptest.NewServer(s)
 	t.Cleanup(web.Close)
 	f, err := sqlprobe.Parse("text-tokens.sql", strings.NewReader(textTokens))

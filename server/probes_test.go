@@ -61,7 +61,7 @@ func probeForgetfulCounted(t *testing.T) (*probe.Prober, *lab.Scenario, *probe.R
 // divergence highlighted, and saving it again gives the same link.
 func TestSaveProbe(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	web := httptest.NewServer(s)
 	t.Cleanup(web.Close)
 	p, sc, res, hits := probeForgetfulCounted(t)
@@ -119,7 +119,7 @@ func TestSaveProbe(t *testing.T) {
 // body what the probe sends.
 func TestSaveProbeChecked(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	p, sc, res := probeForgetful(t)
 	played, _ := p.SavedScenario(sc, res)
 	forged := probe.ForSaving(res)

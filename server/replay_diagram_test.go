@@ -11,7 +11,7 @@ import (
 // diagram switch posts the scenario again with the policy chosen.
 func TestPastedDiagramSwitch(t *testing.T) {
 	t.Parallel()
-	h, _ := newTestServer(t)
+	h := newTestServer(t)
 	form := url.Values{"scenario": {builtinSource(t, "racy-receiver")}, "p": {"fenced", "fenced-racy"}, "d": {"fenced-racy"}}
 	rec := postForm(t, h, "/replay", form)
 	checkResponse(t, "POST /replay", rec, http.StatusOK, "text/html; charset=utf-8")

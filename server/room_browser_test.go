@@ -22,6 +22,9 @@ import (
 // they were right, a student who was away catches up on return, and a
 // student cannot move the room.
 func TestRoomBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped under -short")
+	}
 	base := startRoomServer(t, server.RoomConfig{})
 	teacher := newBrowser(t)
 	run(t, teacher, "open the presentation", chromedp.EmulateViewport(1280, 720),
@@ -143,6 +146,9 @@ func TestRoomBrowser(t *testing.T) {
 // with the one-time code: the laptop opens the presentation where the
 // room is, without taking the class back to step 1, and drives it.
 func TestRoomHandoverBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped under -short")
+	}
 	base := startRoomServer(t, server.RoomConfig{})
 	teacher := newBrowser(t)
 	run(t, teacher, "open the presentation", chromedp.EmulateViewport(1280, 720),

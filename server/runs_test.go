@@ -23,7 +23,7 @@ var runLink = regexp.MustCompile(`^/r/[A-Za-z0-9_-]{16}$`)
 // policies chosen on the page come along in the query.
 func TestSaveRunForm(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	src := builtinSource(t, "paused-worker")
 	rec := postForm(t, s, "/runs", url.Values{"scenario": {src}, "p": {"unfenced", "fenced"}})
 	checkResponse(t, "POST /runs", rec, http.StatusSeeOther, htmlType)
@@ -54,7 +54,7 @@ func TestSaveRunForm(t *testing.T) {
 // offered back for fixing.
 func TestSaveRunFormInvalid(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	bad := `{"version":1,"title":"","events":[{"actor":"A","kind":"fly"}]}`
 	for _, target := range []string{"/runs", "/replay"} {
 		rec := postForm(t, s, target, url.Values{"scenario": {bad}})

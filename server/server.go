@@ -125,7 +125,7 @@ func New(cfg Config) (*Server, error) {
 	s.drifts = newDriftMemo()
 	s.pages = newPageCache(cfg.PageCacheBytes)
 	s.replays = newPageCache(replayCacheBytes)
-	assets, err := loadAssets()
+	assets, err := sharedAssets()
 	if err != nil {
 		return nil, fmt.Errorf("server: load static files: %w", err)
 	}

@@ -26,7 +26,7 @@ const testBase = "https://lab.example/fence"
 // that wants link previews has.
 func newSharingServer(t *testing.T) *server.Server {
 	t.Helper()
-	db := openDB(t, t.TempDir())
+	db, _ := sharedDB(t)
 	s, err := server.New(server.Config{Store: db, Library: testLibrary(t), Secret: testSecret, BaseURL: testBase})
 	if err != nil {
 		t.Fatalf("server.New: %v", err)
@@ -113,7 +113,7 @@ func TestRunPageShareTags(t *testing.T) {
 // it would have to take from the Host header.
 func TestShareTagsWithoutBaseURL(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	rec := get(t, s, "/scenarios/paused-worker")
 	tags := metaTags(t, rec.Body.Bytes())
 	if tags["og:title"] != "The lease ended before the process stopped" || tags["og:description"] == "" {
@@ -150,16 +150,21 @@ func TestScenarioAndExploreShareTags(t *testing.T) {
 
 func TestRunPNG(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	id := saveRun(t, s, "paused-worker")
-	tests := []struct {
+	type pictureCase struct {
 		target string
-		w, h   int
-	}{
+		w, h   int // 0: the full diagram
+	}
+	tests := []pictureCase{
 		{"/r/" + id + ".png", 1200, 630},
 		{"/r/" + id + ".png?d=unfenced&size=card", 1200, 630},
 		{"/scenarios/paused-worker.png?d=unfenced", 1200, 630},
-		{"/r/" + id + ".png?size=full", 0, 0},
+	}
+	if !testing.Short() {
+		// Drawn and decoded, the full diagram costs more than the three
+		// cards together. views/diagram's tests draw it under -short too.
+		tests = append(tests, pictureCase{"/r/" + id + ".png?size=full", 0, 0})
 	}
 	for _, tt := range tests {
 		rec := get(t, s, tt.target)
@@ -303,7 +308,7 @@ func TestOEmbed(t *testing.T) {
 
 func TestIconsAndManifest(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t)
+	s := newTestServer(t)
 	ico := get(t, s, "/favicon.ico")
 	checkResponse(t, "GET /favicon.ico", ico, http.StatusOK, "image/vnd.microsoft.icon")
 	if b := ico.Body.Bytes(); len(b) < 6 || !bytes.Equal(b[:4], []byte{0, 0, 1, 0}) || b[4] != 3 {
@@ -344,7 +349,7 @@ func itoaSize(n int) string { return strconv.Itoa(n) + "x" + strconv.Itoa(n) }
 // picture is drawn: a saved run's picture never changes, so it is kept.
 // The drawing itself is views/diagram's BenchmarkDiagramPNG.
 func BenchmarkRunPNG(b *testing.B) {
-	h, _ := newTestServer(b)
+	h := newTestServer(b)
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodPost, "/api/runs", strings.NewReader(builtinSource(b, "paused-worker")))
 	req.Header.Set("Content-Type", "application/json")
