@@ -17,7 +17,7 @@ func TestCodecRoundTrip(t *testing.T) {
 	t.Parallel()
 	n := 2000
 	if testing.Short() {
-		n = 300
+		n = 150
 	}
 	rng := rand.New(rand.NewPCG(10, 10))
 	for i := range n {

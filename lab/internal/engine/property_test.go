@@ -49,7 +49,7 @@ func TestPropertyDeterministicJSON(t *testing.T) {
 // that are the same in every policy and listed as warnings.
 func TestPropertyShape(t *testing.T) {
 	t.Parallel()
-	forRandom(t, 300, wide, func(t *testing.T, s *Scenario, tr *Trace) {
+	forRandom(t, samples(300), wide, func(t *testing.T, s *Scenario, tr *Trace) {
 		if len(tr.Steps) != len(s.Events) || !slices.Equal(tr.Policies, policies[:]) {
 			t.Fatalf("trace has %d steps and policies %v, want %d and %v", len(tr.Steps), tr.Policies, len(s.Events), policies)
 		}
@@ -81,7 +81,7 @@ func TestPropertyShape(t *testing.T) {
 // that delivers or commits.
 func TestPropertyValuesChangeOnlyAtWrites(t *testing.T) {
 	t.Parallel()
-	forRandom(t, 300, wide, func(t *testing.T, s *Scenario, tr *Trace) {
+	forRandom(t, samples(300), wide, func(t *testing.T, s *Scenario, tr *Trace) {
 		for i := 1; i < len(tr.Steps); i++ {
 			st := tr.Steps[i]
 			for p := range policies {
@@ -111,6 +111,7 @@ func TestPropertyFencedNeverStale(t *testing.T) {
 	t.Parallel()
 	o := genOptions{actors: 4, scopes: 1, resources: 2, events: 40}
 	unfenced := 0
+	// Every run, -short too, tries all 500: fewer hold no stale-overwrite.
 	forRandom(t, 500, o, func(t *testing.T, s *Scenario, tr *Trace) {
 		unfenced += count(tr, Unfenced, StaleOverwrite)
 		if n := count(tr, Fenced, StaleOverwrite); n > 0 {
@@ -138,7 +139,7 @@ func TestPropertyAuthoritativeOwned(t *testing.T) {
 	t.Parallel()
 	o := genOptions{actors: 4, scopes: 2, resources: 2, events: 40, memory: true}
 	unfenced := 0
-	forRandom(t, 500, o, func(t *testing.T, s *Scenario, tr *Trace) {
+	forRandom(t, samples(500), o, func(t *testing.T, s *Scenario, tr *Trace) {
 		unfenced += count(tr, Unfenced, UnownedWrite)
 		for _, v := range tr.Summary[Authoritative].Violations {
 			if v.Kind == UnownedWrite || v.Kind == SupersededWrite || v.Kind == StaleOverwrite {
@@ -157,7 +158,7 @@ func TestPropertyIdempotentNoDuplicates(t *testing.T) {
 	t.Parallel()
 	o := genOptions{actors: 3, scopes: 2, resources: 2, events: 40, tokens: true, memory: true}
 	fenced := 0
-	forRandom(t, 500, o, func(t *testing.T, s *Scenario, tr *Trace) {
+	forRandom(t, samples(500), o, func(t *testing.T, s *Scenario, tr *Trace) {
 		fenced += count(tr, Fenced, DuplicateApplied)
 		if n := count(tr, FencedIdempotent, DuplicateApplied); n > 0 {
 			t.Errorf("fenced-idempotent has %d duplicate-applied", n)
@@ -172,7 +173,7 @@ func TestPropertyIdempotentNoDuplicates(t *testing.T) {
 // same trace.
 func TestPropertyRoundTrip(t *testing.T) {
 	t.Parallel()
-	forRandom(t, 200, wide, func(t *testing.T, s *Scenario, tr *Trace) {
+	forRandom(t, samples(200), wide, func(t *testing.T, s *Scenario, tr *Trace) {
 		s2, err := reparse(s)
 		if err != nil {
 			t.Fatalf("canonical JSON does not parse: %v", err)

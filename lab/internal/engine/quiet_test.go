@@ -33,7 +33,7 @@ func TestQuietReplayDecides(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	n := 3000
 	if testing.Short() {
-		n = 300
+		n = 150
 	}
 	for range n {
 		o := genOptions{actors: 1 + rng.IntN(5), scopes: 1 + rng.IntN(2), resources: 1 + rng.IntN(2), events: 1 + rng.IntN(40),

@@ -45,7 +45,7 @@ func TestStatesPausedWorker(t *testing.T) {
 func TestStatesAgreeWithReplay(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(10, 2))
-	for n := range 300 {
+	for n := range samples(300) {
 		s, err := reparse(generate(rng, genOptions{actors: 3, scopes: 2, resources: 2, events: 30, tokens: true, memory: true}))
 		if err != nil {
 			t.Fatal(err)

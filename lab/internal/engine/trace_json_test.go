@@ -50,7 +50,7 @@ func TestTraceJSONMatchesEncodingJSON(t *testing.T) {
 	}
 	n := 2000
 	if testing.Short() {
-		n = 100
+		n = 50
 	}
 	rng := rand.New(rand.NewPCG(7, 11))
 	for i := range n {
