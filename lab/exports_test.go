@@ -85,7 +85,7 @@ func (g *exportWriter) file(f *ast.File) error {
 	g.fileImports = map[string]string{}
 	for _, spec := range f.Imports {
 		path, _ := strconv.Unquote(spec.Path.Value)
-		name := path[strings.LastIndex(path, "/")+1:]
+		name := importName(path)
 		if spec.Name != nil {
 			name = spec.Name.Name
 		}
@@ -100,7 +100,9 @@ func (g *exportWriter) file(f *ast.File) error {
 				}
 			}
 		case *ast.GenDecl:
-			g.group(d)
+			if err := g.group(d); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -108,25 +110,32 @@ func (g *exportWriter) file(f *ast.File) error {
 
 // group writes the exported types and constants of one declaration,
 // keeping the group's doc comment and each name's own.
-func (g *exportWriter) group(d *ast.GenDecl) {
-	if d.Tok != token.TYPE && d.Tok != token.CONST {
-		return
-	}
+func (g *exportWriter) group(d *ast.GenDecl) error {
 	var lines []string
 	for _, spec := range d.Specs {
 		switch s := spec.(type) {
 		case *ast.TypeSpec:
-			if s.Name.IsExported() {
-				doc := s.Doc
-				if doc == nil && len(d.Specs) == 1 {
-					doc = d.Doc
-				}
-				g.body.WriteString(comment(doc))
-				fmt.Fprintf(&g.body, "type %s = engine.%[1]s\n\n", s.Name.Name)
+			if !s.Name.IsExported() {
+				continue
 			}
+			if s.TypeParams != nil {
+				return fmt.Errorf("generic type %s: exports.go would need its type parameters", s.Name.Name)
+			}
+			doc := s.Doc
+			if doc == nil && len(d.Specs) == 1 {
+				doc = d.Doc
+			}
+			g.body.WriteString(comment(doc))
+			fmt.Fprintf(&g.body, "type %s = engine.%[1]s\n\n", s.Name.Name)
 		case *ast.ValueSpec:
 			for _, n := range s.Names {
-				if n.IsExported() {
+				switch {
+				case !n.IsExported():
+				case d.Tok == token.VAR:
+					// An alias of a variable would be a copy: lab's and the
+					// engine's would part at the first assignment.
+					return fmt.Errorf("exported variable %s: lab cannot give it; export a function or a constant", n.Name)
+				default:
 					lines = append(lines, comment(s.Doc)+fmt.Sprintf("%s = engine.%[1]s%s\n", n.Name, trailing(s.Comment)))
 				}
 			}
@@ -138,6 +147,7 @@ func (g *exportWriter) group(d *ast.GenDecl) {
 	case len(lines) > 0:
 		g.body.WriteString(comment(d.Doc) + "const (\n" + strings.Join(lines, "") + ")\n\n")
 	}
+	return nil
 }
 
 // function writes a function that calls the engine's function of the same
@@ -278,4 +288,44 @@ func trailing(c *ast.CommentGroup) string {
 
 func isPredeclared(name string) bool {
 	return types.Universe.Lookup(name) != nil
+}
+
+// importName is the name a file refers to an import by when it gives
+// none: the last element of its path, or the one before a major version
+// ("math/rand/v2" is rand).
+func importName(path string) string {
+	parts := strings.Split(path, "/")
+	name := parts[len(parts)-1]
+	if len(parts) > 1 && len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" {
+		name = parts[len(parts)-2]
+	}
+	return name
+}
+
+// TestGenerateExportsRefuses feeds the generator engines it must refuse,
+// and one whose signature names a versioned import.
+func TestGenerateExportsRefuses(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ name, src, want string }{
+		{"variable", "var Count = 1", "exported variable Count"},
+		{"generic type", "type Box[T any] struct{ v T }", "generic type Box"},
+		{"unexported type", "type box struct{}\n\nfunc Open() *box { return nil }", "unexported box"},
+		{"versioned import", "import \"math/rand/v2\"\n\n// Pick draws.\nfunc Pick(r *rand.Rand) int { return r.IntN(2) }", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package engine\n\n"+c.src+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := generateExports(dir)
+			switch {
+			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+				t.Errorf("generateExports(%q) = %v, want an error with %q", c.src, err, c.want)
+			case c.want == "" && err != nil:
+				t.Errorf("generateExports(%q) = %v", c.src, err)
+			case c.want == "" && !bytes.Contains(got, []byte(`"math/rand/v2"`)):
+				t.Errorf("generateExports(%q) imports no math/rand/v2:\n%s", c.src, got)
+			}
+		})
+	}
 }
