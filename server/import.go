@@ -102,7 +102,8 @@ func (s *Server) handleImportPreview(c echo.Context) error {
 // importInput is what the form posted.
 type importInput struct {
 	files   []views.ImportFile
-	mapping *logs.Mapping
+	mapping *logs.Mapping // what the import runs
+	flat    logs.Flat     // the form's view of it
 	survey  *logs.Survey
 	kinds   []views.ValueChoice
 	outcome *views.OutcomeForm
@@ -199,32 +200,36 @@ func (in *importInput) readMapping(req *http.Request) {
 			in.errs = append(in.errs, fhs[0].Filename+": "+err.Error())
 		}
 	}
-	if m == nil {
-		m = mappingFromForm(req.PostForm)
+	var flat logs.Flat
+	if m != nil {
+		flat = m.Flat()
+	} else {
+		flat = flatFromForm(req.PostForm)
+		if flat.KindField == "" && len(req.PostForm["kv_value"]) == 0 {
+			flat = in.survey.Suggest()
+		}
+		m = flat.Mapping()
 	}
-	if m.Kind.Field == "" && len(req.PostForm["kv_value"]) == 0 {
-		m = in.survey.Suggest()
-	}
-	in.mapping = m
-	in.kinds, in.outcome = in.choices(m)
+	in.mapping, in.flat = m, flat
+	in.kinds, in.outcome = in.choices(flat)
 }
 
-// mappingFromForm reads the slots and the values' choices.
-func mappingFromForm(f url.Values) *logs.Mapping {
+// flatFromForm reads the slots and the values' choices.
+func flatFromForm(f url.Values) logs.Flat {
 	get := func(slot string) string { return strings.TrimSpace(f.Get("map_" + slot)) }
-	m := &logs.Mapping{Time: get("time"), Actor: get("actor"), Token: get("token"), Scope: get("scope"),
+	m := logs.Flat{Time: get("time"), Actor: get("actor"), Token: get("token"), Scope: get("scope"),
 		Resource: get("resource"), Value: get("value"), Request: get("request"), Op: get("op"), Host: get("host"),
-		Kind: logs.KindMap{Field: get("kind"), Values: map[string]lab.Kind{}}}
+		KindField: get("kind"), Kinds: map[string]lab.Kind{}}
 	for i, v := range f["kv_value"] {
 		if i < len(f["kv_kind"]) && f["kv_kind"][i] != "" {
-			m.Kind.Values[v] = lab.Kind(f["kv_kind"][i])
+			m.Kinds[v] = lab.Kind(f["kv_kind"][i])
 		}
 	}
 	if obs := get("observed"); obs != "" {
-		m.Observed = &logs.ObsMap{Field: obs, Values: map[string]logs.Outcome{}}
+		m.ObservedField, m.Outcomes = obs, map[string]logs.Outcome{}
 		for i, v := range f["ov_value"] {
 			if i < len(f["ov_outcome"]) && f["ov_outcome"][i] != "" {
-				m.Observed.Values[v] = logs.Outcome(f["ov_outcome"][i])
+				m.Outcomes[v] = logs.Outcome(f["ov_outcome"][i])
 			}
 		}
 	}

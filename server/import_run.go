@@ -21,17 +21,17 @@ import (
 // choices lists each distinct value of the kind field (and of the
 // observed field) with what the mapping makes of it: the form's choice,
 // else a guess from its words for a value the form has not shown yet.
-func (in *importInput) choices(m *logs.Mapping) ([]views.ValueChoice, *views.OutcomeForm) {
+func (in *importInput) choices(m logs.Flat) ([]views.ValueChoice, *views.OutcomeForm) {
 	var kinds []views.ValueChoice
-	for _, v := range valuesOf(in.survey, m.Kind.Field, m.Kind.Values) {
-		kinds = append(kinds, views.ValueChoice{Value: v, Choice: string(m.Kind.Values[v])})
+	for _, v := range valuesOf(in.survey, m.KindField, m.Kinds) {
+		kinds = append(kinds, views.ValueChoice{Value: v, Choice: string(m.Kinds[v])})
 	}
-	if m.Observed == nil {
+	if m.ObservedField == "" {
 		return kinds, nil
 	}
 	out := &views.OutcomeForm{}
-	for _, v := range valuesOf(in.survey, m.Observed.Field, m.Observed.Values) {
-		out.Values = append(out.Values, views.ValueChoice{Value: v, Choice: string(m.Observed.Values[v])})
+	for _, v := range valuesOf(in.survey, m.ObservedField, m.Outcomes) {
+		out.Values = append(out.Values, views.ValueChoice{Value: v, Choice: string(m.Outcomes[v])})
 	}
 	return kinds, out
 }
@@ -51,7 +51,7 @@ func valuesOf[V any](s *logs.Survey, field string, mapped map[string]V) []string
 // runImport imports the posted logs under the mapping and fills the page.
 func runImport(ctx context.Context, in *importInput) (views.ImportPage, *logs.Result) {
 	page := views.ImportPage{Files: append(slices.Clone(in.files), views.ImportFile{}), Fields: in.survey.Fields,
-		Slots: slotsOf(in.mapping), Kinds: in.kinds, Outcome: in.outcome, Skew: in.skew, MaxSize: "4 MiB", Errors: in.errs}
+		Slots: slotsOf(in.flat), Kinds: in.kinds, Outcome: in.outcome, Skew: in.skew, MaxSize: "4 MiB", Errors: in.errs}
 	if len(page.Files) > maxImportFiles {
 		page.Files = page.Files[:maxImportFiles]
 	}
@@ -103,13 +103,9 @@ func importLogs(ctx context.Context, in *importInput) (*logs.Result, []string) {
 }
 
 // slotsOf fills the form's slots from a mapping.
-func slotsOf(m *logs.Mapping) []views.MapSlot {
-	obs := ""
-	if m.Observed != nil {
-		obs = m.Observed.Field
-	}
-	fields := map[string]string{"kind": m.Kind.Field, "time": m.Time, "actor": m.Actor, "token": m.Token, "scope": m.Scope,
-		"resource": m.Resource, "value": m.Value, "request": m.Request, "op": m.Op, "observed": obs, "host": m.Host}
+func slotsOf(m logs.Flat) []views.MapSlot {
+	fields := map[string]string{"kind": m.KindField, "time": m.Time, "actor": m.Actor, "token": m.Token, "scope": m.Scope,
+		"resource": m.Resource, "value": m.Value, "request": m.Request, "op": m.Op, "observed": m.ObservedField, "host": m.Host}
 	out := slices.Clone(importSlots)
 	for i := range out {
 		out[i].Field = fields[out[i].Name]

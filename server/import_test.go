@@ -105,7 +105,7 @@ func TestImportMappingRoundTrip(t *testing.T) {
 		t.Fatalf("POST /import op=mapping = %d %q, want an attachment", rec.Code, rec.Header().Get("Content-Disposition"))
 	}
 	m, err := logs.ReadMapping(bytes.NewReader(rec.Body.Bytes()))
-	if err != nil || m.Kind.Field != "msg" || m.Token != "generation" {
+	if err != nil || m.Kind.Field != "msg" || m.Flat().Token != "generation" {
 		t.Fatalf("downloaded mapping = %+v, %v; want msg and generation", m, err)
 	}
 	// Loaded again with the next incident's logs, it maps them.

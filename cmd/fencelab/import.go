@@ -30,6 +30,8 @@ type importFlags struct {
 	out          string
 	budget       int
 	deadline     time.Duration
+	suggest      bool
+	save         string
 }
 
 // importLogs turns an incident's log files into a scenario and says how
@@ -38,6 +40,9 @@ func importLogs(args []string, stdout, stderr io.Writer) error {
 	f, err := parseImportFlags(args)
 	if err != nil {
 		return err
+	}
+	if f.suggest {
+		return suggestMapping(f, stdout)
 	}
 	m, err := readMapping(f.mapping)
 	if err != nil {
@@ -110,6 +115,8 @@ func parseImportFlags(args []string) (importFlags, error) {
 	fs.StringVar(&f.out, "o", "", "also write the scenario file here")
 	fs.IntVar(&f.budget, "budget", lab.DefaultBudget, "the most distinct states to explore")
 	fs.DurationVar(&f.deadline, "deadline", 0, "stop exploring after this long (0: no deadline)")
+	fs.BoolVar(&f.suggest, "suggest", false, "print a starting mapping from the files alone")
+	fs.StringVar(&f.save, "save", "", "save the import at the fencelab server at this URL and print its link")
 	files, err := parseArgs(fs, args)
 	if err != nil {
 		return f, usage("%v", err)
@@ -141,8 +148,8 @@ func parseImportFlags(args []string) (importFlags, error) {
 		return f, usage("--policy %q is not a policy", policy)
 	case len(files) == 0:
 		return f, usage("give one log file or several, one per host")
-	case f.mapping == "":
-		return f, usage("give the mapping with --map FILE")
+	case f.mapping == "" && !f.suggest:
+		return f, usage("give the mapping with --map FILE (fencelab import --suggest FILE… prints a first one)")
 	case f.budget < 1:
 		return f, usage("--budget must be at least 1")
 	}
@@ -170,6 +177,13 @@ func reportImport(res *logs.Result, f importFlags, stdout, stderr io.Writer) err
 			return err
 		}
 	}
+	if f.save != "" {
+		link, err := logs.Save(context.Background(), f.save, res, f.files)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "saved: %s\n", link)
+	}
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -179,12 +193,47 @@ func reportImport(res *logs.Result, f importFlags, stdout, stderr io.Writer) err
 	return nil
 }
 
+// suggestMapping prints a mapping to start from, from the files alone.
+func suggestMapping(f importFlags, stdout io.Writer) error {
+	s := logs.NewSurvey()
+	for _, name := range f.files {
+		file, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		s.Add(name, file, f.format)
+		file.Close()
+	}
+	for _, b := range s.Binary {
+		return fmt.Errorf("%s", b)
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if f.json {
+		return enc.Encode(map[string]any{"mapping": s.SuggestMapping(), "files": s.Files})
+	}
+	return enc.Encode(s.SuggestMapping())
+}
+
 // printImport prints the result in words.
 func printImport(res *logs.Result, only lab.Policy, w io.Writer) {
 	fmt.Fprintf(w, "%s\n%d lines read, %d events, %d lines not events, %d malformed\n\n",
 		res.Scenario.Title, res.Lines, len(res.Scenario.Events), res.NonEvents, res.ProblemCount)
+	marks := map[int]string{}
+	for _, m := range res.Marks {
+		marks[m.Step] = fmt.Sprintf("  %s: %s", m.Mark, m.Reason)
+	}
+	inferred := map[int]bool{}
+	for _, e := range res.Inferred {
+		inferred[e.Step] = true
+	}
 	for i, st := range res.Trace.Steps {
-		fmt.Fprintf(w, "%3d  %-10s %-52s %s\n", i+1, st.Event.Actor, lab.DescribeEvent(st.Event), res.Sources[i])
+		src := res.Sources[i]
+		if inferred[i+1] {
+			src = "inferred (" + src + ")"
+		}
+		fmt.Fprintf(w, "%3d  %-10s %-52s %s%s\n", i+1, st.Event.Actor, lab.DescribeEvent(st.Event), src, marks[i+1])
 	}
 	fmt.Fprintln(w, "\nObserved against the model:")
 	for _, v := range res.Against {
@@ -193,6 +242,15 @@ func printImport(res *logs.Result, only lab.Policy, w io.Writer) {
 			mark = "disagrees"
 		}
 		fmt.Fprintf(w, "  %-17s %s  %s\n", v.Policy, mark, v.Words)
+	}
+	if len(res.Clocks.Offsets) > 0 || res.Clocks.Contradiction != nil {
+		fmt.Fprintln(w, "\nClocks:")
+		for _, o := range res.Clocks.Offsets {
+			fmt.Fprintf(w, "  %s %+gms: %s\n", o.Host, o.OffsetMS, o.Words)
+		}
+		if c := res.Clocks.Contradiction; c != nil {
+			fmt.Fprintf(w, "  contradiction (%s): %s\n", strings.Join(c.Sources, ", "), c.Words)
+		}
 	}
 	fmt.Fprintf(w, "\nGaps (%d):\n", len(res.Gaps))
 	for _, g := range res.Gaps {

@@ -36,7 +36,7 @@ func TestImportCommand(t *testing.T) {
 		{"binary", []string{"import", bin, "--map", mapping}, 1, "", "core.bin:1: binary data"},
 		{"no map", []string{"import", bin}, 2, "", "give the mapping with --map FILE"},
 		{"bad skew", []string{"import", bin, "--map", mapping, "--skew", "soon"}, 2, "", "--skew"},
-		{"bad since", []string{"import", bin, "--map", mapping, "--since", "yesterday"}, 2, "", "neither RFC 3339"},
+		{"bad since", []string{"import", bin, "--map", mapping, "--since", "yesterday"}, 2, "", "is not a time the import reads"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,45 +15,144 @@ import (
 // Format is how a log file writes its lines.
 type Format string
 
-// The three formats an import reads.
+// The formats an import reads: three generic ones, a pattern of the
+// mapping's, and the text presets of real systems, in the order
+// detection tries them.
 const (
-	JSONL  Format = "jsonl"  // one JSON object per line
-	Logfmt Format = "logfmt" // key=value key2="quoted value"
-	CSV    Format = "csv"    // a header row, then one record per line
+	JSONL      Format = "jsonl"  // one JSON object per line
+	Logfmt     Format = "logfmt" // key=value key2="quoted value"
+	CSV        Format = "csv"    // a header row, then one record per line
+	Pattern    Format = "pattern"
+	Klog       Format = "klog"
+	Hclog      Format = "hclog"
+	Zookeeper  Format = "zookeeper"
+	Log4j      Format = "log4j"
+	JVM        Format = "jvm"
+	Syslog     Format = "syslog"
+	Syslog3164 Format = "syslog3164"
+	Heroku     Format = "heroku"
+	Golog      Format = "golog"
+	Postgres   Format = "postgres"
+	Nginx      Format = "nginx"
+	Journald   Format = "journald"
 )
+
+// presets are the text presets in the order detection tries them.
+var presets = []Format{Klog, Hclog, Zookeeper, Log4j, JVM, Syslog, Syslog3164, Heroku, Golog, Postgres, Nginx}
+
+// Formats lists every format a mapping or --format may name.
+func AllFormats() []Format {
+	out := []Format{JSONL, Logfmt, CSV, Pattern}
+	out = append(out, presets...)
+	return append(out, Journald)
+}
 
 // MaxLine is the longest line read, in bytes. A longer line is reported
 // and skipped without being held in memory whole.
 const MaxLine = 1 << 20
 
-// ParseFormat reads a --format value: "" (detect), jsonl, logfmt or csv.
+// ParseFormat reads a --format value: "" (detect) or a format's name.
 func ParseFormat(s string) (Format, error) {
-	switch f := Format(s); f {
-	case "", JSONL, Logfmt, CSV:
-		return f, nil
+	if s == "" {
+		return "", nil
 	}
-	return "", fmt.Errorf("format %q: use jsonl, logfmt or csv", s)
+	for _, f := range AllFormats() {
+		if string(f) == s {
+			return f, nil
+		}
+	}
+	names := make([]string, 0, 16)
+	for _, f := range AllFormats() {
+		names = append(names, string(f))
+	}
+	return "", fmt.Errorf("format %q: use one of %s", s, strings.Join(names, ", "))
 }
 
-// detect guesses the format from a file's first non-empty line: a JSON
-// object, key=value pairs, or else a CSV header.
-func detect(line []byte) Format {
-	t := bytes.TrimSpace(line)
-	switch {
-	case len(t) > 0 && t[0] == '{':
-		return JSONL
-	case bytes.Contains(t, []byte("=")) && !bytes.Contains(t, []byte(",")):
-		return Logfmt
-	case bytes.Contains(t, []byte("=")) && bytes.IndexByte(t, '=') < bytes.IndexByte(t, ','):
-		return Logfmt
+// timeField, hostField and restField are the fields a format gives its
+// lines' time, host and rest by default ("" for none).
+func (f Format) timeField() string {
+	switch f {
+	case JSONL, Logfmt, CSV, Pattern:
+		return ""
+	case Journald:
+		return "__REALTIME_TIMESTAMP"
 	}
-	return CSV
+	return "time"
 }
 
-// record is one parsed line.
-type record interface {
-	get(name string) (string, bool)
-	keys() []string
+func (f Format) hostField() string {
+	switch f {
+	case Syslog, Syslog3164:
+		return "host"
+	case Journald:
+		return "_HOSTNAME"
+	}
+	return ""
+}
+
+func (f Format) restField() string {
+	switch f {
+	case Klog, Hclog, Heroku, Golog, Pattern:
+		return "rest"
+	case Journald:
+		return "MESSAGE"
+	}
+	return ""
+}
+
+// record is one parsed line: its fields by name. Values are strings, or
+// JSON values (json.Number, bool, nested objects) for JSON lines.
+type record map[string]any
+
+// get looks the name up as written, then as a dotted path into nested
+// JSON objects.
+func (r record) get(name string) (string, bool) {
+	if v, ok := r[name]; ok {
+		return scalar(v)
+	}
+	if !strings.Contains(name, ".") {
+		return "", false
+	}
+	var cur any = map[string]any(r)
+	for part := range strings.SplitSeq(name, ".") {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			if rm, ok2 := cur.(record); ok2 {
+				m = rm
+			} else {
+				return "", false
+			}
+		}
+		if cur, ok = m[part]; !ok {
+			return "", false
+		}
+	}
+	return scalar(cur)
+}
+
+func (r record) keys() []string {
+	out := make([]string, 0, len(r))
+	for k := range r {
+		out = append(out, k)
+	}
+	return out
+}
+
+// scalar renders a JSON string, number or boolean as text; null, objects
+// and lists are not a value.
+func scalar(v any) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case json.Number:
+		return v.String(), true
+	case bool:
+		if v {
+			return "true", true
+		}
+		return "false", true
+	}
+	return "", false
 }
 
 // lineReader reads lines of at most MaxLine bytes, counting them.
@@ -95,11 +194,12 @@ func textProblem(line []byte) string {
 	return ""
 }
 
-// jsonRecord is a JSON Lines object.
-type jsonRecord map[string]any
-
 func parseJSON(line []byte) (record, error) {
-	dec := json.NewDecoder(bytes.NewReader(line))
+	t := bytes.TrimSpace(line)
+	if len(t) == 0 || t[0] != '{' {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(t))
 	dec.UseNumber()
 	var m map[string]any
 	if err := dec.Decode(&m); err != nil || m == nil {
@@ -108,7 +208,7 @@ func parseJSON(line []byte) (record, error) {
 	if dec.More() {
 		return nil, fmt.Errorf("more than one JSON value on the line")
 	}
-	return jsonRecord(m), nil
+	return record(m), nil
 }
 
 func cleanErr(err error) string {
@@ -118,70 +218,20 @@ func cleanErr(err error) string {
 	return err.Error()
 }
 
-// get looks the name up as written, then as a dotted path.
-func (r jsonRecord) get(name string) (string, bool) {
-	if v, ok := r[name]; ok {
-		return scalar(v)
-	}
-	var cur any = map[string]any(r)
-	for part := range strings.SplitSeq(name, ".") {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return "", false
-		}
-		if cur, ok = m[part]; !ok {
-			return "", false
-		}
-	}
-	return scalar(cur)
-}
-
-func (r jsonRecord) keys() []string {
-	out := make([]string, 0, len(r))
-	for k := range r {
-		out = append(out, k)
-	}
-	return out
-}
-
-// scalar renders a JSON string, number or boolean as text; null, objects
-// and lists are not a value.
-func scalar(v any) (string, bool) {
-	switch v := v.(type) {
-	case string:
-		return v, true
-	case json.Number:
-		return v.String(), true
-	case bool:
-		if v {
-			return "true", true
-		}
-		return "false", true
-	}
-	return "", false
-}
-
-// mapRecord is a logfmt line or a CSV row by header name.
-type mapRecord map[string]string
-
-func (r mapRecord) get(name string) (string, bool) {
-	v, ok := r[name]
-	return v, ok
-}
-
-func (r mapRecord) keys() []string {
-	out := make([]string, 0, len(r))
-	for k := range r {
-		out = append(out, k)
-	}
-	return out
-}
-
 // parseLogfmt reads key=value pairs; a value may be double-quoted with
 // backslash escapes, and a bare key is true.
 func parseLogfmt(line []byte) (record, error) {
-	r := mapRecord{}
-	s := string(line)
+	r, err := logfmtPairs(string(line), false)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// logfmtPairs reads a logfmt text; strict refuses a bare key, so that
+// only a text made of key=value pairs reads.
+func logfmtPairs(s string, strict bool) (record, error) {
+	r := record{}
 	for {
 		s = strings.TrimLeft(s, " \t")
 		if s == "" {
@@ -192,11 +242,14 @@ func parseLogfmt(line []byte) (record, error) {
 			end = len(s)
 		}
 		key := s[:end]
-		if key == "" {
+		if key == "" || strings.ContainsAny(key, `"{}[]`) {
 			return nil, fmt.Errorf("not logfmt: a value with no key at %q", clipText(s))
 		}
 		s = s[end:]
 		if !strings.HasPrefix(s, "=") {
+			if strict {
+				return nil, fmt.Errorf("not logfmt: %q is not a key=value pair", clipText(key))
+			}
 			r[key] = "true"
 			continue
 		}
@@ -227,6 +280,9 @@ func logfmtValue(s string) (val, rest string, err error) {
 			i++
 			b.WriteByte(unescape(s[i]))
 		case c == '"':
+			if i+1 < len(s) && s[i+1] != ' ' && s[i+1] != '\t' {
+				return "", "", fmt.Errorf("has text right after its closing quote")
+			}
 			return b.String(), s[i+1:], nil
 		default:
 			b.WriteByte(c)
@@ -277,7 +333,7 @@ func parseCSV(header []string, line []byte) (record, error) {
 	if len(row) != len(header) {
 		return nil, fmt.Errorf("has %d fields, the header has %d", len(row), len(header))
 	}
-	r := make(mapRecord, len(row))
+	r := make(record, len(row))
 	for i, v := range row {
 		if v != "" {
 			r[header[i]] = v

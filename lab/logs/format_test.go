@@ -18,7 +18,7 @@ func TestDetect(t *testing.T) {
 		{`"ts","msg"`, CSV},
 	}
 	for _, tt := range tests {
-		if got := detect([]byte(tt.line)); got != tt.want {
+		if got := detectFormat([][]byte{[]byte(tt.line)}, nil); got != tt.want {
 			t.Errorf("detect(%q) = %s, want %s", tt.line, got, tt.want)
 		}
 	}
@@ -69,6 +69,14 @@ func TestParseTime(t *testing.T) {
 		{"1764471600", base},
 		{"1764471600.5", base.Add(500 * time.Millisecond)},
 		{"1764471600250", base.Add(250 * time.Millisecond)},
+		{"2025-11-30 03:00:00", base},
+		{"2025-11-30 04:00:00,250 +0100", base.Add(250 * time.Millisecond)},
+		{"2025-11-30 03:00:00.000 UTC", base},
+		{"2025/11/30 03:00:00", base},
+		{"30/Nov/2025:04:00:00 +0100", base},
+		{"1764471600250000", base.Add(250 * time.Millisecond)},
+		{"1764471600250000000", base.Add(250 * time.Millisecond)},
+		{"2025-11-30T05:00:00+02", base},
 	}
 	for _, tt := range tests {
 		got, err := ParseTime(tt.in)
@@ -76,7 +84,7 @@ func TestParseTime(t *testing.T) {
 			t.Errorf("ParseTime(%q) = %v, %v, want %v", tt.in, got, err, tt.want)
 		}
 	}
-	for _, bad := range []string{"", "yesterday", "2026-11-30 03:00:00", "-5"} {
+	for _, bad := range []string{"", "yesterday", "1130 03:00:00.000000", "Nov 30 03:00:00", "2026-11-30 03:00:00 XYZ", "-5"} {
 		if _, err := ParseTime(bad); err == nil {
 			t.Errorf("ParseTime(%q) = nil error, want one", bad)
 		}
@@ -85,8 +93,8 @@ func TestParseTime(t *testing.T) {
 
 func TestReadMapping(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
-		{`{}`, "kind needs a field"},
-		{`{"kind": {"field": "m", "values": {"x": "explode"}}}`, `not a kind of the model`},
+		{`{}`, "no kind rule"},
+		{`{"kind": {"field": "m", "values": {"x": "explode"}}}`, `not a kind`},
 		{`{"kind": {"field": "m", "values": {"x": "write"}}, "tokn": "t"}`, `unknown field "tokn"`},
 		{`{"kind": {"field": "m", "values": {"x": "write"}}, "observed": {"field": "o", "values": {"ok": "fine"}}}`, "use applied, rejected or suppressed"},
 	} {

@@ -11,13 +11,16 @@ import (
 
 // lineGaps lists what single lines leave unsaid: a token, a value, an
 // observed outcome, an acquire of the actor.
-func (b *builder) lineGaps() []Gap {
+func (p *pipeline) lineGaps() []Gap {
 	var out []Gap
-	add := func(kind, words string, e *rawEvent) {
-		out = append(out, Gap{Kind: kind, Sources: []string{e.source}, Words: words})
+	add := func(kind, words string, e *ev) {
+		out = append(out, Gap{Kind: kind, Sources: []string{p.src(e)}, Words: words})
 	}
-	observing := b.im.m.Observed != nil
-	for _, e := range b.events {
+	observing := p.observing()
+	for _, e := range p.events {
+		if e.inferred {
+			continue
+		}
 		switch e.kind {
 		case lab.Write, lab.Send:
 			if e.token == nil {
@@ -35,24 +38,43 @@ func (b *builder) lineGaps() []Gap {
 			add("outcome-unobserved", fmt.Sprintf("no outcome is logged for this %s: which policy the resource follows cannot be told at this step", e.kind), e)
 		}
 	}
-	return append(out, b.actorsWithoutAcquire()...)
+	return append(out, p.actorsWithoutAcquire()...)
+}
+
+// observing reports whether the mapping says anywhere what the resource did.
+func (p *pipeline) observing() bool {
+	for _, k := range append([]*Keys{&p.im.m.Keys}, sectionKeys(p.im.m)...) {
+		if k.Observed != nil {
+			return true
+		}
+		for _, r := range k.Kinds {
+			if r.Observed != nil || (r.re != nil && slices.Contains(r.re.SubexpNames(), "observed")) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // actorsWithoutAcquire names each actor that acts but never acquires.
-func (b *builder) actorsWithoutAcquire() []Gap {
+func (p *pipeline) actorsWithoutAcquire() []Gap {
 	acquires := map[string]bool{}
-	for _, e := range b.events {
+	for _, e := range p.events {
 		if e.kind == lab.Acquire {
-			acquires[e.actor] = true
+			acquires[who(e)] = true
 		}
 	}
 	var out []Gap
-	for _, e := range b.events {
-		if e.actor == "" || acquires[e.actor] || e.kind == lab.Deliver || e.kind == lab.Commit || e.kind == lab.Restart {
+	for _, e := range p.events {
+		if e.actor == "" || acquires[who(e)] || e.inferred {
 			continue
 		}
-		acquires[e.actor] = true // one gap per actor
-		out = append(out, Gap{Kind: "no-acquire", Sources: []string{e.source}, Words: fmt.Sprintf(
+		switch e.kind {
+		case lab.Deliver, lab.Commit, lab.Restart, lab.Crash, lab.Pause, lab.Resume:
+			continue
+		}
+		acquires[who(e)] = true // one gap per actor
+		out = append(out, Gap{Kind: "no-acquire", Sources: []string{p.src(e)}, Words: fmt.Sprintf(
 			"%s acts but no acquire of its lease is in the logs: its requests carry no grant, so every policy treats it as holding nothing (the lease service's log may be missing, or start too late)", e.actor)})
 	}
 	return out
@@ -60,25 +82,26 @@ func (b *builder) actorsWithoutAcquire() []Gap {
 
 // window is how close two hosts' events may be and still be unordered:
 // the skew, or without one, equal times.
-func window(opt Options) time.Duration {
-	if opt.Explore {
-		return opt.Skew
+func (p *pipeline) window() time.Duration {
+	if p.im.opt.Explore {
+		return p.im.opt.Skew
 	}
 	return 0
 }
 
-// unordered lists each run of events, in time order, each within the
-// window of the one before, that involves several hosts: the logs do not
-// say their order.
-func unordered(evs []*rawEvent, opt Options, sendOf map[*rawEvent]*rawEvent) []Gap {
-	d := window(opt)
+// unordered lists each run of events, in order, each within the window
+// of the one before, that involves several hosts and that nothing else
+// orders: the logs do not say their order.
+func (p *pipeline) unordered() []Gap {
+	d := p.window()
+	evs := p.events
 	var out []Gap
 	for i := 0; i < len(evs); {
 		j := i + 1
-		for j < len(evs) && evs[j].hasTime && evs[j-1].hasTime && evs[j].at.Sub(evs[j-1].at).Abs() <= d {
+		for j < len(evs) && evs[j].hasTime && evs[j-1].hasTime && evs[j].at().Sub(evs[j-1].at()).Abs() <= d {
 			j++
 		}
-		if g, ok := unorderedRun(evs[i:j], d, opt.Explore); ok && !onlyDelivery(evs[i:j], sendOf) {
+		if g, ok := p.unorderedRun(evs[i:j], d); ok {
 			out = append(out, g)
 		}
 		i = j
@@ -86,98 +109,112 @@ func unordered(evs []*rawEvent, opt Options, sendOf map[*rawEvent]*rawEvent) []G
 	return out
 }
 
-func unorderedRun(run []*rawEvent, d time.Duration, exploring bool) (Gap, bool) {
+func (p *pipeline) unorderedRun(run []*ev, d time.Duration) (Gap, bool) {
 	var hosts, sources []string
-	for _, e := range run {
-		if !slices.Contains(hosts, e.host) {
-			hosts = append(hosts, e.host)
+	free := false
+	for i, a := range run {
+		if a.inferred {
+			continue
 		}
-		sources = append(sources, e.source)
+		if !slices.Contains(hosts, a.host) {
+			hosts = append(hosts, a.host)
+		}
+		sources = append(sources, p.src(a))
+		for _, b := range run[i+1:] {
+			if !b.inferred && a.host != b.host && !causallyBefore(a, b, run) {
+				free = true
+			}
+		}
 	}
-	if len(hosts) < 2 {
+	if len(hosts) < 2 || !free {
 		return Gap{}, false
 	}
 	near := "have the same time"
 	if d > 0 {
 		near = "lie within " + d.String() + " of each other"
 	}
-	words := fmt.Sprintf("%d events of %s %s: the logs do not say their order", len(run), strings.Join(hosts, ", "), near)
-	if exploring {
-		words += "; the orderings below try every one"
+	words := fmt.Sprintf("%d events of %s %s: the logs do not say their order", len(sources), strings.Join(hosts, ", "), near)
+	if p.im.opt.Explore {
+		words += "; the orderings the clocks allow try every one"
 	} else {
-		words += "; they are replayed in input order (--skew tries every order)"
+		words += "; they are replayed in this order (--skew tries every order)"
 	}
 	return Gap{Kind: "unordered", Sources: sources, Words: words}, true
 }
 
-// onlyDelivery reports whether every pair of events of different hosts
-// in the run is ordered by the model anyway: a deliver after its send,
-// and so after every earlier event of the send's host.
-func onlyDelivery(run []*rawEvent, sendOf map[*rawEvent]*rawEvent) bool {
-	for i, a := range run {
-		for _, b := range run[i+1:] {
-			if a.host != b.host && !beforeDeliver(a, b, run, sendOf) {
-				return false
-			}
+// causallyBefore reports whether b must follow a: b is a's deliver or
+// the use of a's grant, or follows such an event on its own host.
+func causallyBefore(a, b *ev, run []*ev) bool {
+	for _, c := range run[slices.Index(run, a):] {
+		if c.host != b.host || slices.Index(run, c) > slices.Index(run, b) {
+			continue
+		}
+		if c.send == a || c.grant == a || (c.send != nil && c.send.host == a.host && slices.Index(run, c.send) >= slices.Index(run, a)) {
+			return true
 		}
 	}
-	return true
-}
-
-// beforeDeliver reports whether b is a deliver whose send is a or comes
-// after a on a's host.
-func beforeDeliver(a, b *rawEvent, run []*rawEvent, sendOf map[*rawEvent]*rawEvent) bool {
-	s := sendOf[b]
-	if s == nil || s.host != a.host {
-		return false
-	}
-	return s == a || slices.Index(run, a) < slices.Index(run, s)
+	return false
 }
 
 // after is the partial order the clocks allow, for lab.ExploreOptions:
-// each event follows the previous event of its host and, of every other
-// host, the latest earlier event more than the skew before it. A deliver
-// follows its send by the model's own rule.
-func after(evs []*rawEvent, skew time.Duration) [][]int {
-	out := make([][]int, len(evs))
-	last := map[string]int{} // host to the 1-based index of its latest event
+// each host's order; between hosts, the order of two events more than
+// the skew apart (shifted times); an acquire before each write or send
+// of its actor carrying its token. An inferred event is ordered only by
+// its own edges. The model itself puts a deliver after its send.
+func (p *pipeline) after() [][]int {
+	evs := p.events
+	idx := map[*ev]int{}
 	for i, e := range evs {
-		if j, ok := last[e.host]; ok {
+		idx[e] = i + 1
+	}
+	skew := p.im.opt.Skew
+	out := make([][]int, len(evs))
+	add := func(i int, j int) {
+		if j > 0 && j < i+1 && !slices.Contains(out[i], j) {
 			out[i] = append(out[i], j)
 		}
-		for h := range sortedHosts(last) {
-			if h == e.host {
+	}
+	last := map[string]int{} // host to the 1-based index of its latest event
+	for i, e := range evs {
+		if e.inferred {
+			for _, a := range e.after {
+				add(i, idx[a])
+			}
+			if e.kind == lab.Send {
+				for k := i - 1; k >= 0; k-- {
+					if !evs[k].inferred && who(evs[k]) == who(e) {
+						add(i, k+1)
+						break
+					}
+				}
+			}
+			continue
+		}
+		if j, ok := last[e.host]; ok {
+			add(i, j)
+		}
+		for _, h := range p.hosts {
+			if h == e.host || !e.hasTime {
 				continue
 			}
-			if j := latestBefore(evs[:i], h, e, skew); j > 0 {
-				out[i] = append(out[i], j)
+			for k := i - 1; k >= 0; k-- {
+				f := evs[k]
+				if f.host == h && !f.inferred && f.hasTime && e.at().Sub(f.at()) > skew {
+					add(i, k+1)
+					break
+				}
 			}
+		}
+		if e.grant != nil {
+			add(i, idx[e.grant])
 		}
 		last[e.host] = i + 1
 	}
-	return out
-}
-
-// latestBefore is the 1-based index of host h's latest event among evs
-// more than skew before e, or 0.
-func latestBefore(evs []*rawEvent, h string, e *rawEvent, skew time.Duration) int {
-	if !e.hasTime {
-		return 0
-	}
-	for j := len(evs) - 1; j >= 0; j-- {
-		f := evs[j]
-		if f.host == h && f.hasTime && e.at.Sub(f.at) > skew {
-			return j + 1
+	// An inferred event precedes the line that forced it.
+	for i, e := range evs {
+		if e.inferred && e.before != nil {
+			add(idx[e.before]-1, i+1)
 		}
 	}
-	return 0
-}
-
-func sortedHosts(last map[string]int) func(func(string) bool) {
-	hosts := make([]string, 0, len(last))
-	for h := range last {
-		hosts = append(hosts, h)
-	}
-	slices.Sort(hosts)
-	return slices.Values(hosts)
+	return out
 }

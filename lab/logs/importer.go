@@ -5,25 +5,28 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
-
-	"fencelab/lab"
 )
 
 // Options tune an import.
 type Options struct {
-	// Format of every file; "" detects it per file from its first line.
+	// Format of every file no section names a format for; "" detects it
+	// per file from a sample of its lines.
 	Format Format
 	// Since and Until, when not zero, keep only the events in between
-	// (both included).
+	// (both included), compared with the times as logged.
 	Since, Until time.Time
-	// Strict makes any malformed line an error.
+	// Strict makes any malformed line an error, and reads every line.
 	Strict bool
-	// Skew, with Explore set, is how far apart two hosts' clocks may be:
-	// events of different hosts closer than that have no known order.
+	// Skew, with Explore set, is how far apart two hosts' clocks may still
+	// be once the offsets are applied.
 	Skew    time.Duration
 	Explore bool
 	// Budget bounds the exploration's states; 0 is lab.DefaultBudget.
@@ -38,249 +41,533 @@ type Problem struct {
 
 func (p Problem) String() string { return p.Source + ": " + p.Message }
 
-// maxProblems bounds the problems kept; the rest are only counted.
-const maxProblems = 100
+// Limits of what an import keeps while it reads.
+const (
+	maxProblems = 100    // problems kept; the rest are only counted
+	maxEntries  = 20_000 // lines kept that matched a rule (events and the rest)
+	sampleLines = 100    // non-empty lines a format is detected from
+	fullLines   = 100    // lines of each file always read whole
+)
 
-// Importer reads log files one after another and keeps only their
-// events, so that a large log imports in bounded memory.
+// Importer reads log files one after another and keeps only the lines
+// its kind rules match, so that a large log imports in bounded memory.
 type Importer struct {
-	m      *Mapping
-	opt    Options
-	files  []string
-	events []*rawEvent
-	// seen counts the events in range, stored or not.
-	seen      int
+	m         *Mapping
+	opt       Options
+	files     []*fileState
+	entries   []*entry
 	lines     int
 	nonEvents int
 	problems  []Problem
 	nProblems int
 	found     map[string]bool // mapped fields some line has
 	keys      map[string]bool // a sample of the fields lines have
-	kindSeen  map[string]bool // a sample of the kind field's values
-	needles   [][]byte        // the kind values, to skip lines quickly
+	msgs      []string        // the first message texts seen
+	earliest  time.Time       // the earliest time with a year, for yearless times
+	dropped   int             // entries past maxEntries
+	needles   [][]byte        // literals one of which a matching line holds; nil: none known
+	seed      maphash.Seed
 }
-
-// rawEvent is an event as its line gave it.
-type rawEvent struct {
-	kind                         lab.Kind
-	actor, scope, resource, host string
-	value, request, op           string
-	hasValue, hasTime            bool
-	token                        *int64
-	observed                     Outcome
-	at                           time.Time
-	source                       string
-	file                         int
-	key                          string // a send's unique request, before naming
-}
-
-func (e *rawEvent) sendKey() string { return e.key }
 
 // New returns an importer of logs mapped by m.
 func New(m *Mapping, opt Options) *Importer {
-	return &Importer{m: m, opt: opt, found: map[string]bool{}, keys: map[string]bool{}, kindSeen: map[string]bool{}}
+	im := &Importer{m: m, opt: opt, found: map[string]bool{}, keys: map[string]bool{}, seed: maphash.MakeSeed()}
+	im.needles = needlesOf(m)
+	return im
 }
+
+// entry is a line a rule matched: an event, an outcome, a binding or a
+// drop notice, as the line gave it.
+type entry struct {
+	kind                         string // a model kind, or outcome, binding, dropped
+	actor, scope, resource, host string
+	value, request, op, lease    string
+	hasActor, hasValue, hasTime  bool
+	actorNamed                   bool // the mapping names an actor for this line
+	token                        *int64
+	observed                     Outcome
+	byDefault                    bool // observed is the mapping's default
+	at                           stamp
+	t                            time.Time // at, dated, once known
+	duration                     time.Duration
+	hasDuration                  bool
+	count                        int // a drop's lines
+	since                        *stamp
+	file, line                   int
+	hash                         uint64
+	subsecond                    bool
+}
+
+func (e *entry) source(im *Importer) string {
+	return fmt.Sprintf("%s:%d", im.files[e.file].name, e.line)
+}
+
+// fileState is what one file's reading remembers.
+type fileState struct {
+	name, base string
+	index      int
+	keys       *Keys // the section's keys, or nil
+	section    int
+	formats    Formats
+	detected   bool
+	header     []string
+	pattern    *regexp.Regexp
+	times      timeRules
+	text       bool
+	pending    *pendingLine // a PostgreSQL line that later lines may add to
+	host       string       // resolved at Finish
+	rotation   int          // the .N suffix, or 0
+	rank       int          // the file's place in read order
+	stats      FileStats
+}
+
+// pendingLine is a PostgreSQL line held until the next line shows
+// whether it continues it.
+type pendingLine struct {
+	rec  record
+	n    int
+	raw  []byte
+	last string // the field a tab line continues
+}
+
+// FileStats counts what became of one file's lines.
+type FileStats struct {
+	File    string         `json:"file"`
+	Format  Format         `json:"format"`
+	Host    string         `json:"host"`
+	Read    int            `json:"read"`
+	Parsed  int            `json:"parsed"`
+	Matched int            `json:"matched"`
+	Events  int            `json:"events"`
+	LeftOut map[string]int `json:"left_out"`
+}
+
+// The reasons a matched line is left out, as FileStats names them.
+const (
+	leftNoTime    = "no time"
+	leftNoRequest = "no request"
+	leftOutside   = "outside --since/--until"
+	leftDuplicate = "duplicate"
+)
 
 // Add reads one file's lines from r. name is how sources name the file.
 // Only a read error is returned; lines that do not parse are problems.
 func (im *Importer) Add(name string, r io.Reader) error {
-	im.files = append(im.files, name)
+	f := &fileState{name: name, base: filepath.Base(name), index: len(im.files)}
+	f.stats = FileStats{File: name, LeftOut: map[string]int{leftNoTime: 0, leftNoRequest: 0, leftOutside: 0, leftDuplicate: 0}}
+	f.keys, f.section = im.m.section(f.base)
+	f.formats = im.opt.formatFor(im.m, f.keys)
+	f.detected = len(f.formats) > 0
+	f.times = im.timeRulesFor(f.keys)
+	if p := im.key(f, func(k *Keys) string { return k.Pattern }); p != "" {
+		f.pattern, _ = compile(p) // checked by ReadMapping
+	}
+	f.rotation = rotationOf(f.base)
+	im.files = append(im.files, f)
 	lr := &lineReader{br: bufio.NewReaderSize(r, MaxLine)}
-	f := &fileState{name: name, index: len(im.files) - 1, format: im.opt.Format}
+	var sample [][]byte
+	var sampleN []int
 	for {
 		line, err := lr.next()
 		switch {
 		case err == io.EOF:
+			if !f.detected {
+				if !im.detect(f, sample, sampleN) {
+					return nil
+				}
+			}
+			im.flushPending(f)
+			if f.stats.Read == 0 {
+				im.problem(f, 0, "the file is empty")
+			}
 			return nil
 		case errors.Is(err, errTooLong):
-			im.problem(name, lr.n, fmt.Sprintf("a line longer than %d MiB, left out", MaxLine>>20))
+			im.lines++
+			f.stats.Read++
+			im.problem(f, lr.n, fmt.Sprintf("a line longer than %d MiB, left out", MaxLine>>20))
 			continue
 		case err != nil:
 			return fmt.Errorf("read %s: %w", name, err)
 		}
 		im.lines++
-		if !f.line(im, line, lr.n) {
-			return nil
+		f.stats.Read++
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
 		}
+		if msg := textProblem(line); msg != "" {
+			if !f.text {
+				im.problem(f, lr.n, "binary data: "+name+" is not a log of text lines, and is left out")
+				f.formats, f.detected = nil, true
+				return nil
+			}
+			im.problem(f, lr.n, msg)
+			continue
+		}
+		f.text = true
+		if !f.detected {
+			sample = append(sample, bytes.Clone(line))
+			sampleN = append(sampleN, lr.n)
+			if len(sample) < sampleLines {
+				continue
+			}
+			if !im.detect(f, sample, sampleN) {
+				return nil
+			}
+			sample, sampleN = nil, nil
+			continue
+		}
+		im.line(f, line, lr.n)
 	}
 }
 
-// fileState is what one file's reading remembers: its format and header.
-type fileState struct {
-	name   string
-	index  int
-	format Format
-	header []string
-	text   bool // a line of text has been read
-}
-
-// line handles one line; false stops reading the file (it is binary).
-func (f *fileState) line(im *Importer, line []byte, n int) bool {
-	if len(bytes.TrimSpace(line)) == 0 {
+// detect chooses the file's format from its sample and reads the sample.
+func (im *Importer) detect(f *fileState, sample [][]byte, ns []int) bool {
+	f.detected = true
+	if len(sample) == 0 {
 		return true
 	}
-	if msg := textProblem(line); msg != "" {
-		if !f.text {
-			im.problem(f.name, n, "binary data, not a log of JSON Lines, logfmt or CSV: the file is left out")
-			return false
-		}
-		im.problem(f.name, n, msg)
-		return true
+	f.formats = Formats{detectFormat(sample, f.pattern)}
+	for i, line := range sample {
+		im.line(f, line, ns[i])
 	}
-	f.text = true
-	if f.format == "" {
-		f.format = detect(line)
-	}
-	if f.format == CSV && f.header == nil {
-		h, err := csvHeader(line)
-		if err != nil {
-			im.problem(f.name, n, err.Error())
-			return false
-		}
-		f.header = h
-		return true
-	}
-	if n > fullLines && im.cannotBeEvent(line) {
-		if msg := f.check(line); msg != "" {
-			im.problem(f.name, n, msg)
-		} else {
-			im.nonEvents++
-		}
-		return true
-	}
-	rec, err := f.parse(line)
-	if err != nil {
-		im.problem(f.name, n, err.Error())
-		return true
-	}
-	im.record(rec, f, n)
 	return true
 }
 
-func (f *fileState) parse(line []byte) (record, error) {
-	switch f.format {
+// detectFormat is the first format that reads more than half of the
+// sample: JSON Lines (journald's when its first object says so), the
+// text presets, logfmt; else CSV with a header.
+func detectFormat(sample [][]byte, pattern *regexp.Regexp) Format {
+	half := len(sample) / 2
+	reads := func(f Format) bool {
+		n := 0
+		for _, l := range sample {
+			if readsLine(f, l, pattern) {
+				n++
+			}
+		}
+		return n > half
+	}
+	if reads(JSONL) {
+		for _, l := range sample {
+			if r, err := parseJSON(l); err == nil {
+				if _, a := r["__REALTIME_TIMESTAMP"]; a {
+					if _, b := r["MESSAGE"]; b {
+						return Journald
+					}
+				}
+				break
+			}
+		}
+		return JSONL
+	}
+	if pattern != nil && reads(Pattern) {
+		return Pattern
+	}
+	for _, p := range presets {
+		if reads(p) {
+			return p
+		}
+	}
+	if reads(Logfmt) {
+		return Logfmt
+	}
+	return CSV
+}
+
+// readsLine reports whether a format reads the line, for detection.
+func readsLine(f Format, line []byte, pattern *regexp.Regexp) bool {
+	switch f {
 	case JSONL:
+		t := bytes.TrimSpace(line)
+		return len(t) > 0 && t[0] == '{' && bytesValidJSON(t)
+	case Logfmt:
+		r, err := logfmtPairs(string(line), false)
+		if err != nil {
+			return false
+		}
+		pairs := 0
+		for _, v := range r {
+			if v != "true" {
+				pairs++
+			}
+		}
+		return pairs > 0 && pairs*2 >= len(r)
+	case Pattern:
+		return pattern != nil && pattern.Match(line)
+	case Postgres:
+		return pgLine.Match(line) || pgContinues(line)
+	}
+	_, err := parsePreset(f, string(line))
+	return err == nil
+}
+
+func pgContinues(line []byte) bool { return len(line) > 0 && line[0] == '\t' }
+
+// line reads one non-empty line of text in the file's format.
+func (im *Importer) line(f *fileState, line []byte, n int) {
+	if len(f.formats) == 0 {
+		f.formats = Formats{CSV}
+	}
+	if f.formats[0] == CSV && len(f.formats) == 1 {
+		if f.header == nil {
+			h, err := csvHeader(line)
+			if err != nil {
+				im.problem(f, n, err.Error())
+				return
+			}
+			f.header = h
+			return
+		}
+	}
+	if slices.Contains(f.formats, Postgres) {
+		if im.pgLine(f, line, n) {
+			return
+		}
+	}
+	if n > fullLines && !im.opt.Strict && im.cannotMatch(line) {
+		im.nonEvents++
+		return
+	}
+	rec, format, err := im.parse(f, line)
+	if err != nil {
+		im.problem(f, n, err.Error())
+		return
+	}
+	im.record(f, rec, format, line, n)
+}
+
+// pgLine handles PostgreSQL's multi-line messages: a DETAIL, HINT,
+// CONTEXT, STATEMENT or QUERY line of the same process, or a line that
+// starts with a tab, adds to the line before it. It reports whether the
+// line was taken.
+func (im *Importer) pgLine(f *fileState, line []byte, n int) bool {
+	p := f.pending
+	if pgContinues(line) {
+		if p != nil {
+			cur, _ := p.rec[p.last].(string)
+			p.rec[p.last] = cur + "\n" + strings.TrimLeft(string(line), "\t")
+			return true
+		}
+		return false
+	}
+	m := pgLine.FindSubmatch(line)
+	if m == nil {
+		im.flushPending(f)
+		return false
+	}
+	if field, ok := pgExtra[string(m[3])]; ok && p != nil && p.rec["pid"] == string(m[2]) {
+		p.rec[field] = string(m[4])
+		p.last = field
+		return true
+	}
+	im.flushPending(f)
+	rec, _ := parsePreset(Postgres, string(line))
+	f.pending = &pendingLine{rec: rec, n: n, raw: bytes.Clone(line), last: "msg"}
+	f.stats.Parsed++
+	return true
+}
+
+func (im *Importer) flushPending(f *fileState) {
+	p := f.pending
+	if p == nil {
+		return
+	}
+	f.pending = nil
+	if p.n > fullLines && !im.opt.Strict && im.cannotMatch(flatten(p.rec)) {
+		im.nonEvents++
+		return
+	}
+	f.stats.Parsed-- // record counts it again
+	im.record(f, p.rec, Postgres, p.raw, p.n)
+}
+
+// flatten joins a record's values, for the literal check of a PostgreSQL
+// line whose later lines added fields.
+func flatten(r record) []byte {
+	var b bytes.Buffer
+	for _, v := range r {
+		if s, ok := v.(string); ok {
+			b.WriteString(s)
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()
+}
+
+// parse reads a line with the first of the file's formats that reads it.
+func (im *Importer) parse(f *fileState, line []byte) (record, Format, error) {
+	var first error
+	for _, format := range f.formats {
+		rec, err := im.parseAs(f, format, line)
+		if err == nil {
+			return rec, format, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	if len(f.formats) > 1 {
+		names := make([]string, len(f.formats))
+		for i, x := range f.formats {
+			names[i] = string(x)
+		}
+		return nil, "", fmt.Errorf("not a line of %s: left out", strings.Join(names, " or "))
+	}
+	return nil, "", first
+}
+
+func (im *Importer) parseAs(f *fileState, format Format, line []byte) (record, error) {
+	switch format {
+	case JSONL, Journald:
 		return parseJSON(line)
 	case Logfmt:
 		return parseLogfmt(line)
+	case CSV:
+		if f.header == nil {
+			return nil, fmt.Errorf("a CSV line before the header")
+		}
+		return parseCSV(f.header, line)
+	case Pattern:
+		if f.pattern == nil {
+			return nil, fmt.Errorf("no pattern")
+		}
+		m := f.pattern.FindSubmatch(line)
+		if m == nil || len(m[0]) != len(line) {
+			return nil, fmt.Errorf("does not match the pattern")
+		}
+		r := record{}
+		for i, name := range f.pattern.SubexpNames() {
+			if name != "" && m[i] != nil {
+				r[name] = string(m[i])
+			}
+		}
+		return r, nil
 	}
-	return parseCSV(f.header, line)
+	return parsePreset(format, string(line))
 }
 
-func (im *Importer) problem(file string, line int, msg string) {
+// cannotMatch reports whether the line holds none of the literals every
+// matching line holds, so that it matches no rule whatever its fields.
+func (im *Importer) cannotMatch(line []byte) bool {
+	if im.needles == nil {
+		return false
+	}
+	for _, n := range im.needles {
+		if bytes.Contains(line, n) {
+			return false
+		}
+	}
+	return true
+}
+
+func (im *Importer) problem(f *fileState, line int, msg string) {
 	im.nProblems++
 	if len(im.problems) < maxProblems {
-		im.problems = append(im.problems, Problem{Source: fmt.Sprintf("%s:%d", file, line), Message: msg})
+		src := f.name
+		if line > 0 {
+			src = fmt.Sprintf("%s:%d", f.name, line)
+		}
+		im.problems = append(im.problems, Problem{Source: src, Message: msg})
 	}
 }
 
-// get reads a mapped field, noting that some line has it.
-func (im *Importer) get(rec record, name string) (string, bool) {
-	if name == "" {
-		return "", false
+// key is the value of a reading option for a file: its section's, else
+// the top level's.
+func (im *Importer) key(f *fileState, get func(*Keys) string) string {
+	if f.keys != nil {
+		if v := get(f.keys); v != "" {
+			return v
+		}
 	}
-	v, ok := rec.get(name)
-	if ok {
-		im.found[name] = true
-	}
-	return strings.TrimSpace(v), ok && strings.TrimSpace(v) != ""
+	return get(&im.m.Keys)
 }
 
-// record turns a parsed line into an event, if its kind value is mapped.
-func (im *Importer) record(rec record, f *fileState, n int) {
+func (o Options) formatFor(m *Mapping, sec *Keys) Formats {
+	if sec != nil && len(sec.Format) > 0 {
+		return sec.Format
+	}
+	if o.Format != "" {
+		return Formats{o.Format}
+	}
+	return m.Format
+}
+
+func (im *Importer) timeRulesFor(sec *Keys) timeRules {
+	pick := func(get func(*Keys) string) string {
+		if sec != nil {
+			if v := get(sec); v != "" {
+				return v
+			}
+		}
+		return get(&im.m.Keys)
+	}
+	r := timeRules{unit: pick(func(k *Keys) string { return k.TimeUnit }), layout: pick(func(k *Keys) string { return k.TimeLayout })}
+	if z := pick(func(k *Keys) string { return k.Zone }); z != "" {
+		r.zone, _ = loadZone(z) // checked by ReadMapping
+	}
+	r.year = im.m.Year
+	if sec != nil && sec.Year != 0 {
+		r.year = sec.Year
+	}
+	return r
+}
+
+// rotationOf is a rotated file's .N suffix, or 0.
+func rotationOf(base string) int {
+	i := strings.LastIndexByte(base, '.')
+	if i < 0 || i == len(base)-1 {
+		return 0
+	}
+	n, err := strconv.Atoi(base[i+1:])
+	if err != nil || n < 1 {
+		return 0
+	}
+	return n
+}
+
+// record turns a parsed line into an entry when a rule matches it.
+func (im *Importer) record(f *fileState, rec record, format Format, raw []byte, n int) {
+	f.stats.Parsed++
+	lr := im.lineRules(f, format)
+	lr.restFields(rec)
 	if len(im.keys) < 200 {
 		for _, k := range rec.keys() {
 			im.keys[k] = true
 		}
 	}
-	kv, _ := im.get(rec, im.m.Kind.Field)
-	kind, ok := im.m.Kind.Values[kv]
-	if kv != "" && len(im.kindSeen) < 20 {
-		im.kindSeen[kv] = true
+	msg, _ := lr.fact(rec, "message", nil)
+	if msg != "" && len(im.msgs) < 20 && !slices.Contains(im.msgs, msg) {
+		im.msgs = append(im.msgs, msg)
 	}
-	if !ok {
+	if st, ok := lr.stamp(rec, nil); ok == nil && !st.noYear && (im.earliest.IsZero() || st.t.Before(im.earliest)) {
+		im.earliest = st.t
+	}
+	kind, groups, rule := lr.kind(rec, msg)
+	if kind == "" {
+		if d, ok := builtinDrop(string(raw)); ok {
+			kind, groups = kindDropped, d
+		}
+	}
+	if kind == "" || kind == kindIgnore {
 		im.nonEvents++
 		return
 	}
-	e, err := im.event(rec, kind)
+	f.stats.Matched++
+	e, err := lr.entry(rec, kind, groups, rule)
 	if err != nil {
-		im.problem(f.name, n, err.Error())
+		im.problem(f, n, err.Error())
 		return
 	}
-	if !im.inRange(e) {
+	if e == nil { // left out, counted
 		return
 	}
-	e.source, e.file = fmt.Sprintf("%s:%d", f.name, n), f.index
-	if e.host == "" {
-		e.host = f.name
+	e.file, e.line = f.index, n
+	e.hash = maphash.Bytes(im.seed, raw)
+	if len(im.entries) >= maxEntries {
+		// Past the limit only events are counted: they are far more than
+		// the model replays, and the import fails naming --since and --until.
+		im.dropped++
+		return
 	}
-	im.seen++
-	if len(im.events) < lab.MaxEvents {
-		im.events = append(im.events, e)
-	}
-}
-
-func (im *Importer) inRange(e *rawEvent) bool {
-	if !e.hasTime {
-		return true
-	}
-	if !im.opt.Since.IsZero() && e.at.Before(im.opt.Since) {
-		return false
-	}
-	return im.opt.Until.IsZero() || !e.at.After(im.opt.Until)
-}
-
-// event reads the mapped fields of an event line.
-func (im *Importer) event(rec record, kind lab.Kind) (*rawEvent, error) {
-	m := im.m
-	e := &rawEvent{kind: kind}
-	if m.Time != "" {
-		tv, ok := im.get(rec, m.Time)
-		if !ok {
-			return nil, fmt.Errorf("%s line has no time (field %q)", kind, m.Time)
-		}
-		t, err := ParseTime(tv)
-		if err != nil {
-			return nil, err
-		}
-		e.at, e.hasTime = t, true
-	}
-	e.actor, _ = im.get(rec, m.Actor)
-	e.scope, _ = im.get(rec, m.Scope)
-	e.resource, _ = im.get(rec, m.Resource)
-	e.value, e.hasValue = im.get(rec, m.Value)
-	e.request, _ = im.get(rec, m.Request)
-	e.op, _ = im.get(rec, m.Op)
-	e.host, _ = im.get(rec, m.Host)
-	if tv, ok := im.get(rec, m.Token); ok {
-		t, err := strconv.ParseInt(tv, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("token %q (field %q) is not an integer", clipText(tv), m.Token)
-		}
-		e.token = &t
-	}
-	if m.Observed != nil {
-		ov, _ := im.get(rec, m.Observed.Field)
-		e.observed = m.Observed.Values[ov]
-	}
-	return e, e.check(m)
-}
-
-// check reports a field the event's kind needs and the line lacks.
-func (e *rawEvent) check(m *Mapping) error {
-	switch e.kind {
-	case lab.Deliver, lab.Commit:
-		if e.request == "" {
-			return fmt.Errorf("%s line has no request id (field %q): it cannot be matched to its send", e.kind, m.Request)
-		}
-	case lab.Restart:
-		if e.resource == "" && e.scope == "" {
-			return fmt.Errorf("restart line names neither a resource (field %q) nor a scope (field %q)", m.Resource, m.Scope)
-		}
-	default:
-		if e.actor == "" {
-			return fmt.Errorf("%s line has no actor (field %q)", e.kind, m.Actor)
-		}
-	}
-	return nil
+	im.entries = append(im.entries, e)
 }

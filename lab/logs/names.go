@@ -83,17 +83,36 @@ func validName(s string, max int) bool {
 	return true
 }
 
-// nameAll gives every send a unique request key, then names every field.
-func (b *builder) nameAll() {
-	b.names = map[string]*namer{
+// namesOf names every original of the timeline as the model accepts.
+type namesOf struct {
+	names  map[string]*namer
+	legend []Rename
+	incs   map[string]string // actor and incarnation to its name
+}
+
+func (b *namesOf) name(f, orig string) string { return b.names[f].of[orig] }
+
+// actor is the scenario name of an event's actor, its incarnation's
+// when it has one.
+func (b *namesOf) actor(e *ev) string {
+	if e.incarnation > 1 {
+		return b.incs[who(e)]
+	}
+	return b.names["actor"].of[e.actor]
+}
+
+// nameAll gives every send a unique request key, then names every field
+// and every incarnation.
+func (p *pipeline) nameAll() *namesOf {
+	b := &namesOf{names: map[string]*namer{
 		"actor": newNamer("actor", "", 16), "scope": newNamer("scope", "scope", 32),
 		"resource": newNamer("resource", "resource", 32), "request": newNamer("request", "req", 32),
 		"op": newNamer("op", "op", 32),
-	}
+	}, incs: map[string]string{}}
 	count := map[string]int{}
-	for _, e := range b.events {
+	for _, e := range p.events {
 		if e.kind == lab.Send {
-			b.sendKeyOf(e, count)
+			p.sendKeyOf(e, count, b)
 		}
 		if e.kind == lab.Deliver || e.kind == lab.Commit {
 			continue // a deliver names only its request
@@ -113,15 +132,39 @@ func (b *builder) nameAll() {
 	for _, f := range []string{"actor", "scope", "resource", "request", "op"} {
 		b.legend = append(b.legend, b.names[f].assign()...)
 	}
+	b.incarnationNames(p)
+	return b
+}
+
+// incarnationNames names X's incarnation n X_n, or the next short name
+// when that is taken or too long.
+func (b *namesOf) incarnationNames(p *pipeline) {
+	an := b.names["actor"]
+	k := 0
+	for _, e := range p.events {
+		if e.incarnation < 2 || b.incs[who(e)] != "" {
+			continue
+		}
+		name := fmt.Sprintf("%s_%d", an.of[e.actor], e.incarnation)
+		if !validName(name, 16) || an.taken[name] {
+			for name = an.generated(k); an.taken[name]; name = an.generated(k) {
+				k++
+			}
+		}
+		an.taken[name] = true
+		b.incs[who(e)] = name
+		r := Rename{Field: "actor", Name: name, Original: e.actor, Incarnation: e.incarnation, Since: p.src(e)}
+		b.legend = append(b.legend, r)
+	}
 }
 
 // sendKeyOf keys a send by its request, the second send of one request
 // as request-2 and so on; a send that logs no request gets a key from its
 // line, and a gap.
-func (b *builder) sendKeyOf(e *rawEvent, count map[string]int) {
+func (p *pipeline) sendKeyOf(e *ev, count map[string]int, b *namesOf) {
 	if e.request == "" {
-		e.key = "line " + e.source
-		b.gap("send-without-request", fmt.Sprintf("%s's send logs no request id: no deliver can be matched to it, so what the resource did with it is unknown", e.actor), e)
+		e.key = "line " + p.src(e)
+		p.gap("send-without-request", fmt.Sprintf("%s's send logs no request id: no deliver can be matched to it, so what the resource did with it is unknown", e.actor), p.src(e))
 	} else if count[e.request]++; count[e.request] == 1 {
 		e.key = e.request
 	} else {
@@ -129,6 +172,3 @@ func (b *builder) sendKeyOf(e *rawEvent, count map[string]int) {
 	}
 	b.names["request"].see(e.key)
 }
-
-// name is the model's name for an original of field f.
-func (b *builder) name(f, orig string) string { return b.names[f].of[orig] }

@@ -2,10 +2,8 @@ package logs
 
 import (
 	"context"
-	"fmt"
-	"slices"
-	"sort"
 	"strings"
+	"time"
 
 	"fencelab/lab"
 )
@@ -14,13 +12,19 @@ import (
 // seen to do against each policy, what the logs leave unsaid, and, with
 // a skew, every ordering the clocks allow.
 type Result struct {
-	Scenario  *lab.Scenario    `json:"scenario"`
-	Observed  []Observation    `json:"observed"`
-	Against   []Verdict        `json:"against"`
-	Gaps      []Gap            `json:"gaps"`
-	Orderings *lab.Exploration `json:"orderings"`
-	Legend    []Rename         `json:"legend,omitempty"`
-	Problems  []Problem        `json:"problems,omitempty"`
+	Scenario   *lab.Scenario    `json:"scenario"`
+	Observed   []Observation    `json:"observed"`
+	Against    []Verdict        `json:"against"`
+	Gaps       []Gap            `json:"gaps"`
+	Orderings  *lab.Exploration `json:"orderings"`
+	Legend     []Rename         `json:"legend,omitempty"`
+	Problems   []Problem        `json:"problems,omitempty"`
+	Files      []FileStats      `json:"files"`
+	Clocks     Clocks           `json:"clocks"`
+	Inferred   []InferredEvent  `json:"inferred"`
+	Duplicates []Duplicate      `json:"duplicates"`
+	Drops      []Drop           `json:"drops"`
+	Marks      []Mark           `json:"marks"`
 
 	// Trace is the replay of Scenario.
 	Trace *lab.Trace `json:"-"`
@@ -29,6 +33,11 @@ type Result struct {
 	// Lines read, lines that were no event, and malformed lines (Problems
 	// keeps the first hundred).
 	Lines, NonEvents, ProblemCount int `json:"-"`
+	// Skew is the --skew the orderings were explored with.
+	Skew time.Duration `json:"-"`
+
+	inferredSteps map[int]bool
+	defaultSteps  map[int]bool
 }
 
 // Observation is what the resource was seen to do at one step.
@@ -46,18 +55,72 @@ type Verdict struct {
 	Words             string     `json:"words"`
 }
 
-// Gap is something the logs do not say that the diagnosis needs.
+// Gap is something the logs do not say that the diagnosis needs, or
+// something the import inferred, shifted, merged or left out.
 type Gap struct {
 	Kind    string   `json:"kind"`
 	Sources []string `json:"sources"`
 	Words   string   `json:"words"`
 }
 
-// Rename records a name the model refuses and the short name used instead.
+// Rename records a name the model refuses and the short name used
+// instead, or an incarnation of a crashed actor.
 type Rename struct {
-	Field    string `json:"field"` // actor, scope, resource, request or op
-	Name     string `json:"name"`
-	Original string `json:"original"`
+	Field       string `json:"field"` // actor, scope, resource, request or op
+	Name        string `json:"name"`
+	Original    string `json:"original"`
+	Incarnation int    `json:"incarnation,omitempty"`
+	Since       string `json:"since,omitempty"`
+}
+
+// Clocks are the offsets the import estimated, or the contradiction that
+// kept them at zero.
+type Clocks struct {
+	Offsets       []Offset       `json:"offsets"`
+	Contradiction *Contradiction `json:"contradiction"`
+}
+
+// Offset is the amount added to a host's logged times, and why.
+type Offset struct {
+	Host     string   `json:"host"`
+	OffsetMS float64  `json:"offset_ms"`
+	Sources  []string `json:"sources"`
+	Words    string   `json:"words"`
+}
+
+// Contradiction names the lines whose constraints cannot all hold.
+type Contradiction struct {
+	Sources []string `json:"sources"`
+	Words   string   `json:"words"`
+}
+
+// InferredEvent is a step the logs imply but do not log.
+type InferredEvent struct {
+	Step    int      `json:"step"`
+	Kind    lab.Kind `json:"kind"`
+	Sources []string `json:"sources"`
+	Words   string   `json:"words"`
+}
+
+// Duplicate is an event line logged twice.
+type Duplicate struct {
+	Source string `json:"source"`
+	SameAs string `json:"same_as"`
+}
+
+// Drop is a notice that the log pipeline dropped lines, and its window.
+type Drop struct {
+	Source string    `json:"source"`
+	Count  int       `json:"count"`
+	From   time.Time `json:"from"`
+	To     time.Time `json:"to"`
+}
+
+// Mark is a step the model refused or skipped under some policy.
+type Mark struct {
+	Step   int    `json:"step"`
+	Mark   string `json:"mark"`
+	Reason string `json:"reason"`
 }
 
 // Error lists every reason an import produced no scenario.
@@ -67,136 +130,99 @@ type Error struct {
 
 func (e *Error) Error() string { return strings.Join(e.Reasons, "\n") }
 
-// Finish builds the scenario from the events read and judges it.
-func (im *Importer) Finish(ctx context.Context) (*Result, error) {
-	if err := im.refusal(); err != nil {
-		return nil, err
-	}
-	b := &builder{im: im, events: im.ordered()}
-	b.matchRequests()
-	if len(b.events) == 0 {
-		return nil, b.nothingLeft()
-	}
-	s, err := b.scenario()
+// result builds the scenario and judges it.
+func (p *pipeline) result(ctx context.Context) (*Result, error) {
+	b := p.nameAll()
+	s, err := p.scenario(b)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Scenario: s, Trace: lab.Replay(s), Legend: b.legend, Gaps: b.gaps,
-		Problems: im.problems, Lines: im.lines, NonEvents: im.nonEvents, ProblemCount: im.nProblems}
-	for _, e := range b.events {
-		res.Sources = append(res.Sources, e.source)
+	im := p.im
+	res := &Result{Scenario: s, Trace: lab.Replay(s), Legend: b.legend, Problems: im.problems,
+		Lines: im.lines, NonEvents: im.nonEvents, ProblemCount: im.nProblems, Skew: im.opt.Skew,
+		inferredSteps: map[int]bool{}, defaultSteps: map[int]bool{}}
+	for i, e := range p.events {
+		res.Sources = append(res.Sources, p.src(e))
+		if e.inferred || e.computed {
+			res.inferredSteps[i+1] = true
+		}
+		if e.byDefault {
+			res.defaultSteps[i+1] = true
+		}
 	}
-	res.Observed = observations(b.events)
+	for _, f := range im.files {
+		res.Files = append(res.Files, f.stats)
+	}
+	for _, e := range p.events {
+		if !e.inferred && !e.computed {
+			im.files[e.file].stats.Events++
+		}
+	}
+	for i, f := range im.files {
+		res.Files[i] = f.stats
+	}
+	res.Observed = observations(p.events)
 	res.Against = against(res)
-	res.Gaps = append(res.Gaps, b.lineGaps()...)
-	res.Gaps = append(res.Gaps, unordered(b.events, im.opt, b.sendOf)...)
+	res.Gaps = append(res.Gaps, p.gaps...)
+	res.Gaps = append(res.Gaps, p.lineGaps()...)
+	res.Gaps = append(res.Gaps, p.unordered()...)
 	if res.Gaps == nil {
 		res.Gaps = []Gap{} // the JSON lists no gap as [], not null
 	}
+	res.Clocks = Clocks{Offsets: []Offset{}, Contradiction: p.contradict}
+	for _, h := range p.hosts {
+		if o := p.offsetWhy[h]; o != nil {
+			res.Clocks.Offsets = append(res.Clocks.Offsets, *o)
+		}
+	}
+	res.Inferred = p.inferredList()
+	res.Duplicates = orEmpty(p.duplicates)
+	res.Drops = orEmpty(p.drops)
+	res.Marks = marks(res.Trace)
 	if im.opt.Explore {
-		opt := lab.ExploreOptions{Budget: im.opt.Budget, After: after(b.events, im.opt.Skew)}
+		opt := lab.ExploreOptions{Budget: im.opt.Budget, After: p.after()}
 		res.Orderings = lab.Explore(ctx, s, opt)
 	}
 	return res, nil
 }
 
-// refusal is why the events read make no scenario, or nil.
-func (im *Importer) refusal() error {
-	var reasons []string
-	if im.opt.Strict {
-		for _, p := range im.problems {
-			reasons = append(reasons, p.String())
-		}
-		if im.nProblems > len(im.problems) {
-			reasons = append(reasons, fmt.Sprintf("and %d more malformed lines", im.nProblems-len(im.problems)))
-		}
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
 	}
-	missing := im.missingFields()
-	if !im.found[im.m.Kind.Field] && im.lines > 0 {
-		reasons = append(reasons, missing...)
-	} else {
-		for _, msg := range missing {
-			im.problems = append(im.problems, Problem{Source: "mapping", Message: msg})
-		}
-	}
-	switch {
-	case len(im.files) > 1 && im.m.Time == "":
-		reasons = append(reasons, "several files need a time field in the mapping: without it their lines cannot be put in one order")
-	case im.seen == 0:
-		reasons = append(reasons, im.noEvent())
-	case im.seen > lab.MaxEvents:
-		reasons = append(reasons, fmt.Sprintf("%d events, the model allows %d: import a shorter window with --since and --until", im.seen, lab.MaxEvents))
-	}
-	if len(reasons) == 0 {
-		return nil
-	}
-	if !im.opt.Strict {
-		for _, p := range im.problems {
-			reasons = append(reasons, p.String())
-		}
-	}
-	return &Error{Reasons: reasons}
+	return s
 }
 
-// missingFields names the mapped fields no line has.
-func (im *Importer) missingFields() []string {
-	var out []string
-	for _, f := range im.m.Fields() {
-		if !im.found[f] && im.lines > 0 {
-			out = append(out, fmt.Sprintf("the mapping names field %q, which no line has (fields seen: %s)", f, im.seenKeys()))
+// marks lists the steps refused or skipped under any policy.
+func marks(tr *lab.Trace) []Mark {
+	out := []Mark{}
+	for _, st := range tr.Steps {
+		var m *Mark
+		for _, p := range lab.Policies() {
+			o := st.Outcomes.Of(p)
+			if o.Decision == lab.Skipped {
+				m = &Mark{Step: st.Index, Mark: "skipped", Reason: o.Reason}
+				break
+			}
+			if o.Decision == lab.Refused && m == nil {
+				m = &Mark{Step: st.Index, Mark: "refused", Reason: o.Reason}
+			}
+		}
+		if m != nil {
+			if m.Reason == "" {
+				m.Reason = st.Warning
+			}
+			out = append(out, *m)
 		}
 	}
 	return out
 }
 
-func (im *Importer) seenKeys() string {
-	keys := make([]string, 0, len(im.keys))
-	for k := range im.keys {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	if len(keys) == 0 {
-		return "none"
-	}
-	return strings.Join(keys, ", ")
-}
-
-func (im *Importer) noEvent() string {
-	if im.lines == 0 {
-		return "no event: the input has no line of text"
-	}
-	vals := make([]string, 0, len(im.kindSeen))
-	for v := range im.kindSeen {
-		vals = append(vals, fmt.Sprintf("%q", v))
-	}
-	sort.Strings(vals)
-	return fmt.Sprintf("no event: %d lines read, none whose %q is one of the mapping's kind values (values seen: %s)",
-		im.lines, im.m.Kind.Field, strings.Join(vals, ", "))
-}
-
-// nothingLeft explains an import whose every event was a deliver of a
-// request no send names.
-func (b *builder) nothingLeft() error {
-	reasons := []string{"no event left: every event line is a deliver whose send is not in the logs (a worker's log may be missing)"}
-	for _, g := range b.gaps {
-		reasons = append(reasons, strings.Join(g.Sources, ", ")+": "+g.Words)
-	}
-	return &Error{Reasons: reasons}
-}
-
-// ordered returns the events in time order, ties in input order (files
-// in the order given, then lines).
-func (im *Importer) ordered() []*rawEvent {
-	evs := slices.Clone(im.events)
-	slices.SortStableFunc(evs, func(a, b *rawEvent) int { return a.at.Compare(b.at) })
-	return evs
-}
-
 // observations lists each step's observed outcome.
-func observations(evs []*rawEvent) []Observation {
+func observations(evs []*ev) []Observation {
 	out := []Observation{}
 	for i, e := range evs {
-		if e.observed != "" {
+		if e.observed != "" && (e.kind == lab.Write || e.kind == lab.Deliver) {
 			out = append(out, Observation{Step: i + 1, Outcome: e.observed})
 		}
 	}

@@ -17,9 +17,11 @@ func TestSkewOrderings(t *testing.T) {
 		skew time.Duration
 		want int64
 	}{
-		{0, 1},                      // every pair is apart: the times order everything
-		{7 * time.Millisecond, 3},   // the send, 5 ms from each grant, goes before, between or after them
-		{100 * time.Millisecond, 6}, // two chains of two: every interleaving
+		{0, 1},                    // every pair is apart: the times order everything
+		{7 * time.Millisecond, 3}, // A's send goes before, between or after them... but before A's inferred expiry
+		// B's grant forces an expiry of A's lease after A's send: grant A
+		// goes anywhere before B's, the deliver anywhere after the send.
+		{100 * time.Millisecond, 11},
 	}
 	for _, tt := range tests {
 		res, err := run(t, simpleMap, Options{Explore: true, Skew: tt.skew},

@@ -20,17 +20,17 @@ func TestSuggestExample(t *testing.T) {
 		t.Errorf("Survey formats = %v, want jsonl logfmt logfmt csv", got)
 	}
 	m := s.Suggest()
-	got := []string{m.Time, m.Actor, m.Kind.Field, m.Token, m.Scope, m.Resource, m.Value, m.Request, m.Host, m.Observed.Field}
+	got := []string{m.Time, m.Actor, m.KindField, m.Token, m.Scope, m.Resource, m.Value, m.Request, m.Host, m.ObservedField}
 	want := []string{"ts", "worker", "msg", "generation", "job_id", "resource", "result", "request_id", "host", "outcome"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("Suggest() fields = %v, want %v", got, want)
 	}
 	for v, k := range map[string]lab.Kind{"lease granted": lab.Acquire, "write sent": lab.Send, "write received": lab.Deliver, "gc pause": lab.Pause, "resumed": lab.Resume, "lease expired": lab.Expire} {
-		if m.Kind.Values[v] != k {
-			t.Errorf("Suggest() kind of %q = %q, want %q", v, m.Kind.Values[v], k)
+		if m.Kinds[v] != k {
+			t.Errorf("Suggest() kind of %q = %q, want %q", v, m.Kinds[v], k)
 		}
 	}
-	if m.Observed.Values["accepted"] != Applied {
-		t.Errorf("Suggest() outcome of accepted = %q, want applied", m.Observed.Values["accepted"])
+	if m.Outcomes["accepted"] != Applied {
+		t.Errorf("Suggest() outcome of accepted = %q, want applied", m.Outcomes["accepted"])
 	}
 }
