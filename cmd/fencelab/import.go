@@ -230,8 +230,11 @@ func printImport(res *logs.Result, only lab.Policy, w io.Writer) {
 	}
 	for i, st := range res.Trace.Steps {
 		src := res.Sources[i]
-		if inferred[i+1] {
+		switch {
+		case inferred[i+1]:
 			src = "inferred (" + src + ")"
+		case strings.HasPrefix(st.Event.Note, "computed: "):
+			src = "computed (" + src + ")"
 		}
 		fmt.Fprintf(w, "%3d  %-10s %-52s %s%s\n", i+1, st.Event.Actor, lab.DescribeEvent(st.Event), src, marks[i+1])
 	}

@@ -81,6 +81,7 @@ func (im *Importer) Finish(ctx context.Context) (*Result, error) {
 	p.merge()
 	p.lineOrder()
 	p.incarnations()
+	p.repeatedGrants()
 	p.tokens()
 	p.leases()
 	if len(p.events) > lab.MaxEvents {
@@ -472,17 +473,21 @@ func (p *pipeline) outcomes() {
 func (p *pipeline) bindings() {
 	conflict := map[string]bool{}
 	for _, e := range p.im.entries {
-		if e.lease == "" || !e.hasActor || (e.kind != kindBinding && !modelKind(e.kind)) {
+		if e.lease == "" || (e.kind != kindBinding && (!modelKind(e.kind) || !e.hasActor)) {
 			continue
 		}
+		actor := e.actor
+		if !e.hasActor {
+			actor = e.host // a binding line is its host's unless it names an actor
+		}
 		if a, ok := p.bound[e.lease]; ok {
-			if a != e.actor && !conflict[e.lease] {
+			if a != actor && !conflict[e.lease] {
 				conflict[e.lease] = true
-				p.gap("binding-conflict", fmt.Sprintf("lease %s is bound to %s and, at %s, to %s: the first binding is kept", e.lease, a, e.source(p.im), e.actor), e.source(p.im))
+				p.gap("binding-conflict", fmt.Sprintf("lease %s is bound to %s and, at %s, to %s: the first binding is kept", e.lease, a, e.source(p.im), actor), e.source(p.im))
 			}
 			continue
 		}
-		p.bound[e.lease] = e.actor
+		p.bound[e.lease] = actor
 	}
 }
 

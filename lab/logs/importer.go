@@ -99,12 +99,13 @@ type entry struct {
 }
 
 func (e *entry) source(im *Importer) string {
-	return fmt.Sprintf("%s:%d", im.files[e.file].name, e.line)
+	return fmt.Sprintf("%s:%d", im.files[e.file].label, e.line)
 }
 
 // fileState is what one file's reading remembers.
 type fileState struct {
 	name, base string
+	label      string // how sources name the file: its base name, or its path when two files share one
 	index      int
 	keys       *Keys // the section's keys, or nil
 	section    int
@@ -153,7 +154,12 @@ const (
 // Add reads one file's lines from r. name is how sources name the file.
 // Only a read error is returned; lines that do not parse are problems.
 func (im *Importer) Add(name string, r io.Reader) error {
-	f := &fileState{name: name, base: filepath.Base(name), index: len(im.files)}
+	f := &fileState{name: name, base: filepath.Base(name), label: filepath.Base(name), index: len(im.files)}
+	for _, g := range im.files {
+		if g.base == f.base {
+			f.label, g.label = name, g.name
+		}
+	}
 	f.stats = FileStats{File: name, LeftOut: map[string]int{leftNoTime: 0, leftNoRequest: 0, leftOutside: 0, leftDuplicate: 0}}
 	f.keys, f.section = im.m.section(f.base)
 	f.formats = im.opt.formatFor(im.m, f.keys)
@@ -411,7 +417,7 @@ func (im *Importer) parse(f *fileState, line []byte) (record, Format, error) {
 		for i, x := range f.formats {
 			names[i] = string(x)
 		}
-		return nil, "", fmt.Errorf("not a line of %s: left out", strings.Join(names, " or "))
+		return nil, "", fmt.Errorf("not a line of %s", strings.Join(names, " or "))
 	}
 	return nil, "", first
 }
@@ -463,9 +469,9 @@ func (im *Importer) cannotMatch(line []byte) bool {
 func (im *Importer) problem(f *fileState, line int, msg string) {
 	im.nProblems++
 	if len(im.problems) < maxProblems {
-		src := f.name
+		src := f.label
 		if line > 0 {
-			src = fmt.Sprintf("%s:%d", f.name, line)
+			src = fmt.Sprintf("%s:%d", f.label, line)
 		}
 		im.problems = append(im.problems, Problem{Source: src, Message: msg})
 	}

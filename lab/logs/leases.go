@@ -134,9 +134,46 @@ type lease struct {
 	grant  *ev
 }
 
-// leases applies the lease rules in the merged order: a repeated grant,
-// a holder's re-acquire, an expiry the logs do not show, and the scope
-// of an expire, release or renew that names none.
+// repeatedGrants merges an acquire by the actor whose acquire of the
+// scope is the latest, with no end between, into that grant when the
+// tokens are equal or one of them is not logged: the earlier event stays,
+// with the token either logs.
+func (p *pipeline) repeatedGrants() {
+	latest := map[string]*ev{} // scope to its latest acquire, nil once it ended
+	latestScope := map[string]string{}
+	var out []*ev
+	for _, e := range p.events {
+		switch e.kind {
+		case lab.Expire, lab.Release:
+			scope := e.scope
+			if scope == "" {
+				scope = latestScope[who(e)]
+			}
+			if g := latest[scope]; g != nil && who(g) == who(e) {
+				latest[scope] = nil
+			}
+		case lab.Acquire:
+			g := latest[e.scope]
+			if g != nil && who(g) == who(e) && (e.token == nil || g.token == nil || *e.token == *g.token) {
+				if g.token == nil && e.token != nil {
+					t := *e.token
+					g.token = &t
+				}
+				g.cites = append(g.cites, e)
+				p.gap("repeated-grant", fmt.Sprintf("%s logs the grant of %s's lease again (the lease library and the application, or the worker and the lease service, both log it): one grant", p.src(e), e.actor), p.src(g), p.src(e))
+				continue
+			}
+			latest[e.scope] = e
+			latestScope[who(e)] = e.scope
+		}
+		out = append(out, e)
+	}
+	p.events = out
+}
+
+// leases applies the remaining lease rules in the merged order: a
+// holder's re-acquire, an expiry the logs do not show, and the scope of
+// an expire, release or renew that names none.
 func (p *pipeline) leases() {
 	valid := map[string]*lease{}
 	latestScope := map[string]string{}
@@ -156,15 +193,7 @@ func (p *pipeline) leases() {
 			case cur != nil && cur.holder == who(e):
 				g := cur.grant
 				switch {
-				case e.token == nil || g.token == nil || *e.token == *g.token:
-					if g.token == nil && e.token != nil {
-						t := *e.token
-						g.token = &t
-					}
-					g.cites = append(g.cites, e)
-					p.gap("repeated-grant", fmt.Sprintf("%s logs the grant of %s's lease again (the lease library and the application, or the worker and the lease service, both log it): one grant", p.src(e), e.actor), p.src(g), p.src(e))
-					continue
-				case *e.token > *g.token:
+				case e.token != nil && g.token != nil && *e.token > *g.token:
 					rel := p.inferred(e, lab.Release, cur.grant, fmt.Sprintf("%s took a greater token, %d, while it held %d: its lease is re-acquired (a range id bump), so the lease of %d is released first", e.actor, *e.token, *g.token, *g.token))
 					rel.after = p.lastBefore(lastOf, e)
 					out = append(out, rel)

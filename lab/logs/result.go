@@ -154,8 +154,8 @@ func (p *pipeline) result(ctx context.Context) (*Result, error) {
 		res.Files = append(res.Files, f.stats)
 	}
 	for _, e := range p.events {
-		if !e.inferred && !e.computed {
-			im.files[e.file].stats.Events++
+		if !e.inferred {
+			im.files[e.file].stats.Events++ // a computed pause is its line's too
 		}
 	}
 	for i, f := range im.files {

@@ -363,8 +363,8 @@ func (lr *lineRules) entry(rec record, kind string, groups map[string]string, ru
 			return nil, fmt.Errorf("restart line names neither a resource (%s) nor a scope (%s)", lr.describe("resource"), lr.describe("scope"))
 		}
 	case kindBinding:
-		if e.lease == "" || !e.hasActor {
-			return nil, fmt.Errorf("binding line names no lease or no actor")
+		if e.lease == "" {
+			return nil, fmt.Errorf("binding line names no lease")
 		}
 	case kindDropped:
 		e.count = 0
