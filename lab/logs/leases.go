@@ -256,4 +256,3 @@ func (p *pipeline) inferredList() []InferredEvent {
 	}
 	return out
 }
-
