@@ -77,6 +77,14 @@ func (p *pipeline) lastCrash(out []*ev, actor string) *ev {
 	return nil
 }
 
+// label names an event's actor in words, with its incarnation.
+func label(e *ev) string {
+	if e.incarnation > 1 {
+		return fmt.Sprintf("%s (incarnation %d)", e.actor, e.incarnation)
+	}
+	return e.actor
+}
+
 // who is an event's actor as the lease rules see it: the actor and its
 // incarnation.
 func who(e *ev) string {
@@ -206,7 +214,7 @@ func (p *pipeline) leases() {
 				if e.token != nil {
 					tok = fmt.Sprint(*e.token)
 				}
-				exp.why = fmt.Sprintf("the logs do not say when %s's lease ended; it must have ended before %s was granted %s at %s", cur.grant.actor, e.actor, tok, p.src(e))
+				exp.why = fmt.Sprintf("the logs do not say when %s's lease ended; it must have ended before %s was granted %s at %s", label(cur.grant), label(e), tok, p.src(e))
 				if last := lastOf[who(cur.grant)]; last != nil {
 					exp.after = []*ev{last}
 				}
