@@ -203,32 +203,41 @@ func (im *Importer) noEvent() []string {
 		return []string{"no event: the input has no line of text"}
 	}
 	out := []string{"no event: no line is an event of the model"}
+	matched := 0
 	for _, f := range im.files {
 		s := f.stats
+		matched += s.Matched
 		left := 0
 		var why []string
 		for _, k := range []string{leftNoTime, leftNoRequest, leftOutside, leftDuplicate} {
 			if n := s.LeftOut[k]; n > 0 {
 				left += n
-				w := fmt.Sprintf("%s %d", k, n)
-				if k == leftNoTime {
-					w += " (" + im.lineRules(f, firstFormat(f)).describe("time") + "; fields seen: " + im.seenKeys() + ")"
-				}
-				why = append(why, w)
+				why = append(why, k)
 			}
 		}
-		line := fmt.Sprintf("%s: %d lines read, %d parsed, %d matched a kind rule, %d left out", f.name, s.Read, s.Parsed, s.Matched, left)
-		if len(why) > 0 {
-			line += ": " + strings.Join(why, ", ")
+		line := fmt.Sprintf("%s: %d lines read, %d parsed, %d matched a kind rule, %d left out", f.label, s.Read, s.Parsed, s.Matched, left)
+		for i, k := range why {
+			w := k
+			if len(why) > 1 {
+				w += fmt.Sprintf(" %d", s.LeftOut[k])
+			}
+			if k == leftNoTime {
+				w += " (" + im.lineRules(f, firstFormat(f)).describe("time") + "; fields seen: " + im.seenKeys() + ")"
+			}
+			sep := ", "
+			if i == 0 {
+				sep = ": "
+			}
+			line += sep + w
 		}
 		out = append(out, line)
 	}
-	if len(im.msgs) > 0 {
+	if matched == 0 && len(im.msgs) > 0 {
 		q := make([]string, len(im.msgs))
 		for i, m := range im.msgs {
 			q[i] = fmt.Sprintf("%q", clipText(m))
 		}
-		out = append(out, "message texts seen: "+strings.Join(q, ", "))
+		out = append(out, "no line matched a kind rule; the first message texts seen: "+strings.Join(q, ", "))
 	}
 	return out
 }

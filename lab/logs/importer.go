@@ -232,7 +232,13 @@ func (im *Importer) detect(f *fileState, sample [][]byte, ns []int) bool {
 	if len(sample) == 0 {
 		return true
 	}
-	f.formats = Formats{detectFormat(sample, f.pattern)}
+	format := detectFormat(sample, f.pattern)
+	if format == "" {
+		im.problem(f, 0, fmt.Sprintf("%s is not a log the import reads: no format reads more than half of its first %d lines (name its format in a section of the mapping, or give a pattern); the file is left out", f.label, len(sample)))
+		f.formats = nil
+		return false
+	}
+	f.formats = Formats{format}
 	for i, line := range sample {
 		im.line(f, line, ns[i])
 	}
@@ -277,7 +283,29 @@ func detectFormat(sample [][]byte, pattern *regexp.Regexp) Format {
 	if reads(Logfmt) {
 		return Logfmt
 	}
-	return CSV
+	if csvReads(sample) {
+		return CSV
+	}
+	return ""
+}
+
+// csvReads reports whether the sample is a CSV file: a header of two
+// fields or more, and more than half of the rows after it of its width.
+func csvReads(sample [][]byte) bool {
+	h, err := csvHeader(sample[0])
+	if err != nil || len(h) < 2 {
+		return false
+	}
+	if len(sample) == 1 {
+		return true
+	}
+	n := 0
+	for _, l := range sample[1:] {
+		if row, err := csvRow(l); err == nil && len(row) == len(h) {
+			n++
+		}
+	}
+	return n*2 > len(sample)-1
 }
 
 // readsLine reports whether a format reads the line, for detection.

@@ -109,11 +109,12 @@ func (p *pipeline) inferSend(d *ev, later []*ev) *ev {
 	}
 	se := &entry{kind: string(lab.Send), actor: actor, hasActor: true, request: d.request, token: d.token,
 		hasTime: d.hasTime, t: d.entry.t, file: d.file, line: d.line}
-	if like != nil {
-		se.value, se.hasValue, se.resource, se.scope, se.op = like.value, like.hasValue, like.resource, like.scope, like.op
-	}
 	s := &ev{entry: se, kind: lab.Send, inferred: true, cause: d, host: d.host, rank: d.rank,
 		why: fmt.Sprintf("the logs dropped lines here: %s's send of %q is inferred from the deliver at %s", actor, d.request, p.src(d))}
+	if like != nil {
+		se.value, se.hasValue, se.resource, se.scope, se.op = like.value, like.hasValue, like.resource, like.scope, like.op
+		s.cites = append(s.cites, like)
+	}
 	q := p.queue[d.host]
 	i := slices.Index(q, d)
 	p.queue[d.host] = slices.Insert(q, i, s)

@@ -86,7 +86,8 @@ func parsePreset(f Format, line string) (record, error) {
 		if m == nil {
 			return nil, errNot(f)
 		}
-		r := record{"remote_addr": m[1], "remote_user": m[3], "time": m[4], "status": m[8], "body_bytes_sent": m[9]}
+		r := record{"remote_addr": m[1], "time": m[4], "status": m[8], "body_bytes_sent": m[9]}
+		setIf(r, "remote_user", m[3])
 		setIf(r, "request_method", m[5])
 		setIf(r, "request_uri", m[6])
 		setIf(r, "protocol", m[7])

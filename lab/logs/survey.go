@@ -109,7 +109,7 @@ func (s *Survey) Add(name string, r io.Reader, format Format) {
 			if len(sample) < sampleLines {
 				continue
 			}
-			f.formats = Formats{detectFormat(sample, nil)}
+			f.formats = Formats{orCSV(detectFormat(sample, nil))}
 			for i, l := range sample {
 				read(l, ns[i])
 			}
@@ -118,7 +118,7 @@ func (s *Survey) Add(name string, r io.Reader, format Format) {
 		read(line, lr.n)
 	}
 	if f.formats == nil && len(sample) > 0 {
-		f.formats = Formats{detectFormat(sample, nil)}
+		f.formats = Formats{orCSV(detectFormat(sample, nil))}
 		for i, l := range sample {
 			read(l, ns[i])
 		}
@@ -131,6 +131,13 @@ func (s *Survey) Add(name string, r io.Reader, format Format) {
 	s.Formats = append(s.Formats, f.formats[0])
 	s.Files = append(s.Files, fs)
 	sort.Strings(s.Fields)
+}
+
+func orCSV(f Format) Format {
+	if f == "" {
+		return CSV
+	}
+	return f
 }
 
 func (s *Survey) record(rec record, fs *FileSurvey) {
@@ -192,7 +199,7 @@ func (fs *FileSurvey) message(msg, file string, n int) {
 	if len(fs.counts) >= surveyTexts {
 		return
 	}
-	fs.counts[text] = &MessageCount{Text: text, Count: 1, First: file + ":" + fmtInt(n), match: match}
+	fs.counts[text] = &MessageCount{Text: text, Count: 1, First: baseName(file) + ":" + fmtInt(n), match: match}
 }
 
 // messagePattern is an anchored expression for texts like msg: its hex
@@ -285,7 +292,7 @@ func (s *Survey) SuggestMapping() *Mapping {
 		sec := Section{Match: baseName(fs.File)}
 		sec.Format = Formats{fs.Format}
 		for what, dst := range map[string]**Fact{"time": &sec.Time, "actor": &sec.Actor, "token": &sec.Token, "request": &sec.Request} {
-			if c := fs.Candidates[what]; len(c) > 0 && !(what == "time" && fs.Format.timeField() != "") {
+			if c := fs.Candidates[what]; len(c) > 0 {
 				*dst = FieldFact(c[0])
 			}
 		}

@@ -319,3 +319,19 @@ func TestManyLinesWithRules(t *testing.T) {
 		t.Errorf("events %d, parsed %d: want 1 and only the first %d lines and the event parsed", len(res.Scenario.Events), res.Files[0].Parsed, fullLines)
 	}
 }
+
+// TestNotALog: a text file no format reads is named, and the per-file
+// counts say where the lines went.
+func TestNotALog(t *testing.T) {
+	readme := "fencelab\n\nA visual lab for leases and fencing tokens.\nIt replays an order of events.\n"
+	_, err := run(t, skewMap, Options{}, file{"README.txt", readme})
+	wantError(t, "a text file", err, "README.txt is not a log the import reads")
+	nginx := `10.0.4.21 - - [03/Nov/2026:02:14:20 +0000] "GET /healthz HTTP/1.1" 200 2 "-" "curl/8.5.0"` + "\n"
+	// A section's time comes before the format's own: here it names a
+	// field nginx's combined log does not have.
+	m := `{"files": [{"match": "nginx*", "time": "msec", "request": {"value": "r1"}, "kinds": [{"field": "request_method", "is": "GET", "kind": "deliver"}]}]}`
+	_, err = run(t, m, Options{}, file{"nginx-access.log", nginx})
+	wantError(t, "nginx without the named time", err,
+		`nginx-access.log: 1 lines read, 1 parsed, 1 matched a kind rule, 1 left out: no time (mapping's time "msec"; fields seen: `,
+		"fields seen: ")
+}
