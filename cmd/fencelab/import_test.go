@@ -77,3 +77,47 @@ func TestImportCommandJSON(t *testing.T) {
 		t.Errorf("against[2].first_disagreement = %v, want 11", fd)
 	}
 }
+
+// TestImportV2Command runs the v2 examples and --suggest from the files
+// as exported.
+func TestImportV2Command(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("..", "..", "docs", "import", "etcd-postgres")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.log"))
+	var out, errb bytes.Buffer
+	args := append(append([]string{"import"}, files...), "--map", filepath.Join(dir, "mapping.json"))
+	if err := run(args, strings.NewReader(""), &out, &errb); err != nil {
+		t.Fatalf("fencelab import etcd-postgres: %v\n%s", err, errb.String())
+	}
+	for _, want := range []string{
+		"  4  worker-1   expire nightly                                       inferred (worker-2.log:3)",
+		"fenced            agrees     the resource behaved like `fenced`, which breaks no invariant here",
+		"worker-1 -1080ms: worker-1's clock runs at least 1.08s ahead of postgres's",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("fencelab import etcd-postgres: output lacks %q\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	errb.Reset()
+	args = append([]string{"import", "--suggest", "--json"}, files...)
+	if err := run(args, strings.NewReader(""), &out, &errb); err != nil {
+		t.Fatalf("fencelab import --suggest: %v\n%s", err, errb.String())
+	}
+	var got struct {
+		Mapping json.RawMessage `json:"mapping"`
+		Files   []struct {
+			File, Format string
+			Messages     []struct{ Text string }
+		} `json:"files"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Files) != 3 || got.Files[0].Format != "postgres" || got.Files[1].Format != "jsonl" {
+		t.Errorf("--suggest files = %+v, want postgres, jsonl, jsonl", got.Files)
+	}
+	if !strings.Contains(string(got.Mapping), `"match": "postgres.log"`) && !strings.Contains(string(got.Mapping), `"match":"postgres.log"`) {
+		t.Errorf("--suggest mapping lacks a section for postgres.log: %s", got.Mapping)
+	}
+}

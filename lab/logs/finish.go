@@ -274,7 +274,7 @@ func (im *Importer) resolveHosts() {
 				f.host = filepath.Base(set(f))
 			}
 		}
-		f.stats.Host = f.host
+		f.stats.Host, f.stats.File = f.host, f.label
 		f.stats.Format = firstFormat(f)
 	}
 	// Read order: files by first appearance of their set, each set oldest first.

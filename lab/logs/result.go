@@ -17,8 +17,8 @@ type Result struct {
 	Against    []Verdict        `json:"against"`
 	Gaps       []Gap            `json:"gaps"`
 	Orderings  *lab.Exploration `json:"orderings"`
-	Legend     []Rename         `json:"legend,omitempty"`
-	Problems   []Problem        `json:"problems,omitempty"`
+	Legend     []Rename         `json:"legend"`
+	Problems   []Problem        `json:"problems"`
 	Files      []FileStats      `json:"files"`
 	Clocks     Clocks           `json:"clocks"`
 	Inferred   []InferredEvent  `json:"inferred"`
@@ -176,6 +176,7 @@ func (p *pipeline) result(ctx context.Context) (*Result, error) {
 		}
 	}
 	res.Inferred = p.inferredList()
+	res.Legend, res.Problems = orEmpty(res.Legend), orEmpty(res.Problems)
 	res.Duplicates = orEmpty(p.duplicates)
 	res.Drops = orEmpty(p.drops)
 	res.Marks = marks(res.Trace)
