@@ -72,12 +72,30 @@ func wouldHave(d lab.Decision) string {
 func what(res *Result, step int) string {
 	st := res.Trace.Steps[step-1]
 	if st.Token != nil {
+		if !tokenLogged(res, step) {
+			return fmt.Sprintf("token %d (assumed: the line logs no token)", *st.Token)
+		}
 		return fmt.Sprintf("token %d", *st.Token)
 	}
 	if a := actorOf(res, step); a != "" {
 		return a + "'s write"
 	}
 	return "the write"
+}
+
+// tokenLogged reports whether the step's request carries a token its
+// line logged, following a deliver to its send.
+func tokenLogged(res *Result, step int) bool {
+	e := res.Scenario.Events[step-1]
+	if e.Kind == lab.Deliver || e.Kind == lab.Commit {
+		for _, s := range res.Scenario.Events[:step-1] {
+			if s.Kind == lab.Send && s.ID == e.Request {
+				return s.Token != nil
+			}
+		}
+		return false
+	}
+	return e.Token != nil
 }
 
 // actorOf is the actor of a step's request, following a deliver to its send.

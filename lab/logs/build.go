@@ -111,6 +111,13 @@ func (p *pipeline) note(e *ev, b *namesOf) string {
 		n.WriteString("computed: ")
 	}
 	n.WriteString(p.src(e))
+	if e.incarnation > 1 && e.crash != nil {
+		orig := e.origActor
+		if orig == "" {
+			orig = e.actor
+		}
+		fmt.Fprintf(&n, "; incarnation %d of %s, after the crash at %s", e.incarnation, orig, p.src(e.crash))
+	}
 	if e.computed {
 		fmt.Fprintf(&n, " (a pause of %s, logged when it ended)", e.duration)
 	}
@@ -121,13 +128,6 @@ func (p *pipeline) note(e *ev, b *namesOf) string {
 		if f.v != "" && b.names[f.field].renamed(f.v) {
 			fmt.Fprintf(&n, " (%s %q)", f.field, f.v)
 		}
-	}
-	if e.incarnation > 1 && e.crash != nil {
-		orig := e.origActor
-		if orig == "" {
-			orig = e.actor
-		}
-		fmt.Fprintf(&n, "; incarnation %d of %s, after the crash at %s", e.incarnation, orig, p.src(e.crash))
 	}
 	if e.byDefault {
 		fmt.Fprintf(&n, "; %s by default (no line says)", e.observed)
