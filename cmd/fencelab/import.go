@@ -178,7 +178,7 @@ func reportImport(res *logs.Result, f importFlags, stdout, stderr io.Writer) err
 		}
 	}
 	if f.save != "" {
-		link, err := logs.Save(context.Background(), f.save, res, f.files)
+		link, err := postImport(context.Background(), f.save, res, f.files)
 		if err != nil {
 			return err
 		}
