@@ -11,7 +11,7 @@ import (
 // message and what follows it are fields.
 var (
 	klogLine   = regexp.MustCompile(`^([IWEF])(\d{4} \d{2}:\d{2}:\d{2}(?:\.\d+)?)\s+(\d+)\s+([^\]\s]+)\] ?(.*)$`)
-	hclogLine  = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?) \[([A-Za-z]+)\]\s+(.*)$`)
+	hclogLine  = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?) \[(TRACE|DEBUG|INFO|WARN|ERROR|trace|debug|info|warn|error)\]\s+(.*)$`)
 	zkLine     = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:[.,]\d+)?) \[myid:([^\]]*)\] - ([A-Z]+)\s+\[(.*?):([\w.$<>-]+@\d+)\] - (.*)$`)
 	log4jLine  = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?) \[(.*?)\] (TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|SEVERE)\s+(\S+)\s+- ?(.*)$`)
 	jvmDecor   = regexp.MustCompile(`^\[([^\]]*)\]`)

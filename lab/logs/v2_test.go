@@ -335,3 +335,11 @@ func TestNotALog(t *testing.T) {
 		`nginx-access.log: 1 lines read, 1 parsed, 1 matched a kind rule, 1 left out: no time (mapping's time "msec"; fields seen: `,
 		"fields seen: ")
 }
+
+// TestDetectLog4jNotHclog: a log4j thread in brackets is no hclog level.
+func TestDetectLog4jNotHclog(t *testing.T) {
+	sample := [][]byte{[]byte("2026-11-03 02:14:31,877 [main] INFO  com.acme.Job - Started"), []byte("2026-11-03 02:14:32,001 [worker-3] WARN  com.acme.Job - Slow")}
+	if got := detectFormat(sample, nil); got != Log4j {
+		t.Errorf("detect = %s, want log4j", got)
+	}
+}
