@@ -32,4 +32,3 @@ func ForSaving(res *Result, files []string) Saved {
 	}
 	return s
 }
-
