@@ -34,7 +34,7 @@ var errImportTooLarge = echo.NewHTTPError(http.StatusRequestEntityTooLarge,
 // bodyLimit is the most a request to path may send, and the error that
 // refuses more: the import page takes logs, every other route 64 KiB.
 func bodyLimit(path string) (int64, error) {
-	if path == views.ImportPath() || path == views.ImportPreviewPath() {
+	if path == views.ImportPath() || path == views.ImportPreviewPath() || path == views.APIImportsPath() {
 		return maxImportBody, errImportTooLarge
 	}
 	return maxBody, errTooLarge

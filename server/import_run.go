@@ -173,17 +173,6 @@ func orderingsView(x *lab.Exploration) []string {
 	return out
 }
 
-// importObservation is what a saved import keeps in a run's observed
-// column; "source" tells it from a probe's observation.
-type importObservation struct {
-	Source   string             `json:"source"` // "import"
-	Files    []string           `json:"files"`
-	Sources  []string           `json:"sources"` // each step's line
-	Observed []logs.Observation `json:"observed"`
-	Against  []logs.Verdict     `json:"against"`
-	Gaps     []logs.Gap         `json:"gaps"`
-}
-
 // saveImportAnd saves the import, with its observations for "save" or as
 // a plain scenario for the editor, and goes there.
 func (s *Server) saveImportAnd(c echo.Context, op string, in *importInput, res *logs.Result) error {
@@ -201,32 +190,23 @@ func (s *Server) saveImportAnd(c echo.Context, op string, in *importInput, res *
 	return seeOther(c, views.RunPath(run.ID))
 }
 
-// saveImport keeps the import with its observations, through keep: a
-// client's budgets count it as any other save.
+// saveImport keeps the import with what it saw, as POST /api/imports
+// does: logs.ForSaving's part of the result, orderings and clocks included.
 func (s *Server) saveImport(c echo.Context, in *importInput, res *logs.Result) (store.Run, error) {
-	canonical, err := json.Marshal(res.Scenario)
-	if err != nil {
-		return store.Run{}, fmt.Errorf("encode scenario: %w", err)
-	}
-	ob := importObservation{Source: "import", Sources: res.Sources, Observed: res.Observed, Against: res.Against, Gaps: res.Gaps}
+	var files []string
 	for _, f := range in.files {
-		ob.Files = append(ob.Files, f.Name)
+		files = append(files, f.Name)
 	}
-	observed, err := json.Marshal(ob)
-	if err != nil {
-		return store.Run{}, fmt.Errorf("encode observation: %w", err)
-	}
-	id := s.runID(append(append(canonical, '\n'), observed...))
-	run := store.Run{ID: id, Title: res.Scenario.Title, Scenario: canonical, Trace: res.Trace.AppendJSON(nil), Observed: observed, EngineVersion: lab.Version}
-	return s.keep(c, run, nil)
+	saved := logs.ForSaving(res, files)
+	return s.saveImported(c, res.Scenario, res.Trace, &saved)
 }
 
 // importedOf decodes a run's observed column when an import saved it.
-func importedOf(run store.Run) *importObservation {
+func importedOf(run store.Run) *logs.Saved {
 	if run.Observed == nil || !strings.Contains(string(run.Observed), `"source":"import"`) {
 		return nil
 	}
-	var ob importObservation
+	var ob logs.Saved
 	if err := json.Unmarshal(run.Observed, &ob); err != nil || ob.Source != "import" {
 		return nil
 	}
@@ -240,7 +220,8 @@ func importedView(run store.Run, tr *lab.Trace) *views.ImportedRun {
 	if ob == nil {
 		return nil
 	}
-	v := &views.ImportedRun{Files: ob.Files, Against: verdictsView(ob.Against), Gaps: gapsView(ob.Gaps), Closest: lab.Unfenced}
+	v := &views.ImportedRun{Files: ob.Files, Against: verdictsView(ob.Against), Gaps: gapsView(savedGaps(ob)), Closest: lab.Unfenced,
+		Orderings: orderingsView(ob.Orderings), Skew: ob.Skew}
 	if len(ob.Against) > 0 {
 		v.Closest = ob.Against[0].Policy
 	}
@@ -263,8 +244,21 @@ func importedView(run store.Run, tr *lab.Trace) *views.ImportedRun {
 	return v
 }
 
+// savedGaps are a saved import's gaps as its page can show them: a run
+// saved without its orderings does not point to them.
+func savedGaps(ob *logs.Saved) []logs.Gap {
+	if ob.Orderings != nil {
+		return ob.Gaps
+	}
+	out := slices.Clone(ob.Gaps)
+	for i := range out {
+		out[i].Words = strings.Replace(out[i].Words, "; the orderings the clocks allow try every one", "; the orderings the clocks allow were not saved with this run", 1)
+	}
+	return out
+}
+
 // importedMarkdown adds, for a saved import, the verdicts and the gaps.
-func importedMarkdown(w io.Writer, ob *importObservation) error {
+func importedMarkdown(w io.Writer, ob *logs.Saved) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n## What the logs say the resource did\n\nImported from %s.\n\n", strings.Join(ob.Files, ", "))
 	for _, v := range ob.Against {

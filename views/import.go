@@ -104,6 +104,10 @@ type ImportedRun struct {
 	Against []ImportVerdict
 	Gaps    []ImportGap
 	Rows    []ImportedRow
+	// Orderings, when the import was saved with a skew: a sentence, then
+	// one line per policy.
+	Orderings []string
+	Skew      string
 }
 
 // ImportedRow is one step of a saved import; Observed is empty where the
