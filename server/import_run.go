@@ -16,6 +16,7 @@ import (
 	"fencelab/lab/logs"
 	"fencelab/server/store"
 	"fencelab/views"
+	"fencelab/views/export"
 )
 
 // choices lists each distinct value of the kind field (and of the
@@ -236,7 +237,7 @@ func importedView(run store.Run, tr *lab.Trace) *views.ImportedRun {
 			row.Source = ob.Sources[i]
 		}
 		if o, ok := observed[st.Index]; ok {
-			row.Expected, row.Observed = string(st.Outcomes[pi].Decision), string(o)
+			row.Expected, row.Observed = modelWord(st.Outcomes[pi].Decision), string(o)
 			row.Agree = logs.Agrees(o, st.Outcomes[pi].Decision)
 		}
 		v.Rows = append(v.Rows, row)
@@ -257,10 +258,16 @@ func savedGaps(ob *logs.Saved) []logs.Gap {
 	return out
 }
 
-// importedMarkdown adds, for a saved import, the verdicts and the gaps.
-func importedMarkdown(w io.Writer, ob *logs.Saved) error {
+// importedMarkdown adds, for a saved import, the verdicts, each observed
+// step beside what the closest policy would have done, the orderings the
+// clocks allow when they were saved, and the gaps.
+func importedMarkdown(w io.Writer, ob *logs.Saved, tr *lab.Trace) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n## What the logs say the resource did\n\nImported from %s.\n\n", strings.Join(ob.Files, ", "))
+	files := make([]string, len(ob.Files))
+	for i, f := range ob.Files {
+		files[i] = export.Cell(f)
+	}
+	fmt.Fprintf(&b, "\n## What the logs say the resource did\n\nImported from %s.\n\n", strings.Join(files, ", "))
 	for _, v := range ob.Against {
 		mark := "✗"
 		if v.Agrees {
@@ -268,12 +275,52 @@ func importedMarkdown(w io.Writer, ob *logs.Saved) error {
 		}
 		fmt.Fprintf(&b, "- %s **%s** %s\n", mark, v.Policy, v.Words)
 	}
-	if len(ob.Gaps) > 0 {
+	closest := lab.Unfenced
+	if len(ob.Against) > 0 {
+		closest = ob.Against[0].Policy
+	}
+	if pi := lab.PolicyIndex(closest); len(ob.Observed) > 0 && pi >= 0 {
+		fmt.Fprintf(&b, "\n### The logs beside %s, step by step\n\n", closest)
+		b.WriteString("The logs' “applied” is the model's “accepted”.\n\n")
+		fmt.Fprintf(&b, "| # | event | line | the logs | %s |\n|---|---|---|---|---|\n", closest)
+		for _, o := range ob.Observed {
+			if o.Step < 1 || o.Step > len(tr.Steps) {
+				continue
+			}
+			st := tr.Steps[o.Step-1]
+			d := st.Outcomes[pi].Decision
+			mark := "✓"
+			if !logs.Agrees(o.Outcome, d) {
+				mark = "✗ differs"
+			}
+			src := ""
+			if o.Step <= len(ob.Sources) {
+				src = export.Cell(ob.Sources[o.Step-1])
+			}
+			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s %s |\n", st.Index, export.Cell(lab.DescribeEvent(st.Event)), src, o.Outcome, modelWord(d), mark)
+		}
+	}
+	if lines := orderingsView(ob.Orderings); len(lines) > 0 {
+		fmt.Fprintf(&b, "\n### Every ordering the clocks allow (skew %s)\n\n", export.Cell(ob.Skew))
+		for _, l := range lines {
+			fmt.Fprintf(&b, "- %s\n", export.Cell(l))
+		}
+	}
+	if gaps := savedGaps(ob); len(gaps) > 0 {
 		b.WriteString("\n### Gaps in the logs\n\n")
-		for _, g := range ob.Gaps {
-			fmt.Fprintf(&b, "- `%s` %s: %s\n", g.Kind, strings.Join(g.Sources, ", "), g.Words)
+		for _, g := range gaps {
+			fmt.Fprintf(&b, "- `%s` %s: %s\n", g.Kind, export.Cell(strings.Join(g.Sources, ", ")), g.Words)
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// modelWord is a policy's decision in the logs' words: "applied" for the
+// model's accepted, which the section explains once.
+func modelWord(d lab.Decision) string {
+	if d == lab.Accepted {
+		return "applied"
+	}
+	return string(d)
 }

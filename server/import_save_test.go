@@ -1,9 +1,12 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"image/png"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,6 +150,65 @@ func TestAPISaveImportRefuses(t *testing.T) {
 		json.Unmarshal(rec.Body.Bytes(), &e)
 		if rec.Code != tt.status || e.Error == "" || !strings.Contains(e.Error, tt.words) && !strings.Contains(rec.Body.String(), tt.words) {
 			t.Errorf("POST /api/imports (%s) = %d %s, want %d with an error naming %q", tt.name, rec.Code, rec.Body.String(), tt.status, tt.words)
+		}
+	}
+}
+
+// TestSavedImportPictures: every picture and export of a saved import says
+// what the logs say the resource did beside the replay it draws, and the
+// link preview says which policy the resource behaved like.
+func TestSavedImportPictures(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t)
+	_, body := exampleImport(t, 0)
+	rec := postJSON(t, s, "/api/imports", marshal(t, body))
+	var saved struct{ ID string }
+	if err := json.Unmarshal(rec.Body.Bytes(), &saved); err != nil || rec.Code != http.StatusCreated {
+		t.Fatalf("POST /api/imports = %d %s", rec.Code, rec.Body.String())
+	}
+	r := "/r/" + saved.ID
+	checks := []struct {
+		target string
+		want   []string
+		not    []string
+	}{
+		// Under fenced (the default) the resource's applied at step 11 differs.
+		{r + ".svg", []string{"the imported timeline replayed under fenced, beside what the logs say", "logs: applied (differs)",
+			"The logs: like unfenced, worst corrupting: 3 violations at step 11 · drawn: fenced&#39;s replay", "applied is the model&#39;s accepted"}, nil},
+		{r + ".svg?d=unfenced", []string{"logs: applied", "drawn: its replay"}, []string{"(differs)"}},
+		{r, []string{`<meta property="og:description" content="From the logs: the resource behaved like unfenced: it applied token 41 after it had applied 42 (step 11, stale-overwrite)"`,
+			"logs: applied (differs)", "the logs’ “applied” is the model’s “accepted”"}, nil},
+		{r + "/embed", []string{"saved import", "From the logs: the resource behaved like unfenced", "logs: applied (differs)"}, nil},
+		{r + ".md", []string{"### The logs beside unfenced, step by step", "| 11 | deliver w1-0001 | storage.csv:4 | applied | applied ✓ |",
+			"The logs' “applied” is the model's “accepted”."}, nil},
+	}
+	for _, c := range checks {
+		rec := httptest.NewRecorder() // the embed drops X-Frame-Options, which get checks
+		s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, c.target, nil))
+		if rec.Code != http.StatusOK {
+			t.Errorf("GET %s = %d", c.target, rec.Code)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(rec.Body.String(), w) {
+				t.Errorf("GET %s lacks %q", c.target, w)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(rec.Body.String(), w) {
+				t.Errorf("GET %s has %q", c.target, w)
+			}
+		}
+	}
+	for _, target := range []string{r + ".png", r + ".png?size=full"} {
+		rec := get(t, s, target)
+		img, err := png.Decode(bytes.NewReader(rec.Body.Bytes()))
+		if rec.Code != http.StatusOK || err != nil {
+			t.Errorf("GET %s = %d, %v", target, rec.Code, err)
+			continue
+		}
+		if target == r+".png" && (img.Bounds().Dx() != 1200 || img.Bounds().Dy() != 630) {
+			t.Errorf("GET %s: the card is %v, want 1200×630", target, img.Bounds())
 		}
 	}
 }
