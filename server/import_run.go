@@ -49,10 +49,12 @@ func valuesOf[V any](s *logs.Survey, field string, mapped map[string]V) []string
 	return vals
 }
 
-// runImport imports the posted logs under the mapping and fills the page.
-func runImport(ctx context.Context, in *importInput) (views.ImportPage, *logs.Result) {
+// importPageOf is the page with the posted logs, the mapping and the
+// first look at the logs, before the import runs.
+func importPageOf(in *importInput) views.ImportPage {
 	page := views.ImportPage{Files: append(slices.Clone(in.files), views.ImportFile{}), Fields: in.survey.Fields,
-		Slots: slotsOf(in.flat), Kinds: in.kinds, Outcome: in.outcome, Skew: in.skew, MaxSize: "4 MiB", Errors: in.errs}
+		Slots: slotsOf(in.flat), Kinds: in.kinds, Outcome: in.outcome, Skew: in.skew, MaxSize: "4 MiB", Errors: in.errs,
+		Suggest: suggestionView(in.survey), Loaded: in.loaded}
 	if len(page.Files) > maxImportFiles {
 		page.Files = page.Files[:maxImportFiles]
 	}
@@ -61,6 +63,12 @@ func runImport(ctx context.Context, in *importInput) (views.ImportPage, *logs.Re
 			page.Files[i].Format = string(f)
 		}
 	}
+	return page
+}
+
+// runImport imports the posted logs under the mapping and fills the page.
+func runImport(ctx context.Context, in *importInput) (views.ImportPage, *logs.Result) {
+	page := importPageOf(in)
 	if len(in.files) == 0 {
 		return page, nil
 	}
