@@ -2,6 +2,8 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,7 +44,7 @@ func TestImportFirstStepBrowser(t *testing.T) {
 			t.Errorf("the files' heads %q lack %q", heads, want)
 		}
 	}
-	if got := eval[string](t, ctx, `document.querySelector(".suggest-file .suggest-messages tbody tr").textContent`); !strings.Contains(got, "lease granted2scheduler.jsonl:2") {
+	if got := eval[string](t, ctx, `document.querySelector(".suggest-file .suggest-messages tbody tr").textContent`); !strings.Contains(got, "lease granted 2scheduler.jsonl:2") {
 		t.Errorf("the scheduler's most frequent text = %q, want lease granted, 2 lines, first at scheduler.jsonl:2", got)
 	}
 	if eval[int](t, ctx, `document.querySelectorAll(".import-result").length`) != 0 {
@@ -100,5 +102,39 @@ func auditHere(t *testing.T, ctx context.Context, what string) {
 	}
 	for _, v := range found {
 		t.Errorf("axe on %s: %s", what, v)
+	}
+}
+
+// TestSavedImportBrowser opens a saved import's page, its presentation
+// and its embed: each draws the replay with the logs' column, the page
+// and the embed pass axe-core, and the screenshots are kept.
+func TestSavedImportBrowser(t *testing.T) {
+	ctx := newBrowser(t)
+	base := startServer(t)
+	_, body := exampleImport(t, 0)
+	res, err := http.Post(base+"/api/imports", "application/json", strings.NewReader(marshal(t, body)))
+	if err != nil {
+		t.Fatalf("POST /api/imports: %v", err)
+	}
+	var saved struct{ ID string }
+	err = json.NewDecoder(res.Body).Decode(&saved)
+	res.Body.Close()
+	if err != nil || res.StatusCode != http.StatusCreated {
+		t.Fatalf("POST /api/imports = %d (%v)", res.StatusCode, err)
+	}
+	for _, p := range []struct{ name, path, ready string }{
+		{"import-run", views.RunPath(saved.ID), ".diagram-panel .diagram"},
+		{"import-present", views.RunPresentPath(saved.ID), ".present-diagram .diagram"},
+		{"import-embed", views.RunEmbedPath(saved.ID), ".diagram"},
+	} {
+		run(t, ctx, "open "+p.name, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(base+p.path), chromedp.WaitVisible(chromedp.CSS(p.ready)))
+		// The presentation shortens labels to fit its screen (present-fit.js).
+		if got := eval[string](t, ctx, `[...document.querySelectorAll(".diagram .observed text")].map(g => g.textContent).join(" | ")`); !strings.HasPrefix("logs: applied | logs: applied (differs)", strings.TrimSuffix(got, "…")) || len(got) < len("logs: applied | logs: applied (") {
+			t.Errorf("%s: the logs' column reads %q, want step 8 applied and step 11 applied, differing from fenced", p.name, got)
+		}
+		if p.name != "import-present" {
+			auditHere(t, ctx, p.name)
+		}
+		keepFull(t, ctx, p.name+"-1280")
 	}
 }
