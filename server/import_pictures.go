@@ -86,9 +86,24 @@ func writeImportedSVG(c echo.Context, id string, sc *lab.Scenario, tr *lab.Trace
 func renderImportedEmbed(c echo.Context, run store.Run, sc *lab.Scenario, tr *lab.Trace) error {
 	chosen := embedPolicies(c)
 	d := diagramPolicy(c)
-	r := views.NewReport(sc, tr, chosen)
-	r.Imported = importedPicture(run)
-	page := views.EmbedPage{Report: r, Diagram: d, Link: fullLink(views.RunPath(run.ID), chosen, d), Kind: "saved import",
-		Logs: importedLesson(importedOf(run))}
+	page := views.EmbedPage{Report: markImported(views.NewReport(sc, tr, chosen), run), Diagram: d,
+		Link: fullLink(views.RunPath(run.ID), chosen, d), Kind: "saved import"}
 	return render(c, http.StatusOK, views.Embed(page))
+}
+
+// markImported gives a report of a saved import what its diagram and its
+// embed show beside the replay; any other run's report is left alone.
+func markImported(r *views.Report, run store.Run) *views.Report {
+	if ob := importedOf(run); ob != nil {
+		r.Imported, r.Logs = importedPicture(run), importedLesson(ob)
+	}
+	return r
+}
+
+// embedKind is what an embed calls the run: a saved import, or a saved run.
+func embedKind(run store.Run) string {
+	if importedOf(run) != nil {
+		return "saved import"
+	}
+	return "saved run"
 }

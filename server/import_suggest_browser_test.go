@@ -137,4 +137,9 @@ func TestSavedImportBrowser(t *testing.T) {
 		}
 		keepFull(t, ctx, p.name+"-1280")
 	}
+	// The oEmbed frame fits the embed, with its line of what the logs say
+	// and its wider diagram.
+	for _, width := range fitWidths {
+		checkFrameFits(t, ctx, base, embedCase{"saved import", views.RunPath(saved.ID)}, width)
+	}
 }

@@ -239,7 +239,7 @@ func (s *Server) handleRunPage(c echo.Context) error {
 		CreatedAt:     run.CreatedAt,
 		Source:        string(run.Scenario),
 		Drift:         s.drifts.of(run),
-		Embed:         embedHTML(s.absURL(c, fullLinkEmbed(path, chosen[:min(2, len(chosen))], d)), sc.Title, embedWidth, views.EmbedHeight(views.NewReport(sc, tr, chosen[:min(2, len(chosen))]), d, "saved run", embedWidth)),
+		Embed:         embedHTML(s.absURL(c, fullLinkEmbed(path, chosen[:min(2, len(chosen))], d)), sc.Title, embedWidth, views.EmbedHeight(markImported(views.NewReport(sc, tr, chosen[:min(2, len(chosen))]), run), d, embedKind(run), embedWidth)),
 	}
 	page.Report.Imported = importedPicture(run)
 	return render(c, http.StatusOK, views.Run(page))

@@ -23,6 +23,9 @@ type Report struct {
 	// Imported, for a saved import, is what the logs say the resource did:
 	// its diagram then draws a policy's replay beside the logs' outcomes.
 	Imported *diagram.Imported
+	// Logs, for a saved import, says which policy the resource behaved
+	// like, as the logs tell it: the embed's line under the verdicts.
+	Logs string
 
 	actors     map[string]int // actor name → order of first appearance
 	actorList  []string

@@ -63,6 +63,13 @@ func ImportedPNG(w io.Writer, s *lab.Scenario, t *lab.Trace, p lab.Policy, size 
 	return encodePNG(w, c.img)
 }
 
+// ImportedBounds is Bounds for an imported timeline: wider by the logs'
+// column.
+func ImportedBounds(s *lab.Scenario, t *lab.Trace, p lab.Policy, im *Imported) (width, height int) {
+	d := layoutWith(s, t, p, false, nil, im)
+	return d.width, d.height
+}
+
 // ImportedAlt is the alt text of an imported timeline's picture.
 func ImportedAlt(s *lab.Scenario, t *lab.Trace, p lab.Policy, im *Imported) string {
 	out := "Space-time diagram of the imported timeline “" + clip(s.Title, lab.MaxTitle) + "”, replayed under " + string(known(p)) +
