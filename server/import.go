@@ -31,11 +31,18 @@ const (
 var errImportTooLarge = echo.NewHTTPError(http.StatusRequestEntityTooLarge,
 	"The logs are over the import page's limit of 4 MiB: import a shorter window, or use fencelab import on your machine, which has no limit.")
 
+// errSavedImportTooLarge refuses a saved import over the limit.
+var errSavedImportTooLarge = echo.NewHTTPError(http.StatusRequestEntityTooLarge,
+	"The import is over the limit of 4 MiB for a saved import: import a shorter window (--since, --until).")
+
 // bodyLimit is the most a request to path may send, and the error that
 // refuses more: the import page takes logs, every other route 64 KiB.
 func bodyLimit(path string) (int64, error) {
-	if path == views.ImportPath() || path == views.ImportPreviewPath() || path == views.APIImportsPath() {
+	switch path {
+	case views.ImportPath(), views.ImportPreviewPath():
 		return maxImportBody, errImportTooLarge
+	case views.APIImportsPath():
+		return maxImportBody, errSavedImportTooLarge
 	}
 	return maxBody, errTooLarge
 }
@@ -108,6 +115,10 @@ func (s *Server) handleImportPreview(c echo.Context) error {
 		return err
 	}
 	if c.FormValue("op") == "suggest" {
+		if strings.Contains(c.Request().Header.Get(echo.HeaderAccept), echo.MIMEApplicationJSON) {
+			// What fencelab import --suggest --json prints.
+			return writeJSON(c, http.StatusOK, map[string]any{"mapping": in.survey.SuggestMapping(), "files": in.survey.Files})
+		}
 		return render(c, http.StatusOK, views.ImportSuggestSection(suggestionView(in.survey)))
 	}
 	page, _ := runImport(c.Request().Context(), in)

@@ -144,6 +144,12 @@ func TestAPISaveImportRefuses(t *testing.T) {
 		{"too few sources", edit(func(_, im map[string]any) { im["sources"] = []any{"a:1"} }), http.StatusUnprocessableEntity, "1 lines named for 12 steps"},
 		{"no files", edit(func(_, im map[string]any) { im["files"] = []any{} }), http.StatusUnprocessableEntity, "files"},
 	}
+	big := `{"scenario": {}, "import": {"files": ["` + strings.Repeat("a", 5<<20) + `"]}}`
+	tests = append(tests, struct {
+		name, body string
+		status     int
+		words      string
+	}{"over 4 MiB", big, http.StatusRequestEntityTooLarge, "over the limit of 4 MiB for a saved import"})
 	for _, tt := range tests {
 		rec := postJSON(t, s, "/api/imports", tt.body)
 		var e struct{ Error string }

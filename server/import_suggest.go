@@ -29,6 +29,15 @@ func suggestionView(s *logs.Survey) *views.ImportSuggestion {
 	out := &views.ImportSuggestion{}
 	for i, f := range s.Files {
 		sf := views.SuggestFile{Name: f.File, Format: string(f.Format), Lines: f.Lines}
+		for _, b := range s.Binary {
+			if strings.HasPrefix(b, f.File+":") {
+				sf.Problem = b
+			}
+		}
+		if sf.Problem != "" {
+			out.Files = append(out.Files, sf)
+			continue
+		}
 		for _, what := range []string{"time", "actor", "token", "request"} {
 			if c := f.Candidates[what]; len(c) > 0 {
 				sf.Candidates = append(sf.Candidates, views.SuggestCandidate{Fact: what, Fields: strings.Join(c, ", ")})

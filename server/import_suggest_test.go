@@ -2,8 +2,10 @@ package server_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"html"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,4 +118,46 @@ func hiddenValue(t *testing.T, page, name string) string {
 	}
 	rest := page[i+len(`name="`+name+`" value="`):]
 	return html.UnescapeString(rest[:strings.IndexByte(rest, '"')])
+}
+
+// TestImportSuggestJSON: asked for JSON, the first step answers what
+// fencelab import --suggest --json prints; a binary file is named as no
+// log in the section.
+func TestImportSuggestJSON(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t)
+	f := exampleForm(t)
+	f.Set("op", "suggest")
+	body, ctype := multipartForm(t, f, nil)
+	req := httptest.NewRequest(http.MethodPost, "/import/preview", body)
+	req.Header.Set("Content-Type", ctype)
+	req.Header.Set("Accept", "application/json")
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	var got struct {
+		Mapping json.RawMessage
+		Files   []struct {
+			File, Format string
+			Lines        int
+			Messages     []struct {
+				Text  string
+				Count int
+			}
+		}
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil || rec.Code != http.StatusOK || len(got.Files) != 4 {
+		t.Fatalf("POST /import/preview op=suggest (JSON) = %d %.300s (%v), want 4 files", rec.Code, rec.Body.String(), err)
+	}
+	if f := got.Files[0]; f.File != "scheduler.jsonl" || f.Format != "jsonl" || f.Lines != 7 || f.Messages[0].Text != "lease granted" || f.Messages[0].Count != 2 {
+		t.Errorf("first file = %+v, want scheduler.jsonl, jsonl, 7 lines, lease granted twice", f)
+	}
+	if _, err := logs.ReadMapping(bytes.NewReader(got.Mapping)); err != nil {
+		t.Errorf("the suggested mapping does not read: %v", err)
+	}
+
+	body, ctype = multipartForm(t, map[string][]string{"op": {"suggest"}}, map[string][]byte{"upload": []byte("\x7fELF\x00\x01\x02\x03\nmore\x00")})
+	rec = do(t, s, http.MethodPost, "/import", ctype, body)
+	if page := rec.Body.String(); !strings.Contains(page, `<span class="mono">upload.bin</span>: not a log`) || !strings.Contains(page, "upload.bin:1: binary data") {
+		t.Errorf("POST /import op=suggest with a binary file: the section does not say it is no log; %.300s", errorsOf(page))
+	}
 }

@@ -14,6 +14,7 @@ type SuggestFile struct {
 	Candidates   []SuggestCandidate // in the order time, actor, token, request
 	Messages     []SuggestMessage   // most frequent first
 	More         int                // distinct texts not shown
+	Problem      string             // why the file is no log (binary data), or ""
 }
 
 // SuggestCandidate is a fact and the fields of the file that may hold it.
