@@ -143,3 +143,23 @@ func TestSavedImportBrowser(t *testing.T) {
 		checkFrameFits(t, ctx, base, embedCase{"saved import", views.RunPath(saved.ID)}, width)
 	}
 }
+
+// TestImportEnterImports: Enter in a field of the import page imports, as
+// the Import button does, though the first step's buttons come first.
+func TestImportEnterImports(t *testing.T) {
+	ctx := newBrowser(t)
+	base := startServer(t)
+	b, err := os.ReadFile(filepath.Join("..", "docs", "import", "scheduler.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, ctx, "open the import page", chromedp.EmulateViewport(1280, 900), chromedp.Navigate(base+views.ImportPath()),
+		chromedp.SetValue(chromedp.ID("log0"), string(b)))
+	// The live preview may show a result too: only a posted page says
+	// how each file was read.
+	run(t, ctx, "press Enter in the name", chromedp.SendKeys(chromedp.ID("name0"), "scheduler.jsonl\r"),
+		chromedp.WaitVisible(chromedp.CSS(`label[for="log0"] .hint`)), chromedp.WaitVisible(chromedp.CSS(".import-result")))
+	if got := eval[string](t, ctx, `document.querySelector(".import-result h2").textContent`); !strings.Contains(got, "scheduler.jsonl") {
+		t.Errorf("after Enter the result is %q, want the import of scheduler.jsonl", got)
+	}
+}
