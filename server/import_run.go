@@ -238,9 +238,21 @@ func importedView(run store.Run, tr *lab.Trace) *views.ImportedRun {
 	for _, o := range ob.Observed {
 		observed[o.Step] = o.Outcome
 	}
+	inferred := map[int]string{}
+	for _, e := range ob.Inferred {
+		inferred[e.Step] = e.Words
+	}
+	if c := ob.Clocks; c != nil {
+		for _, o := range c.Offsets {
+			v.Clocks = append(v.Clocks, fmt.Sprintf("%s %+gms: %s", o.Host, o.OffsetMS, o.Words))
+		}
+		if c.Contradiction != nil {
+			v.Clocks = append(v.Clocks, "The clocks cannot all be repaired: "+c.Contradiction.Words+" ("+strings.Join(c.Contradiction.Sources, ", ")+")")
+		}
+	}
 	pi := lab.PolicyIndex(v.Closest)
 	for i, st := range tr.Steps {
-		row := views.ImportedRow{Index: st.Index, Actor: st.Event.Actor, Event: lab.DescribeEvent(st.Event)}
+		row := views.ImportedRow{Index: st.Index, Actor: st.Event.Actor, Event: lab.DescribeEvent(st.Event), Inferred: inferred[st.Index]}
 		if i < len(ob.Sources) {
 			row.Source = ob.Sources[i]
 		}

@@ -218,3 +218,27 @@ func TestSavedImportPictures(t *testing.T) {
 		}
 	}
 }
+
+// TestSavedImportClocks: a saved import's page shows the clock offsets
+// and the inferred steps it was saved with.
+func TestSavedImportClocks(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t)
+	_, body := exampleImport(t, 0)
+	var both map[string]map[string]any
+	json.Unmarshal([]byte(marshal(t, body)), &both)
+	both["import"]["clocks"] = map[string]any{"offsets": []any{map[string]any{"host": "worker-1", "offset_ms": -820,
+		"sources": []any{"worker-1.log:5", "storage.csv:4"}, "words": "its send must precede the storage's deliver"}}, "contradiction": nil}
+	both["import"]["inferred"] = []any{map[string]any{"step": 4, "kind": "expire", "sources": []any{"scheduler.jsonl:5"}, "words": "forced by the grant of 42"}}
+	rec := postJSON(t, s, "/api/imports", marshal(t, both))
+	var saved struct{ ID string }
+	if err := json.Unmarshal(rec.Body.Bytes(), &saved); err != nil || rec.Code != http.StatusCreated {
+		t.Fatalf("POST /api/imports = %d %s", rec.Code, rec.Body.String())
+	}
+	page := get(t, s, "/r/"+saved.ID).Body.String()
+	for _, want := range []string{"<h3>Clocks</h3>", "worker-1 -820ms: its send must precede the storage&#39;s deliver", "inferred: forced by the grant of 42"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("GET /r/%s lacks %q", saved.ID, want)
+		}
+	}
+}

@@ -113,6 +113,9 @@ type ImportedRun struct {
 	// one line per policy.
 	Orderings []string
 	Skew      string
+	// Clocks are the hosts' offsets the import estimated (or why it kept
+	// them at zero), in words.
+	Clocks []string
 }
 
 // ImportedRow is one step of a saved import; Observed is empty where the
@@ -121,6 +124,7 @@ type ImportedRow struct {
 	Index                                    int
 	Actor, Event, Source, Expected, Observed string
 	Agree                                    bool
+	Inferred                                 string // why the import inferred the step, or "" for a logged one
 }
 
 func (r ImportedRow) rowClass() string {
