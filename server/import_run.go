@@ -326,6 +326,21 @@ func importedMarkdown(w io.Writer, ob *logs.Saved, tr *lab.Trace) error {
 			fmt.Fprintf(&b, "- %s\n", export.Cell(l))
 		}
 	}
+	if c := ob.Clocks; c != nil && (len(c.Offsets) > 0 || c.Contradiction != nil) {
+		b.WriteString("\n### Clocks\n\n")
+		for _, o := range c.Offsets {
+			fmt.Fprintf(&b, "- %s %+gms: %s\n", export.Cell(o.Host), o.OffsetMS, export.Cell(o.Words))
+		}
+		if c.Contradiction != nil {
+			fmt.Fprintf(&b, "- The clocks cannot all be repaired: %s (%s)\n", export.Cell(c.Contradiction.Words), export.Cell(strings.Join(c.Contradiction.Sources, ", ")))
+		}
+	}
+	for i, e := range ob.Inferred {
+		if i == 0 {
+			b.WriteString("\n### Inferred steps\n\n")
+		}
+		fmt.Fprintf(&b, "- step %d, %s: %s\n", e.Step, e.Kind, export.Cell(e.Words))
+	}
 	if gaps := savedGaps(ob); len(gaps) > 0 {
 		b.WriteString("\n### Gaps in the logs\n\n")
 		for _, g := range gaps {

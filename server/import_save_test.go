@@ -241,4 +241,10 @@ func TestSavedImportClocks(t *testing.T) {
 			t.Errorf("GET /r/%s lacks %q", saved.ID, want)
 		}
 	}
+	md := get(t, s, "/r/"+saved.ID+".md").Body.String()
+	for _, want := range []string{"### Clocks\n\n- worker-1 -820ms: its send must precede the storage's deliver", "### Inferred steps\n\n- step 4, expire: forced by the grant of 42"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("GET /r/%s.md lacks %q", saved.ID, want)
+		}
+	}
 }
