@@ -30,7 +30,7 @@ func TestImportBrowser(t *testing.T) {
 	run(t, ctx, "open the import page", chromedp.EmulateViewport(1280, 900), chromedp.Navigate(base+views.ImportPath()))
 	run(t, ctx, "upload the logs and import",
 		chromedp.SetUploadFiles(chromedp.ID("upload"), files),
-		chromedp.Click(chromedp.CSS(`button[value="import"]`)),
+		chromedp.Click(chromedp.CSS(`.import-actions button[value="import"]`)),
 		chromedp.WaitVisible(chromedp.CSS(".import-against")))
 	if got := eval[string](t, ctx, `document.querySelector(".import-against li").textContent`); !strings.Contains(got, "behaved like unfenced") {
 		t.Errorf("first verdict = %q, want unfenced agreeing", got)

@@ -71,6 +71,9 @@ func (s *Server) handleRunPNG(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if im := importedPicture(run); im != nil {
+		return writeImportedPNG(c, run.ID, sc, tr, size, im)
+	}
 	return writePNG(c, "run "+run.ID, sc, tr, size)
 }
 
@@ -159,6 +162,9 @@ func (s *Server) handleRunEmbed(c echo.Context) error {
 	run, sc, tr, err := s.loadReplayedRun(c)
 	if err != nil {
 		return err
+	}
+	if importedOf(run) != nil {
+		return renderImportedEmbed(c, run, sc, tr)
 	}
 	return renderEmbed(c, sc, tr, views.RunPath(run.ID), "saved run")
 }
