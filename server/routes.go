@@ -24,9 +24,9 @@ func (s *Server) routes() {
 	read(views.RouteScenarioEmbed, framable(s.cached(revalidateCache, s.handleScenarioEmbed)))
 	e.POST(views.RouteReplay, s.handleReplayPage)
 	e.POST(views.RouteRuns, s.withinBudget(s.handleSaveRunForm))
-	read(views.RouteRun, s.shown(s.handleRunPath)) // the page, and .md, .json, .svg, .png
-	read(views.RouteRunPresent, s.shown(s.handleRunPresent))
-	read(views.RouteRunEmbed, framable(s.shown(s.cached(exportCache, s.handleRunEmbed))))
+	read(views.RouteRun, s.shown(true, s.handleRunPath)) // the page, and .md, .json, .svg, .png
+	read(views.RouteRunPresent, s.shown(false, s.handleRunPresent))
+	read(views.RouteRunEmbed, framable(s.shown(false, s.cached(exportCache, s.handleRunEmbed))))
 	read(views.RouteOEmbed, s.handleOEmbed)
 	read(views.RouteEditor, s.handleEditor)
 	e.POST(views.RouteEditor, s.handleEditorForm)
@@ -60,7 +60,7 @@ func (s *Server) routes() {
 	e.POST(views.RouteAPIRuns, s.withinBudget(s.handleAPISaveRun))
 	e.POST(views.RouteAPIProbes, s.withinBudget(s.handleAPISaveProbe))
 	e.POST(views.RouteAPIExplore, s.handleAPIExplore)
-	read(views.RouteAPIRun, s.shown(s.cached(immutableCache, s.handleAPIRun)))
+	read(views.RouteAPIRun, s.shown(false, s.cached(immutableCache, s.handleAPIRun)))
 	read(views.RouteAPIScenarios, s.handleAPIScenarios)
 	read(views.RouteAPIScenario, s.handleAPIScenario)
 
