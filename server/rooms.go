@@ -25,6 +25,14 @@ import (
 type RoomConfig struct {
 	TTL            time.Duration // how long a room takes answers; 0: 4 hours
 	MaxPhones      int           // phones connected to one room on one server; 0: 400
+	// MaxPhonesPerClient is how many of a room's phones one client (an
+	// address, an IPv6 /64) may hold, so that no client can fill a room: 0:
+	// three quarters of MaxPhones (300), a class of 300 behind one NAT.
+	MaxPhonesPerClient int
+	// Recheck is how often a room with connections is read again, besides
+	// each change, so that an end or a takedown made by another process
+	// closes its streams: 0: 15 s.
+	Recheck time.Duration
 	MaxConnections int           // connections to live rooms on one server; 0: 1,500
 }
 
@@ -34,6 +42,12 @@ func (rc RoomConfig) withDefaults() RoomConfig {
 	}
 	if rc.MaxPhones <= 0 {
 		rc.MaxPhones = 400
+	}
+	if rc.MaxPhonesPerClient <= 0 || rc.MaxPhonesPerClient > rc.MaxPhones {
+		rc.MaxPhonesPerClient = max(rc.MaxPhones*3/4, 1)
+	}
+	if rc.Recheck <= 0 {
+		rc.Recheck = keepAlive
 	}
 	if rc.MaxConnections <= 0 {
 		rc.MaxConnections = 1500
@@ -123,12 +137,31 @@ func (s *Server) handleCreateRoom(c echo.Context) error {
 // admitRoom charges a new live room to the client's budget, or says it is
 // over it.
 func (s *Server) admitRoom(c echo.Context) (undo func(), err error) {
-	undo, over := s.budgets.takeRoom(clientKey(c))
+	undoClient, over := s.budgets.takeRoom(clientKey(c))
 	if over != nil {
 		return nil, s.refuse(c, over)
 	}
-	return undo, nil
+	undoNet, over := s.networks.takeRoom(networkKey(c))
+	if over != nil {
+		undoClient()
+		return nil, s.refuse(c, over)
+	}
+	undoSize, err := s.checkSize(c, roomBytes)
+	if err != nil {
+		undoClient()
+		undoNet()
+		return nil, err
+	}
+	return func() { undoClient(); undoNet(); undoSize() }, nil
 }
+
+// roomBytes is what a room is counted for against the store's size when
+// it is created, and answerBytes each answer: the rows, keys and index
+// entries, rounded up. The store's measure, once a second, has the truth.
+const (
+	roomBytes   = 2 << 10
+	answerBytes = 256
+)
 
 // policyNames spells policies as strings, for a query or a stored room.
 func policyNames(ps []lab.Policy) []string {

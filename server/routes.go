@@ -15,7 +15,7 @@ import (
 func (s *Server) routes() {
 	s.formats = s.runFormats()
 	e := s.echo
-	e.Use(s.logRequests, s.recoverPanics, securityHeaders, methods, s.sameOrigin, limitBody, compress)
+	e.Use(s.logRequests, s.recoverPanics, s.securityHeaders, methods, s.sameOrigin, limitBody, compress)
 	read := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }
 
 	read(views.RouteHome, s.cached(revalidateCache, s.handleHome))

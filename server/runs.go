@@ -76,7 +76,7 @@ func (s *Server) keep(c echo.Context, run store.Run, fill func(*store.Run)) (sto
 	if !errors.Is(err, store.ErrNotFound) {
 		return stored, err
 	}
-	if over := s.budgets.spent(clientKey(c)); over != nil {
+	if over := s.spent(c); over != nil {
 		return store.Run{}, s.refuse(c, over)
 	}
 	if fill != nil {
@@ -107,7 +107,7 @@ func (s *Server) keep(c echo.Context, run store.Run, fill func(*store.Run)) (sto
 func (s *Server) withinBudget(h echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		key := clientKey(c)
-		if over := s.budgets.spent(key); over != nil {
+		if over := s.spent(c); over != nil {
 			return s.refuse(c, over)
 		}
 		done, err := s.budgets.turn(c.Request().Context(), key)
@@ -117,6 +117,15 @@ func (s *Server) withinBudget(h echo.HandlerFunc) echo.HandlerFunc {
 		defer done()
 		return h(c)
 	}
+}
+
+// spent is the refusal of a save from a client, or its network, with no
+// save or byte left; nil when both have.
+func (s *Server) spent(c echo.Context) *refusal {
+	if over := s.budgets.spent(clientKey(c)); over != nil {
+		return over
+	}
+	return s.networks.spent(networkKey(c))
 }
 
 // refuse answers a request over a client's budget: counted, with the
@@ -138,15 +147,34 @@ func (s *Server) refuse(c echo.Context, over *refusal) error {
 	return over
 }
 
-// admit charges a new run of n bytes to the client's budgets and checks
-// that the store has room for it, or says which limit it is over.
+// admit charges a new run of n bytes to the client's budgets and its
+// network's, and checks that the store has room for it, or says which
+// limit it is over.
 func (s *Server) admit(c echo.Context, n int) (undo func(), err error) {
-	undo, over := s.budgets.takeSave(clientKey(c), n)
+	undoClient, over := s.budgets.takeSave(clientKey(c), n)
 	if over != nil {
 		return nil, s.refuse(c, over)
 	}
-	if err := s.size.check(c.Request().Context(), n); err != nil {
-		undo()
+	undoNet, over := s.networks.takeSave(networkKey(c), n)
+	if over != nil {
+		undoClient()
+		return nil, s.refuse(c, over)
+	}
+	undoSize, err := s.checkSize(c, n)
+	if err != nil {
+		undoClient()
+		undoNet()
+		return nil, err
+	}
+	return func() { undoClient(); undoNet(); undoSize() }, nil
+}
+
+// checkSize checks that the store has room for n more bytes from the
+// client of c (see storeSize.check).
+func (s *Server) checkSize(c echo.Context, n int) (undo func(), err error) {
+	key := networkKey(c)
+	undo, err = s.size.check(c.Request().Context(), n, func(n int) (func(), bool) { return s.networks.takeReserve(key, n) })
+	if err != nil {
 		s.metrics.refusedBy("store_size")
 		return nil, err
 	}

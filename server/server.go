@@ -78,9 +78,11 @@ type Server struct {
 	assets       map[string]*asset           // the static files, by name
 	formats      map[string]echo.HandlerFunc // a saved run's page and exports, by suffix
 
-	budgets *budgets   // each client's saves, bytes and rooms
-	size    *storeSize // the store's size, for the limit and the metrics
-	metrics *metrics
+	budgets  *budgets   // each client's saves, bytes, rooms, answers and wrong codes
+	networks *budgets   // the same of each /24 and /48, and its share of the store's reserve
+	full     fullDisk   // when the store last said it is full, and its log line
+	size     *storeSize // the store's size, for the limit and the metrics
+	metrics  *metrics
 
 	rooms      store.Rooms
 	fanout     store.Fanout
@@ -117,6 +119,7 @@ func New(cfg Config) (*Server, error) {
 		s.takedowns, _ = cfg.Store.(store.Takedowns)
 	}
 	s.budgets = newBudgets(cfg.Limits.withDefaults())
+	s.networks = newNetworkBudgets(cfg.Limits.withDefaults())
 	s.size = &storeSize{sizer: cfg.Sizer, max: cfg.Limits.MaxStoreSize}
 	if s.size.sizer == nil {
 		s.size.sizer, _ = cfg.Store.(store.Sizer)

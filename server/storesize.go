@@ -55,18 +55,55 @@ func (s *storeSize) size(ctx context.Context) (int64, error) {
 	return n, nil
 }
 
-// check refuses a save of n bytes that would take the store past its
-// limit. A store that cannot be measured now is not refused here: its
-// save will say what is wrong.
-func (s *storeSize) check(ctx context.Context, n int) error {
+// The store's reserve: the last reserveOf(max) bytes under the size limit
+// take only small writes (at most smallWrite bytes: a run of a hand-made
+// scenario, an answer, a room), and each network (/24, /48) may put at
+// most 1/reserveNetworks of it there an hour. A flood of large runs from
+// many addresses fills the store up to the reserve and no further; small
+// saves by others go on until reserveNetworks networks have each spent
+// their share, which they get back at that rate (docs/operations.md).
+const (
+	smallWrite      = 64 << 10
+	reserveNetworks = 256
+)
+
+// reserveOf is the reserve under a size limit of max: an eighth.
+func reserveOf(max int64) int64 { return max / 8 }
+
+// check refuses a write of n bytes that would take the store past its
+// limit, or into its reserve when the write is large or the network's
+// share of the reserve is spent (takeReserve, which charges the share).
+// undo gives the share back, for a write that then failed. A store that
+// cannot be measured now is not refused here: its write will say what is
+// wrong.
+func (s *storeSize) check(ctx context.Context, n int, takeReserve func(int) (func(), bool)) (undo func(), err error) {
+	undo = func() {}
 	if s.max <= 0 || s.sizer == nil {
-		return nil
+		return undo, nil
 	}
 	size, err := s.size(ctx)
-	if err == nil && size+int64(n) > s.max {
-		return errStoreFull(s.max)
+	switch {
+	case err != nil:
+		return undo, nil
+	case size+int64(n) > s.max:
+		return nil, errStoreFull(s.max)
+	case size+int64(n) <= s.max-reserveOf(s.max):
+		return undo, nil
+	case n > smallWrite:
+		return nil, errStoreReserved(s.max, "this run is larger than "+byteWords(smallWrite))
 	}
-	return nil
+	undo, ok := takeReserve(n)
+	if !ok {
+		return nil, errStoreReserved(s.max, "this network has spent its share of that room for the hour")
+	}
+	return undo, nil
+}
+
+// errStoreReserved answers a write the store's reserve does not take.
+func errStoreReserved(max int64, why string) error {
+	return echo.NewHTTPError(http.StatusInsufficientStorage, fmt.Sprintf(
+		"The lab’s store is nearly at its size limit of %s: the room left is kept for small saves from many networks, and %s, so nothing was saved. Saved runs can still be opened, explored and replayed.",
+		byteWords(max), why))
 }
 
 // saved counts n bytes saved since the last measure.
