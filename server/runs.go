@@ -82,6 +82,7 @@ func (s *Server) keep(c echo.Context, run store.Run, fill func(*store.Run)) (sto
 	if fill != nil {
 		fill(&run)
 	}
+	run.Client = clientKey(c) // for `fencelab admin purge --client`
 	n := runBytes(run)
 	undo, err := s.admit(c, n)
 	if err != nil {
