@@ -23,8 +23,8 @@ import (
 
 // RoomConfig bounds the live rooms.
 type RoomConfig struct {
-	TTL            time.Duration // how long a room takes answers; 0: 4 hours
-	MaxPhones      int           // phones connected to one room on one server; 0: 400
+	TTL       time.Duration // how long a room takes answers; 0: 4 hours
+	MaxPhones int           // phones connected to one room on one server; 0: 400
 	// MaxPhonesPerClient is how many of a room's phones one client (an
 	// address, an IPv6 /64) may hold, so that no client can fill a room: 0:
 	// three quarters of MaxPhones (300), a class of 300 behind one NAT.
@@ -32,8 +32,8 @@ type RoomConfig struct {
 	// Recheck is how often a room with connections is read again, besides
 	// each change, so that an end or a takedown made by another process
 	// closes its streams: 0: 15 s.
-	Recheck time.Duration
-	MaxConnections int           // connections to live rooms on one server; 0: 1,500
+	Recheck        time.Duration
+	MaxConnections int // connections to live rooms on one server; 0: 1,500
 }
 
 func (rc RoomConfig) withDefaults() RoomConfig {

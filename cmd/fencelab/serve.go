@@ -47,7 +47,7 @@ type serveOptions struct {
 	addr, dbPath, baseURL string
 	trustedProxies        []string
 	maxConns              int
-	maxConnsPerClient     int // 0: defaultConnShare(maxConns)
+	maxConnsPerClient     int          // 0: defaultConnShare(maxConns)
 	access                *slog.Logger // nil: no access log
 	rooms                 server.RoomConfig
 	limits                *limitFlags
