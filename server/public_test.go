@@ -397,3 +397,47 @@ func TestNetworkBudget(t *testing.T) {
 		t.Errorf("another network's save = %d, want 201", rec.Code)
 	}
 }
+
+// TestPictureCacheKey: junk ?p= and ?d= values, other parameters and,
+// with a base URL, the client's Host all name the one picture already
+// drawn: none of them draws it again. (Attack F4: each missed the cache,
+// and 16 full-size renders at once took 2 GB.)
+func TestPictureCacheKey(t *testing.T) {
+	t.Parallel()
+	counted := &countingStore{Runs: openDB(t, t.TempDir())}
+	srv, err := server.New(server.Config{Store: counted, Library: testLibrary(t), Secret: testSecret,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), BaseURL: "https://fencelab.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := postJSON(t, srv, "/api/runs", builtinSource(t, "paused-worker"))
+	var saved struct{ ID string }
+	if err := json.Unmarshal(rec.Body.Bytes(), &saved); err != nil {
+		t.Fatal(err)
+	}
+	target := "/r/" + saved.ID + ".png?size=full"
+	if rec := plainGet(srv, target); rec.Code != http.StatusOK {
+		t.Fatalf("GET %s = %d", target, rec.Code)
+	}
+	before := counted.queries
+	for i, q := range []string{"&d=junk", "&d=" + strings.Repeat("x", 50), "&zz=1", "&d=junk&x=2&size=full"} {
+		req := httptest.NewRequest(http.MethodGet, target+q, nil)
+		req.Host = fmt.Sprintf("attacker-%d.example", i)
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			t.Errorf("GET %s%s (Host %s) = %d", target, q, req.Host, rec.Code)
+		}
+	}
+	if counted.queries != before {
+		t.Errorf("junk parameters and Hosts drew the picture %d times more, want 0", counted.queries-before)
+	}
+	if rec := plainGet(srv, target+"&p=unfenced&p=junk"); rec.Code != http.StatusOK {
+		t.Fatalf("GET with ?p=unfenced = %d", rec.Code)
+	}
+	before = counted.queries
+	plainGet(srv, target+"&p=junk2&p=unfenced&p=unfenced")
+	if counted.queries != before {
+		t.Errorf("?p= with other junk drew the picture again")
+	}
+}

@@ -52,8 +52,8 @@ func (s *Server) routes() {
 	e.POST(views.RouteExplore, s.handleExploreForm)
 	e.POST(views.RouteExploreEdit, s.handleExploreEdit)
 	read(views.RouteImport, s.handleImportPage)
-	e.POST(views.RouteImport, s.handleImportForm)
-	e.POST(views.RouteImportPreview, s.handleImportPreview)
+	e.POST(views.RouteImport, s.importTurn(s.handleImportForm))
+	e.POST(views.RouteImportPreview, s.importTurn(s.handleImportPreview))
 	read(views.RouteExploreCard, shareable(s.handleExploreCard)) // the explorations' cache keeps it, by ?from= and bounds
 
 	e.POST(views.RouteAPIReplay, s.handleAPIReplay)
