@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"fencelab/server"
 	"fencelab/server/store"
@@ -439,5 +441,49 @@ func TestPictureCacheKey(t *testing.T) {
 	plainGet(srv, target+"&p=junk2&p=unfenced&p=unfenced")
 	if counted.queries != before {
 		t.Errorf("?p= with other junk drew the picture again")
+	}
+}
+
+// TestCSVDefusesEveryCell: a student's name that a spreadsheet could run
+// as a formula, at its start or after any separator it may split on, is
+// text in the presenter's CSV, and control characters are dropped.
+// (Attack: `x;=cmd|'/C calc'!A0` passed the guard.)
+func TestCSVDefusesEveryCell(t *testing.T) {
+	t.Parallel()
+	base, _ := publicServer(t, server.Config{})
+	presenter := client(t)
+	id, code := startRoom(t, base, presenter)
+	if res, _ := send(t, presenter, http.MethodPost, base+views.RoomOptionsPath(id), url.Values{"names": {"1"}}, "X-Requested-With", "test"); res.StatusCode != http.StatusNoContent {
+		t.Fatalf("names on = %d", res.StatusCode)
+	}
+	send(t, presenter, http.MethodPost, base+views.RoomStepPath(id), url.Values{"step": {"8"}})
+	names := []string{"x;=cmd|'/C calc'!A0", "=1+1", "a\tb\r\n=c", " @SUM(1)", "＝1", "ok|+1,-2", "Ada\x07\x1b[31m", "Bo, the student"}
+	for _, name := range names {
+		st := client(t)
+		send(t, st, http.MethodGet, base+views.JoinPath(code), nil)
+		res, body := send(t, st, http.MethodPost, base+views.JoinAnswerPath(code),
+			url.Values{"step": {"8"}, "guess": {"accepted"}, "name": {name}}, "X-Requested-With", "test")
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("answer as %q = %d %s", name, res.StatusCode, body)
+		}
+	}
+	_, body := send(t, presenter, http.MethodGet, base+views.RoomCSVPath(id), nil)
+	rows, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(body, "\ufeff"))).ReadAll()
+	if err != nil || len(rows) != len(names)+1 {
+		t.Fatalf("CSV of %d rows (%v), want %d:\n%s", len(rows), err, len(names)+1, body)
+	}
+	for _, row := range rows[1:] {
+		cell := row[0]
+		if strings.ContainsFunc(cell, unicode.IsControl) {
+			t.Errorf("cell %q holds a control character", cell)
+		}
+		for _, part := range strings.FieldsFunc(cell, func(r rune) bool { return strings.ContainsRune(",;|", r) }) {
+			if p := strings.TrimLeft(part, " "); p != "" && strings.ContainsRune("=+-@＝＋－＠", []rune(p)[0]) {
+				t.Errorf("cell %q: %q would start a formula", cell, part)
+			}
+		}
+	}
+	if !strings.Contains(body, "Bo, the student") {
+		t.Errorf("a harmless name was changed:\n%s", body)
 	}
 }
