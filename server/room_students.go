@@ -162,21 +162,17 @@ func (s *Server) renderStudent(c echo.Context, r store.Room, problem string) err
 }
 
 // admitAnswer charges an answer to the client's and its network's
-// budgets, and checks that the store has room for it. An answer refused
-// later (answered already, closed) is not given back: a flood of them
-// costs the flooder, not the store.
-func (s *Server) admitAnswer(c echo.Context) error {
+// budgets, and checks that the store has room for it; settle says whether
+// it was stored. An answer refused later (answered already, closed) keeps
+// its cost to the budgets: a flood of them costs the flooder.
+func (s *Server) admitAnswer(c echo.Context) (settle func(stored bool), err error) {
 	if over := s.budgets.takeAnswer(clientKey(c)); over != nil {
-		return s.refuse(c, over)
+		return nil, s.refuse(c, over)
 	}
 	if over := s.networks.takeAnswer(networkKey(c)); over != nil {
-		return s.refuse(c, over)
+		return nil, s.refuse(c, over)
 	}
-	_, err := s.checkSize(c, answerBytes)
-	if err == nil {
-		s.size.saved(answerBytes)
-	}
-	return err
+	return s.checkSize(c, answerBytes)
 }
 
 // errMovedOn refuses an answer to a question the presenter has left.
@@ -225,11 +221,13 @@ func (s *Server) handleStudentAnswer(c echo.Context) error {
 	if !ok {
 		return errNoStudent
 	}
-	if err := s.admitAnswer(c); err != nil {
+	settle, err := s.admitAnswer(c)
+	if err != nil {
 		return err
 	}
 	a := store.Answer{Step: step, Student: me, Name: name, Guess: guess, AnsweredAt: time.Now()}
 	err = s.answer(c.Request().Context(), r, a)
+	settle(err == nil)
 	script := c.Request().Header.Get("X-Requested-With") != ""
 	problem := ""
 	switch {

@@ -110,7 +110,7 @@ func (s *Server) handleCreateRoom(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	undo, err := s.admitRoom(c)
+	settle, err := s.admitRoom(c)
 	if err != nil {
 		return err
 	}
@@ -124,8 +124,8 @@ func (s *Server) handleCreateRoom(c echo.Context) error {
 			break
 		}
 	}
+	settle(err == nil)
 	if err != nil {
-		undo()
 		return fmt.Errorf("create room: %w", err)
 	}
 	s.metrics.roomsCreated.Inc()
@@ -134,9 +134,11 @@ func (s *Server) handleCreateRoom(c echo.Context) error {
 	return seeOther(c, views.PresentPathOf(page)+"?"+q.Encode())
 }
 
-// admitRoom charges a new live room to the client's budget, or says it is
-// over it.
-func (s *Server) admitRoom(c echo.Context) (undo func(), err error) {
+// admitRoom charges a new live room to the client's budget and its
+// network's, and to the store's size, or says which it is over; settle
+// says whether the room was then created: if not, the charges are given
+// back.
+func (s *Server) admitRoom(c echo.Context) (settle func(created bool), err error) {
 	undoClient, over := s.budgets.takeRoom(clientKey(c))
 	if over != nil {
 		return nil, s.refuse(c, over)
@@ -146,13 +148,19 @@ func (s *Server) admitRoom(c echo.Context) (undo func(), err error) {
 		undoClient()
 		return nil, s.refuse(c, over)
 	}
-	undoSize, err := s.checkSize(c, roomBytes)
+	settleSize, err := s.checkSize(c, roomBytes)
 	if err != nil {
 		undoClient()
 		undoNet()
 		return nil, err
 	}
-	return func() { undoClient(); undoNet(); undoSize() }, nil
+	return func(created bool) {
+		settleSize(created)
+		if !created {
+			undoClient()
+			undoNet()
+		}
+	}, nil
 }
 
 // roomBytes is what a room is counted for against the store's size when

@@ -84,18 +84,17 @@ func (s *Server) keep(c echo.Context, run store.Run, fill func(*store.Run)) (sto
 	}
 	run.Client = clientKey(c) // for `fencelab admin purge --client`
 	n := runBytes(run)
-	undo, err := s.admit(c, n)
+	settle, err := s.admit(c, n)
 	if err != nil {
 		return store.Run{}, err
 	}
 	start := time.Now()
 	stored, err = s.store.SaveRun(ctx, run)
 	s.metrics.saveTook(time.Since(start))
+	settle(err == nil)
 	if err != nil {
-		undo()
 		return store.Run{}, fmt.Errorf("save run %s: %w", run.ID, err)
 	}
-	s.size.saved(n)
 	return stored, nil
 }
 
@@ -150,8 +149,9 @@ func (s *Server) refuse(c echo.Context, over *refusal) error {
 
 // admit charges a new run of n bytes to the client's budgets and its
 // network's, and checks that the store has room for it, or says which
-// limit it is over.
-func (s *Server) admit(c echo.Context, n int) (undo func(), err error) {
+// limit it is over. settle says whether the run was then saved: if not,
+// the charges are given back.
+func (s *Server) admit(c echo.Context, n int) (settle func(saved bool), err error) {
 	undoClient, over := s.budgets.takeSave(clientKey(c), n)
 	if over != nil {
 		return nil, s.refuse(c, over)
@@ -161,25 +161,31 @@ func (s *Server) admit(c echo.Context, n int) (undo func(), err error) {
 		undoClient()
 		return nil, s.refuse(c, over)
 	}
-	undoSize, err := s.checkSize(c, n)
+	settleSize, err := s.checkSize(c, n)
 	if err != nil {
 		undoClient()
 		undoNet()
 		return nil, err
 	}
-	return func() { undoClient(); undoNet(); undoSize() }, nil
+	return func(saved bool) {
+		settleSize(saved)
+		if !saved {
+			undoClient()
+			undoNet()
+		}
+	}, nil
 }
 
 // checkSize checks that the store has room for n more bytes from the
 // client of c (see storeSize.check).
-func (s *Server) checkSize(c echo.Context, n int) (undo func(), err error) {
+func (s *Server) checkSize(c echo.Context, n int) (settle func(written bool), err error) {
 	key := networkKey(c)
-	undo, err = s.size.check(c.Request().Context(), n, func(n int) (func(), bool) { return s.networks.takeReserve(key, n) })
+	settle, err = s.size.check(c.Request().Context(), n, func(n int) (func(), bool) { return s.networks.takeReserve(key, n) })
 	if err != nil {
 		s.metrics.refusedBy("store_size")
 		return nil, err
 	}
-	return undo, nil
+	return settle, nil
 }
 
 // runBytes is what a run adds to the store, as a client's byte budget
