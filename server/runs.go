@@ -79,6 +79,10 @@ func (s *Server) keep(c echo.Context, run store.Run, fill func(*store.Run)) (sto
 	if over := s.spent(c); over != nil {
 		return store.Run{}, s.refuse(c, over)
 	}
+	if err := s.size.precheck(ctx, len(run.Scenario)+len(run.Trace)+len(run.Observed)); err != nil {
+		s.metrics.refusedBy("store_size")
+		return store.Run{}, s.hold(c, err)
+	}
 	if fill != nil {
 		fill(&run)
 	}
@@ -136,15 +140,28 @@ func (s *Server) spent(c echo.Context) *refusal {
 func (s *Server) refuse(c echo.Context, over *refusal) error {
 	s.metrics.refusedBy(over.limit)
 	over.retryAfter(c)
-	if d := min(over.retry, s.budgets.delay); d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-c.Request().Context().Done():
-		}
-	}
+	s.wait(c, min(over.retry, s.budgets.delay))
 	return over
+}
+
+// hold answers err, a refusal for the store's size, after the same moment
+// as a refusal for a budget, for the same reason.
+func (s *Server) hold(c echo.Context, err error) error {
+	s.wait(c, s.budgets.delay)
+	return err
+}
+
+// wait waits d, or until the client leaves.
+func (s *Server) wait(c echo.Context, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-c.Request().Context().Done():
+	}
 }
 
 // admit charges a new run of n bytes to the client's budgets and its
@@ -183,7 +200,7 @@ func (s *Server) checkSize(c echo.Context, n int) (settle func(written bool), er
 	settle, err = s.size.check(c.Request().Context(), n, func(n int) (func(), bool) { return s.networks.takeReserve(key, n) })
 	if err != nil {
 		s.metrics.refusedBy("store_size")
-		return nil, err
+		return nil, s.hold(c, err)
 	}
 	return settle, nil
 }

@@ -127,10 +127,29 @@ func (s *storeSize) check(ctx context.Context, n int, takeReserve func(int) (fun
 	}, nil
 }
 
+// precheck refuses at once a write of at least n bytes that check would
+// refuse whatever it turns out to be (over the cap, or too large for the
+// reserve), so that a flood of large runs past the reserve is refused
+// before its scenario is replayed.
+func (s *storeSize) precheck(ctx context.Context, n int) error {
+	if s.max <= 0 || s.sizer == nil {
+		return nil
+	}
+	size, err := s.size(ctx)
+	switch {
+	case err != nil:
+		return nil
+	case size+int64(n) > s.max:
+		return errStoreFull(s.max)
+	case size+int64(n) > s.max-reserveOf(s.max) && n > smallWrite:
+		return errStoreReserved(s.max, "this run is larger than "+byteWords(smallWrite))
+	}
+	return nil
+}
+
 // errStoreReserved answers a write the store's reserve does not take.
 func errStoreReserved(max int64, why string) error {
 	return echo.NewHTTPError(http.StatusInsufficientStorage, fmt.Sprintf(
 		"The lab’s store is nearly at its size limit of %s: the room left is kept for small saves from many networks, and %s, so nothing was saved. Saved runs can still be opened, explored and replayed.",
 		byteWords(max), why))
 }
-
