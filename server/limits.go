@@ -31,8 +31,9 @@ type Limits struct {
 	Answers          int   // answers to live rooms' questions at once: 900
 	AnswersPerHour   int   // answers per hour after that: 6,000
 	// JoinMisses are the room codes typed that name no live room at
-	// once (a right code costs nothing): 30; JoinMissesPerHour after that:
-	// 60. They make guessing a live room's code take years.
+	// once (a right code costs nothing): 300, a class of 300 behind one
+	// address each mistyping once; JoinMissesPerHour after that: 600.
+	// They make guessing a live room's code take years.
 	JoinMisses        int
 	JoinMissesPerHour int
 	// SavesAtOnce is how many of one client's saves are served at once;
@@ -57,8 +58,8 @@ const (
 	defaultRoomsPerHour      = 30
 	defaultAnswers           = 900
 	defaultAnswersPerHour    = 6000
-	defaultJoinMisses        = 30
-	defaultJoinMissesPerHour = 60
+	defaultJoinMisses        = 300
+	defaultJoinMissesPerHour = 600
 	defaultSavesAtOnce       = 4
 	defaultRefusalDelay      = time.Second
 )
