@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -123,4 +124,51 @@ func readStatus(t *testing.T, conn net.Conn, wait time.Duration) int {
 	}
 	resp.Body.Close()
 	return resp.StatusCode
+}
+
+// TestMetricsListenerBounded: the metrics listener serves at most 16
+// connections at once; one more is not served until one closes. (It had
+// no cap, and no idle timeout, which it now shares with the lab's own.)
+func TestMetricsListenerBounded(t *testing.T) {
+	t.Parallel()
+	var log syncBuffer
+	stop, err := serveMetrics(slog.New(slog.NewTextHandler(&log, nil)), "127.0.0.1:0",
+		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	var addr string
+	for range 100 {
+		if _, rest, ok := strings.Cut(log.String(), "addr="); ok {
+			addr = strings.Fields(rest)[0]
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	var held []net.Conn
+	for range metricsMaxConns {
+		conn := dialFrom(t, "127.0.0.1", addr)
+		if code := getPath(t, conn, "/metrics", 5*time.Second); code != http.StatusOK {
+			t.Fatalf("GET /metrics on a held connection: %d", code)
+		}
+		held = append(held, conn)
+	}
+	extra := dialFrom(t, "127.0.0.1", addr)
+	if code := getPath(t, extra, "/metrics", silence()); code != 0 {
+		t.Fatalf("connection %d of at most %d: status %d, want no answer while the others are open", metricsMaxConns+1, metricsMaxConns, code)
+	}
+	held[0].Close()
+	if code := readStatus(t, extra, 5*time.Second); code != http.StatusOK {
+		t.Errorf("the queued connection once one closed: status %d, want 200", code)
+	}
+}
+
+// getPath sends GET path on conn and reads the status, 0 if none came in time.
+func getPath(t *testing.T, conn net.Conn, path string, wait time.Duration) int {
+	t.Helper()
+	if _, err := fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: lab\r\n\r\n", path); err != nil {
+		t.Fatal(err)
+	}
+	return readStatus(t, conn, wait)
 }
