@@ -61,8 +61,14 @@ func (s *Server) save(c echo.Context, sc *lab.Scenario) (store.Run, error) {
 		return store.Run{}, fmt.Errorf("encode scenario: %w", err)
 	}
 	run := store.Run{ID: s.runID(canonical), Title: sc.Title, Scenario: canonical, EngineVersion: lab.Version}
-	return s.keep(c, run, func(r *store.Run) { r.Trace = lab.Replay(sc).AppendJSON(nil) })
+	estimate := runBytes(run) + minTraceBytes*len(sc.Events)
+	return s.keepEstimated(c, run, estimate, func(r *store.Run) { r.Trace = lab.Replay(sc).AppendJSON(nil) })
 }
+
+// minTraceBytes is less than any event's part of a trace (about 1.2 KB
+// each, measured on the built-ins and on 500 events): what a run will
+// add at least, before its scenario is replayed.
+const minTraceBytes = 256
 
 // keep stores run for the client of c, unless it is stored already: run
 // ids are content-addressed, so the same scenario saved again is the
@@ -71,6 +77,12 @@ func (s *Server) save(c echo.Context, sc *lab.Scenario) (store.Run, error) {
 // is refused before), charged to the client's budgets, and given back if
 // the store then fails.
 func (s *Server) keep(c echo.Context, run store.Run, fill func(*store.Run)) (store.Run, error) {
+	return s.keepEstimated(c, run, runBytes(run), fill)
+}
+
+// keepEstimated is keep of a run that will add at least estimate bytes
+// once filled: one the store has no room for is refused before fill.
+func (s *Server) keepEstimated(c echo.Context, run store.Run, estimate int, fill func(*store.Run)) (store.Run, error) {
 	ctx := c.Request().Context()
 	stored, err := s.runByID(ctx, run.ID)
 	if !errors.Is(err, store.ErrNotFound) {
@@ -79,7 +91,7 @@ func (s *Server) keep(c echo.Context, run store.Run, fill func(*store.Run)) (sto
 	if over := s.spent(c); over != nil {
 		return store.Run{}, s.refuse(c, over)
 	}
-	if err := s.size.precheck(ctx, len(run.Scenario)+len(run.Trace)+len(run.Observed)); err != nil {
+	if err := s.size.precheck(ctx, estimate); err != nil {
 		s.metrics.refusedBy("store_size")
 		return store.Run{}, s.hold(c, err)
 	}
