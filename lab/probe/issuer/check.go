@@ -27,33 +27,33 @@ type Run struct {
 
 // Report is what the checker found; its JSON is the probe's --json.
 type Report struct {
-	Issuer         string      `json:"issuer"`
-	Kind           string      `json:"kind"`
-	Lock           string      `json:"lock"`
-	Version        string      `json:"version,omitempty"`
-	StartedByProbe bool        `json:"started_by_probe"`
-	StartUnix      float64     `json:"start_unix"`
-	Workers        int         `json:"workers"`
-	TTLAsked       float64     `json:"ttl_asked_s"`
-	TTL            float64     `json:"ttl_s"`
-	Duration       float64     `json:"duration_s"`
-	Nemeses        []string    `json:"nemeses"`
-	Verdict        string      `json:"verdict"`
-	Counts         Counts      `json:"counts"`
-	Faults         []Fault     `json:"faults"`
-	Outages        []Span      `json:"outages"`
-	AfterFaults    []After     `json:"after_faults"`
-	Overlaps       Overlaps    `json:"overlaps"`
-	EarlyGrants    []Early     `json:"early_grants"`
-	Takeovers      []Takeover  `json:"takeovers"`
-	LongestGap     Gap         `json:"longest_without_grant"`
-	Writes         *Writes     `json:"writes"`
-	FirstViolation *Violation  `json:"first_violation"`
-	Violations     int         `json:"violations"`
-	Notes          []string    `json:"-"`
-	grants         []*Op       // by answer
-	faultOps       []*Op       // the nemesis lines
-	history        []Op        // as given
+	Issuer         string     `json:"issuer"`
+	Kind           string     `json:"kind"`
+	Lock           string     `json:"lock"`
+	Version        string     `json:"version,omitempty"`
+	StartedByProbe bool       `json:"started_by_probe"`
+	StartUnix      float64    `json:"start_unix"`
+	Workers        int        `json:"workers"`
+	TTLAsked       float64    `json:"ttl_asked_s"`
+	TTL            float64    `json:"ttl_s"`
+	Duration       float64    `json:"duration_s"`
+	Nemeses        []string   `json:"nemeses"`
+	Verdict        string     `json:"verdict"`
+	Counts         Counts     `json:"counts"`
+	Faults         []Fault    `json:"faults"`
+	Outages        []Span     `json:"outages"`
+	AfterFaults    []After    `json:"after_faults"`
+	Overlaps       Overlaps   `json:"overlaps"`
+	EarlyGrants    []Early    `json:"early_grants"`
+	Takeovers      []Takeover `json:"takeovers"`
+	LongestGap     Gap        `json:"longest_without_grant"`
+	Writes         *Writes    `json:"writes"`
+	FirstViolation *Violation `json:"first_violation"`
+	Violations     int        `json:"violations"`
+	Notes          []string   `json:"-"`
+	grants         []*Op      // by answer
+	faultOps       []*Op      // the nemesis lines
+	history        []Op       // as given
 }
 
 // The verdicts.
@@ -95,13 +95,13 @@ type Span struct {
 
 // After is rule 3's row for one fault or outage.
 type After struct {
-	What          string   `json:"what"`
-	Target        string   `json:"target,omitempty"`
-	From          float64  `json:"from"`
-	To            float64  `json:"to"`
-	FirstToken    *int64   `json:"first_token"`
-	HighestBefore *int64   `json:"highest_before"`
-	Held          *bool    `json:"held"`
+	What          string  `json:"what"`
+	Target        string  `json:"target,omitempty"`
+	From          float64 `json:"from"`
+	To            float64 `json:"to"`
+	FirstToken    *int64  `json:"first_token"`
+	HighestBefore *int64  `json:"highest_before"`
+	Held          *bool   `json:"held"`
 	first         *Op
 }
 

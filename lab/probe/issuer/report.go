@@ -162,3 +162,13 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 func md(s string) string {
 	return strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;", ">", "&gt;", "\n", " ").Replace(s)
 }
+
+// Figures are the report's rows as lines, "label: value", for a saved
+// run's page.
+func (r *Report) Figures() []string {
+	var out []string
+	for _, row := range r.rows() {
+		out = append(out, row[0]+": "+row[1])
+	}
+	return out
+}

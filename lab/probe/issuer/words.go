@@ -17,6 +17,9 @@ func (r *Report) cause(v *Violation) (cause, words string) {
 		}
 	}
 	for _, o := range r.Outages {
+		if r.duringFault(o.From) {
+			continue // the probe's fault caused it: name the fault
+		}
 		if o.From >= from && o.From <= to && o.From > latest {
 			latest, cause = o.From, "outage "+span(o.From, o.To)
 			why = fmt.Sprintf("after the issuer stopped answering at %s (until %s; not the probe's doing)", secs(o.From), secs(o.To))
@@ -86,4 +89,14 @@ func (r *Report) FaultsLine() string {
 		return "faults injected into the issuer: none"
 	}
 	return "faults injected into the issuer: " + strings.Join(r.Nemeses, ", ")
+}
+
+// duringFault reports whether t falls within a fault of the probe's.
+func (r *Report) duringFault(t float64) bool {
+	for _, f := range r.Faults {
+		if !f.Missed && f.From <= t && t <= f.To {
+			return true
+		}
+	}
+	return false
 }
