@@ -81,7 +81,7 @@ func probeIssuer(ctx context.Context, cfg *Config) (string, time.Duration, error
 			return "", 0, err
 		}
 		defer is.Close()
-		v := is.Version(ctx)
+		v := string(is.Engine()) + " " + is.Version(ctx)
 		if err := is.Reset(ctx); err != nil {
 			return "", 0, err
 		}
