@@ -241,6 +241,7 @@ func TestIssuerExamplePostgres(t *testing.T) {
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d: %s\noutages %v, after %v\n%s", code, tt.code, violation(rep), rep["outages"], rep["after_faults"], errOut)
 			}
+			t.Logf("grants %v, outages %v, after %v: %s", rep["counts"].(map[string]any)["grants"], rep["outages"], rep["after_faults"], violation(rep))
 			if outs, _ := rep["outages"].([]any); len(outs) == 0 {
 				t.Errorf("the crash shows no outage: %v", rep)
 			}
