@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // Run says what the checker needs besides the history: the run's shape,
@@ -343,6 +344,8 @@ func outages(ops []Op) []Span {
 		op := &ops[i]
 		switch {
 		case op.Worker == Nemesis || op.Error == CutOff || op.Op == OpWrite:
+		case op.Result == Unknown && strings.HasPrefix(op.Error, GaveUp):
+			// a blocking wait that gave up: neither a failure nor an answer
 		case op.Result == Unknown:
 			starts = append(starts, op.Sent)
 		case op.Op == OpLost:

@@ -36,6 +36,10 @@ const Nemesis = "nemesis"
 // CutOff is the error of an operation still in flight at the end.
 const CutOff = "cut off at the end"
 
+// GaveUp begins the error of a blocking acquire that stopped waiting:
+// it is no failure of the issuer, and no answer either.
+const GaveUp = "gave up waiting"
+
 // The operations and results of a history.
 const (
 	OpSession = "session"

@@ -159,6 +159,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Result, error) {
 		}
 	}
 	issuer.SortByAnswer(r.history)
+	missedPauses(r.history)
 	return &Result{History: r.history, Start: start, End: end}, nil
 }
 
@@ -417,4 +418,27 @@ func (l *limited) Write(p []byte) (int, error) {
 		l.w.Write(q)
 	}
 	return len(p), nil
+}
+
+// missedPauses marks a pause-holder missed when its holder had sent its
+// release (after its last grant) before the SIGSTOP landed: it paused
+// nobody who held the lock.
+func missedPauses(h []issuer.Op) {
+	for i := range h {
+		f := &h[i]
+		if f.Worker != issuer.Nemesis || f.Op != "pause-holder" || f.Missed {
+			continue
+		}
+		granted := -1.0
+		for _, op := range h {
+			if op.Worker == f.Target && op.Op == issuer.OpAcquire && op.Result == issuer.Granted && op.Answered <= f.Sent {
+				granted = max(granted, op.Answered)
+			}
+		}
+		for _, op := range h {
+			if op.Worker == f.Target && (op.Op == issuer.OpRelease || op.Result == issuer.Lost) && op.Sent >= granted && op.Sent < f.Sent {
+				f.Missed = true
+			}
+		}
+	}
 }

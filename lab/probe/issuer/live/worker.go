@@ -143,9 +143,9 @@ func (w *worker) loop(ctx context.Context) error {
 		op := issuer.Op{Op: issuer.OpAcquire, Result: issuer.Refused}
 		switch {
 		case err != nil && lostMeanwhile:
-			op.Result, op.Error = issuer.Unknown, "gave up waiting: the session was lost"
+			op.Result, op.Error = issuer.Unknown, issuer.GaveUp+": the session was lost"
 		case err != nil && actx.Err() == context.DeadlineExceeded && w.lock.Blocking():
-			op.Result, op.Error = issuer.Unknown, "gave up waiting"
+			op.Result, op.Error = issuer.Unknown, issuer.GaveUp
 		case granted:
 			op.Result, op.Token, op.Owner = issuer.Granted, &tok, owner
 		}
