@@ -125,6 +125,8 @@ type group struct {
 	version string
 	members []*member
 	log     io.Writer
+	proxies []*peerProxy
+	parts   peerCut
 }
 
 func (g *group) Kind() string    { return g.kind }
@@ -182,14 +184,11 @@ func (g *group) Restart(ctx context.Context, name string) error {
 	return nil
 }
 
-// Partition and Heal need the TCP proxies, which this version lacks.
-func (g *group) Partition(string) error { return errNoPartition }
-func (g *group) Heal(string) error      { return errNoPartition }
-
-var errNoPartition = errors.New("partitions are not implemented yet")
-
 // Stop kills every member by its PID and removes the directory.
 func (g *group) Stop() {
+	for _, p := range g.proxies {
+		p.ln.Close()
+	}
 	for _, m := range g.members {
 		m.kill()
 	}
@@ -198,6 +197,7 @@ func (g *group) Stop() {
 
 // startAll starts every member and waits for its client port.
 func (g *group) startAll(ctx context.Context, within time.Duration) error {
+	g.serveProxies()
 	for _, m := range g.members {
 		if err := m.start(); err != nil {
 			return err
@@ -209,6 +209,14 @@ func (g *group) startAll(ctx context.Context, within time.Duration) error {
 		}
 	}
 	return nil
+}
+
+// serveProxies starts the peer proxies, with nobody cut off.
+func (g *group) serveProxies() {
+	g.parts.cut, g.parts.conns = map[string]bool{}, map[net.Conn]connEnds{}
+	for _, p := range g.proxies {
+		go p.serve()
+	}
 }
 
 func tail(file string) string {

@@ -29,8 +29,8 @@ type StartOptions struct {
 var DefaultMembers = map[string]int{"etcd": 3, "zk": 3, "redis": 1}
 
 // Faults lists the faults that apply to an issuer the probe starts, in
-// the contract's order; the partitions and Redis failover are not in this
-// version.
+// the contract's order; the partitions are etcd's only, and Redis
+// failover is not in this version.
 func Faults(kind string, n int) []string {
 	out := []string{"pause-holder", "pause-leader"}
 	if n > 1 {
@@ -40,7 +40,11 @@ func Faults(kind string, n int) []string {
 	if n > 1 {
 		out = append(out, "kill-member")
 	}
-	return append(out, "kill-all")
+	out = append(out, "kill-all")
+	if kind == "etcd" && n > 1 {
+		out = append(out, "partition-leader", "partition-member")
+	}
+	return out
 }
 
 // Start starts the issuer in a temporary directory, on free loopback
@@ -140,9 +144,18 @@ func (g *group) etcd(opt StartOptions) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Members advertise their peer proxies: every peer connection goes
+	// through the probe, which can cut a member off (partition-*).
 	var initial []string
+	var proxies []*peerProxy
 	for i := range opt.N {
-		initial = append(initial, fmt.Sprintf("etcd-%d=http://%s", i+1, addr(ports[2*i+1])))
+		p, err := newPeerProxy(g, fmt.Sprintf("etcd-%d", i+1))
+		if err != nil {
+			return nil, err
+		}
+		p.target = addr(ports[2*i+1])
+		proxies = append(proxies, p)
+		initial = append(initial, fmt.Sprintf("etcd-%d=http://%s", i+1, p.addr()))
 	}
 	var overrides []string
 	for i := range opt.N {
@@ -152,7 +165,7 @@ func (g *group) etcd(opt StartOptions) ([]string, error) {
 		c, p := "http://"+addr(ports[2*i]), "http://"+addr(ports[2*i+1])
 		args := []string{"--name", name, "--data-dir", filepath.Join(mdir, "data"),
 			"--listen-client-urls", c, "--advertise-client-urls", c,
-			"--listen-peer-urls", p, "--initial-advertise-peer-urls", p,
+			"--listen-peer-urls", p, "--initial-advertise-peer-urls", "http://" + proxies[i].addr(),
 			"--initial-cluster", strings.Join(initial, ","), "--initial-cluster-state", "new",
 			"--initial-cluster-token", "fencelab-" + filepath.Base(g.dir)}
 		g.members = append(g.members, &member{name: name, addr: addr(ports[2*i]), bin: bin, args: args, dir: mdir})
