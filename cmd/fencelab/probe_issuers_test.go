@@ -67,6 +67,12 @@ func TestIssuerExamples(t *testing.T) {
 			[]string{"--issuer", "redis://127.0.0.1:1/fencelab", "--start", "local", "--config", example("redis-always.conf"), "--nemesis", "kill-all",
 				"--ttl", "1s", "--hold", "50ms", "--duration", "8s", "--interval", "4s", "--fault-for", "1s"},
 			0, nil},
+		// Asynchronous replication may lose an acknowledged INCR at the
+		// kill; how often is in docs/issuer: either verdict passes here.
+		{"redis with a replica, failover", []string{"redis-server"},
+			[]string{"--issuer", "redis://127.0.0.1:1/fencelab", "--start", "local=2", "--nemesis", "failover",
+				"--ttl", "1s", "--hold", "20ms", "--duration", "7s", "--interval", "4s", "--fault-for", "2s"},
+			-1, nil},
 		{"etcd, pause-leader, kill-leader and partition-leader", []string{"etcd"},
 			[]string{"--issuer", "etcd://127.0.0.1:1/fencelab", "--start", "local", "--nemesis", "pause-leader,kill-leader,partition-leader",
 				"--hold", "200ms", "--duration", "21s", "--interval", "5s", "--fault-for", "3s"},
@@ -81,7 +87,7 @@ func TestIssuerExamples(t *testing.T) {
 			needIssuer(t, tt.bins...)
 			t.Parallel()
 			code, rep, _, errOut := issuerReport(t, tt.args...)
-			if code != tt.code {
+			if code != tt.code && tt.code >= 0 {
 				t.Fatalf("exit %d, want %d: %s\n%v\n%s", code, tt.code, violation(rep), rep["after_faults"], errOut)
 			}
 			for _, w := range tt.words {
@@ -238,7 +244,7 @@ func TestIssuerExamplePostgres(t *testing.T) {
 			code, rep, sc, errOut := issuerReport(t, "--issuer-sql", example("postgres-lease.sql"), "--db", pg.url(),
 				"--ttl", "1s", "--hold", "20ms", "--duration", "9s", "--workers", "4")
 			cancel()
-			if code != tt.code {
+			if code != tt.code && tt.code >= 0 {
 				t.Fatalf("exit %d, want %d: %s\noutages %v, after %v\n%s", code, tt.code, violation(rep), rep["outages"], rep["after_faults"], errOut)
 			}
 			t.Logf("grants %v, outages %v, after %v: %s", rep["counts"].(map[string]any)["grants"], rep["outages"], rep["after_faults"], violation(rep))

@@ -46,7 +46,7 @@ func FaultWords(f Fault) string {
 		"kill-all":         "killed every member (%s)",
 		"partition-leader": "cut off the leader %s",
 		"partition-member": "cut off the member %s",
-		"failover":         "failed the primary %s over",
+		"failover":         "killed the primary %s and promoted a replica",
 	}[f.Kind]
 	if verb == "" {
 		verb = f.Kind + " %s"

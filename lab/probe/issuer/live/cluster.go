@@ -127,6 +127,8 @@ type group struct {
 	log     io.Writer
 	proxies []*peerProxy
 	parts   peerCut
+	front   *clientProxy // Redis with replicas: the workers' address
+	primary string       // Redis with replicas: the current primary
 }
 
 func (g *group) Kind() string    { return g.kind }
@@ -141,6 +143,9 @@ func (g *group) Members() []string {
 }
 
 func (g *group) Endpoints() []string {
+	if g.front != nil {
+		return []string{g.front.addr()}
+	}
 	var out []string
 	for _, m := range g.members {
 		out = append(out, m.addr)
@@ -186,6 +191,9 @@ func (g *group) Restart(ctx context.Context, name string) error {
 
 // Stop kills every member by its PID and removes the directory.
 func (g *group) Stop() {
+	if g.front != nil {
+		g.front.ln.Close()
+	}
 	for _, p := range g.proxies {
 		p.ln.Close()
 	}

@@ -47,6 +47,10 @@ type Cluster interface {
 	// Partition cuts a member off from the others; Heal ends it.
 	Partition(member string) error
 	Heal(member string) error
+	// Failover (Redis with replicas) kills the primary and promotes a
+	// replica; Rejoin starts the old primary again as a replica.
+	Failover(ctx context.Context) (old string, err error)
+	Rejoin(ctx context.Context, member string) error
 	Stop()
 }
 
@@ -372,6 +376,20 @@ func (r *runner) inject(ctx context.Context, kind string, rnd *rand.Rand) issuer
 			if err := c.Restart(context.Background(), m); err != nil && r.opt.Log != nil {
 				fmt.Fprintf(r.opt.Log, "restarting %s: %v\n", m, err)
 			}
+		}
+		return op
+	case "failover":
+		fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		old, err := c.Failover(fctx)
+		cancel()
+		op.Target = old
+		if err != nil {
+			return fail(err)
+		}
+		sleepFor(ctx, r.opt.FaultFor)
+		op.Answered = since(r.t0)
+		if err := c.Rejoin(context.Background(), old); err != nil && r.opt.Log != nil {
+			fmt.Fprintf(r.opt.Log, "restarting %s as a replica: %v\n", old, err)
 		}
 		return op
 	}

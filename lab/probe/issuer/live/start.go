@@ -41,6 +41,9 @@ func Faults(kind string, n int) []string {
 		out = append(out, "kill-member")
 	}
 	out = append(out, "kill-all")
+	if kind == "redis" && n > 1 {
+		out = append(out, "failover")
+	}
 	if kind == "etcd" && n > 1 {
 		out = append(out, "partition-leader", "partition-member")
 	}
@@ -73,6 +76,9 @@ func Start(ctx context.Context, opt StartOptions) (Cluster, []string, error) {
 	if err == nil {
 		err = g.startAll(ctx, 30*time.Second)
 	}
+	if err == nil && g.front != nil {
+		err = g.waitReplicas(ctx, 30*time.Second)
+	}
 	if err != nil {
 		g.Stop()
 		return nil, nil, err
@@ -92,9 +98,6 @@ func look(bin string) (string, error) {
 // redis: one redis-server; the team's redis.conf first, then the
 // probe's overrides on the command line, which win.
 func (g *group) redis(opt StartOptions) ([]string, error) {
-	if opt.N != 1 {
-		return nil, fmt.Errorf("--start local=%d: Redis with replicas is not in this version; use local=1", opt.N)
-	}
 	bin, err := look("redis-server")
 	if err != nil {
 		return nil, err
@@ -105,22 +108,40 @@ func (g *group) redis(opt StartOptions) ([]string, error) {
 			g.version = v
 		}
 	}
-	ports, err := freePorts(1)
+	ports, err := freePorts(opt.N)
 	if err != nil {
 		return nil, err
 	}
-	mdir := filepath.Join(g.dir, "redis-1")
-	os.MkdirAll(mdir, 0o755)
-	over := []string{"--port", strconv.Itoa(ports[0]), "--bind", "127.0.0.1", "--dir", mdir, "--daemonize", "no",
-		"--logfile", "", "--pidfile", "", "--protected-mode", "no"}
-	var args []string
-	if opt.Config != "" {
-		abs, _ := filepath.Abs(opt.Config)
-		args = append(args, abs)
+	var overrides []string
+	for i := range opt.N {
+		name := fmt.Sprintf("redis-%d", i+1)
+		mdir := filepath.Join(g.dir, name)
+		os.MkdirAll(mdir, 0o755)
+		over := []string{"--port", strconv.Itoa(ports[i]), "--bind", "127.0.0.1", "--dir", mdir, "--daemonize", "no",
+			"--logfile", "", "--pidfile", "", "--protected-mode", "no"}
+		var args []string
+		if opt.Config != "" {
+			abs, _ := filepath.Abs(opt.Config)
+			args = append(args, abs)
+		}
+		args = append(args, over...)
+		if i > 0 {
+			args = append(args, "--replicaof", "127.0.0.1", strconv.Itoa(ports[0]))
+			over = append(over, "--replicaof", "127.0.0.1", strconv.Itoa(ports[0]))
+		}
+		g.members = append(g.members, &member{name: name, addr: addr(ports[i]), bin: bin, args: args, dir: mdir})
+		overrides = append(overrides, name+": redis-server "+strings.Join(over, " "))
 	}
-	args = append(args, over...)
-	g.members = []*member{{name: "redis-1", addr: addr(ports[0]), bin: bin, args: args, dir: mdir}}
-	return []string{"redis-server: " + strings.Join(over, " ")}, nil
+	if opt.N > 1 {
+		// The workers reach the primary through the probe's own address,
+		// which a failover points at the new primary, as Sentinel would.
+		p, err := newClientProxy(g.members[0].addr)
+		if err != nil {
+			return nil, err
+		}
+		g.front, g.primary = p, g.members[0].name
+	}
+	return overrides, nil
 }
 
 // etcd: N members named etcd-1…; a --config YAML is read by etcd with
@@ -179,6 +200,9 @@ func (g *group) etcd(opt StartOptions) ([]string, error) {
 func (g *group) Leader(ctx context.Context) (string, error) {
 	switch g.kind {
 	case "redis":
+		if g.primary != "" {
+			return g.primary, nil
+		}
 		return g.members[0].name, nil
 	case "etcd":
 		c, err := clientv3.New(clientv3.Config{Endpoints: g.Endpoints(), DialTimeout: 2 * time.Second, Logger: zap.NewNop()})
