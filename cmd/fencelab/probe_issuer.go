@@ -324,6 +324,11 @@ func saveIssuerRun(ctx context.Context, rep *issuer.Report, f issuerFlags, stdou
 	}
 	res := &probe.Result{Target: rep.Issuer, Scenario: sc.Title, Policy: lab.Policy("fenced"), Remember: string(lab.Durable),
 		Mode: probe.IssuerMode, Overrides: rep.Figures(), Verdict: verdict, Divergence: rep.Line()}
+	if f.sqlFile != "" {
+		engine, _, _ := sqlprobe.DSN(f.db)
+		text, _ := os.ReadFile(f.sqlFile)
+		res.SQL = &probe.SQLFile{Name: f.sqlFile, Engine: string(engine), Isolation: strings.ToLower(f.isolation), Text: string(text)}
+	}
 	link, err := probe.Save(ctx, f.save, sc, res)
 	if err != nil {
 		return err
