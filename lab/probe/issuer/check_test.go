@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -174,5 +175,58 @@ func TestScenario(t *testing.T) {
 	tr := lab.Replay(parsed)
 	if tr == nil {
 		t.Fatal("no trace")
+	}
+}
+
+// TestScenarioWindow: past the model's events, the scenario is a window
+// around the first violation, starting at a grant, and says so.
+func TestScenarioWindow(t *testing.T) {
+	t.Parallel()
+	var ops []issuer.Op
+	for i := range 600 {
+		at := float64(i)
+		tok := int64(i + 1)
+		if i == 550 {
+			tok = 3
+		}
+		ops = append(ops, grant(fmt.Sprintf("w%d", i%3+1), tok, at, at+0.1), release(fmt.Sprintf("w%d", i%3+1), at+0.5, at+0.6))
+	}
+	r, err := issuer.Check(run, ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := r.Scenario()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Events) > lab.MaxEvents || sc.Events[0].Kind != "acquire" {
+		t.Fatalf("%d events, the first %s; want at most %d, from a grant", len(sc.Events), sc.Events[0].Kind, lab.MaxEvents)
+	}
+	found := false
+	for _, e := range sc.Events {
+		found = found || e.Kind == "acquire" && *e.Token == 3 && e.Actor == "w2"
+	}
+	if !found || !strings.Contains(sc.Description, "a window of") {
+		t.Errorf("the window lacks the violating grant (%v) or does not say it is a window: %s", found, sc.Description)
+	}
+	b, _ := json.Marshal(sc)
+	if _, err := lab.Parse(bytes.NewReader(b)); err != nil {
+		t.Errorf("the window does not parse: %v", err)
+	}
+}
+
+// TestMarkdown: the report for a postmortem, a row per rule and the verdict.
+func TestMarkdown(t *testing.T) {
+	t.Parallel()
+	r, err := issuer.Check(run, []issuer.Op{grant("w1", 500, 0, 0.1), fault("kill-all", "redis-1", 1, 1.5), grant("w2", 1, 2, 2.05)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	issuer.WriteMarkdown(&b, r)
+	for _, want := range []string{"## Issuer probe: redis://127.0.0.1:1/fencelab", "| 1. tokens increase | BROKEN", "| 3. after kill-all redis-1 1.00–1.50 s | BROKEN: first token 1, highest before 500 |", "**BROKEN: token 1 was granted to w2"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the Markdown lacks %q:\n%s", want, b.String())
+		}
 	}
 }
