@@ -104,8 +104,10 @@ func parseIssuerFlags(args []string) (issuerFlags, []string, error) {
 		return f, nil, usage("--issuer with a receiver (--target, --sql) is not in this version: probe the issuer alone")
 	case f.url != "" && f.sqlFile != "":
 		return f, nil, usage("give --issuer URL or --issuer-sql FILE --db URL, not both")
-	case f.sqlFile != "" && f.db == "":
-		return f, nil, usage("--issuer-sql needs --db URL: postgres://…, mysql://user:pass@host:port/db or a SQLite file")
+	case f.sqlFile != "" && f.db == "" && f.start == "":
+		return f, nil, usage("--issuer-sql needs --db URL: postgres://…, mysql://user:pass@host:port/db or a SQLite file (or --start local, a PostgreSQL of the probe's)")
+	case f.sqlFile != "" && f.db != "" && f.start != "":
+		return f, nil, usage("give --db URL or --start local (a PostgreSQL the probe starts), not both")
 	case f.url != "" && f.db != "":
 		return f, nil, usage("--db goes with --issuer-sql")
 	case f.workers < 1 || f.workers > 16:
@@ -143,7 +145,7 @@ func runIssuerProbe(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if _, _, err := sqlprobe.DSN(f.db); err != nil {
+		if _, _, err := sqlprobe.DSN(f.db); err != nil && f.start == "" {
 			return usage("%v", err)
 		}
 		cfg.Kind, cfg.SQLName, cfg.SQLText, cfg.DB, cfg.Lock = "sql", file.Name, file.Text, f.db, f.lock
@@ -160,9 +162,6 @@ func runIssuerProbe(args []string, stdout, stderr io.Writer) error {
 			if startN, err = strconv.Atoi(n); err != nil || startN < 1 || startN > 7 {
 				return usage("--start %q: N is 1 to 7 members", f.start)
 			}
-		}
-		if cfg.Kind == "sql" {
-			return usage("--start with --issuer-sql is not in this version: start the database yourself and give --db")
 		}
 		if startN == 0 {
 			startN = live.DefaultMembers[cfg.Kind]
@@ -208,6 +207,9 @@ func runIssuerProbe(args []string, stdout, stderr io.Writer) error {
 			run.Notes = append(run.Notes, "override: "+o)
 		}
 		cfg.Endpoints = c.Endpoints()
+		if cfg.Kind == "sql" {
+			cfg.DB = "postgres://postgres@" + cfg.Endpoints[0] + "/postgres?sslmode=disable"
+		}
 		opt.Cluster = c
 		run.Version = c.Version()
 	}

@@ -24,6 +24,7 @@ type member struct {
 	bin  string
 	args []string
 	dir  string
+	cred *syscall.Credential // PostgreSQL as root: run as the postgres user
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd
@@ -39,7 +40,7 @@ func (m *member) start() error {
 	}
 	cmd := exec.Command(m.bin, m.args...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = m.dir, log, log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: m.cred}
 	if err := cmd.Start(); err != nil {
 		log.Close()
 		return fmt.Errorf("start %s: %w", m.name, err)
@@ -60,7 +61,9 @@ func (m *member) signal(sig syscall.Signal) error {
 	if m.cmd == nil {
 		return fmt.Errorf("%s is not running", m.name)
 	}
-	return m.cmd.Process.Signal(sig)
+	// its process group: a PostgreSQL server is a postmaster and its
+	// backends, and they stop (or die) together
+	return syscall.Kill(-m.cmd.Process.Pid, sig)
 }
 
 // kill sends SIGKILL (after SIGCONT, for a paused one) and waits.
@@ -72,8 +75,8 @@ func (m *member) kill() error {
 	if cmd == nil {
 		return nil
 	}
-	cmd.Process.Signal(syscall.SIGCONT)
-	err := cmd.Process.Kill()
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGCONT)
+	err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	<-done
 	return err
 }

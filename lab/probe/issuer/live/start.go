@@ -26,7 +26,7 @@ type StartOptions struct {
 }
 
 // DefaultMembers is each kind's default --start local=N.
-var DefaultMembers = map[string]int{"etcd": 3, "zk": 3, "redis": 1}
+var DefaultMembers = map[string]int{"etcd": 3, "zk": 3, "redis": 1, "sql": 1}
 
 // Faults lists the faults that apply to an issuer the probe starts, in
 // the contract's order; the partitions are etcd's only, and Redis
@@ -70,6 +70,8 @@ func Start(ctx context.Context, opt StartOptions) (Cluster, []string, error) {
 		overrides, err = g.etcd(opt)
 	case "zk":
 		overrides, err = g.zk(opt)
+	case "sql":
+		overrides, err = g.postgres(opt)
 	default:
 		err = fmt.Errorf("--start: the probe starts etcd, ZooKeeper or Redis, not %s", opt.Kind)
 	}
@@ -199,6 +201,8 @@ func (g *group) etcd(opt StartOptions) ([]string, error) {
 // Redis's one server.
 func (g *group) Leader(ctx context.Context) (string, error) {
 	switch g.kind {
+	case "sql":
+		return g.members[0].name, nil
 	case "redis":
 		if g.primary != "" {
 			return g.primary, nil
