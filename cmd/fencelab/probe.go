@@ -45,6 +45,9 @@ func (disagreeError) Error() string { return "the receiver disagrees with the mo
 // runProbe plays a scenario (or concurrent writers) at a receiver and
 // compares what it does with what the model expects.
 func runProbe(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if isIssuerProbe(args) {
+		return runIssuerProbe(args, stdout, stderr)
+	}
 	f, err := parseProbeFlags(args, piped(stdin))
 	if err != nil {
 		return err

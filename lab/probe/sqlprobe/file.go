@@ -23,6 +23,33 @@ type File struct {
 	// Isolation is the file's isolation line ("" when it has none):
 	// the check block's, else the write block's.
 	Isolation string
+	// issuer: a lease table's file (ParseIssuer), with its own blocks.
+	issuer bool
+}
+
+// The blocks of an issuer's file (probe --issuer-sql), with their
+// parameters.
+var issuerParams = map[string][]string{
+	"reset":   {},
+	"acquire": {"lock", "owner", "ttl_ms", "now_ms"},
+	"renew":   {"lock", "owner", "token", "ttl_ms", "now_ms"},
+	"release": {"lock", "owner", "token", "now_ms"},
+}
+
+var issuerOrder = []string{"reset", "acquire", "renew", "release"}
+
+func (f *File) params() (map[string][]string, []string) {
+	if f.issuer {
+		return issuerParams, issuerOrder
+	}
+	return blockParams, blockOrder
+}
+
+// ParseIssuer reads a lease table's statement file: blocks acquire
+// (returning token), renew and release, and an optional reset; the same
+// rules as Parse otherwise.
+func ParseIssuer(name string, r io.Reader) (*File, error) {
+	return parse(name, r, true)
 }
 
 // Block is one named block of statements.
@@ -74,6 +101,10 @@ func (e *FileError) Error() string {
 // required block present, no unknown block or parameter, a read that
 // returns value and token, a check that returns token.
 func Parse(name string, r io.Reader) (*File, error) {
+	return parse(name, r, false)
+}
+
+func parse(name string, r io.Reader, issuer bool) (*File, error) {
 	b, err := io.ReadAll(io.LimitReader(r, maxFile+1))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
@@ -84,7 +115,7 @@ func Parse(name string, r io.Reader) (*File, error) {
 	if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
 		return nil, &FileError{name, 0, "not a text file (invalid UTF-8 or a NUL byte)"}
 	}
-	f := &File{Name: name, Text: string(b), Blocks: map[string]*Block{}}
+	f := &File{Name: name, Text: string(b), Blocks: map[string]*Block{}, issuer: issuer}
 	if err := f.blocks(); err != nil {
 		return nil, err
 	}
@@ -123,7 +154,7 @@ func (f *File) blocks() error {
 			cur, bodyLine = f.Blocks[val], n+1
 			continue
 		case ok && key == "isolation" && cur != nil:
-			if err := cur.setIsolation(f.Name, val, n); err != nil {
+			if err := cur.setIsolation(f.Name, val, n, f.issuer); err != nil {
 				return err
 			}
 		case ok && key == "isolation":
@@ -152,8 +183,9 @@ func directive(line string) (key, val string, ok bool) {
 }
 
 func (f *File) open(name string, line int) error {
-	if _, ok := blockParams[name]; !ok {
-		return &FileError{f.Name, line, fmt.Sprintf("unknown block %q: use %s", name, strings.Join(blockOrder, ", "))}
+	params, order := f.params()
+	if _, ok := params[name]; !ok {
+		return &FileError{f.Name, line, fmt.Sprintf("unknown block %q: use %s", name, strings.Join(order, ", "))}
 	}
 	if b := f.Blocks[name]; b != nil {
 		return &FileError{f.Name, line, fmt.Sprintf("a second block %q (the first is at line %d)", name, b.Line)}
@@ -162,11 +194,14 @@ func (f *File) open(name string, line int) error {
 	return nil
 }
 
-func (b *Block) setIsolation(file, val string, line int) error {
+func (b *Block) setIsolation(file, val string, line int, issuer bool) error {
 	if !slices.Contains(isolations, val) {
 		return &FileError{file, line, fmt.Sprintf("isolation %q: use read committed, repeatable read or serializable", val)}
 	}
-	if b.Name != "check" && b.Name != "write" {
+	if issuer && b.Name != "acquire" {
+		return &FileError{file, line, fmt.Sprintf("an isolation line in block %s: only acquire takes one, and every block runs at its level", b.Name)}
+	}
+	if !issuer && b.Name != "check" && b.Name != "write" {
 		return &FileError{file, line, fmt.Sprintf("an isolation line in block %s: only check and write take one", b.Name)}
 	}
 	b.Isolation = val
@@ -175,6 +210,9 @@ func (b *Block) setIsolation(file, val string, line int) error {
 
 // check finds what Parse promises to find before anything runs.
 func (f *File) check() error {
+	if f.issuer {
+		return f.checkIssuer()
+	}
 	for _, name := range []string{"reset", "write", "read"} {
 		if f.Blocks[name] == nil {
 			return &FileError{f.Name, 0, fmt.Sprintf("no %q block: a statement file needs -- name: reset, write and read", name)}
@@ -199,9 +237,10 @@ func (f *File) checkBlock(b *Block) error {
 		if w := st.first(); slices.Contains(txControl, w) {
 			return &FileError{f.Name, st.Line, fmt.Sprintf("block %s: %s; the probe runs each block as one transaction of its own, so leave transaction control out (an isolation line sets the level)", b.Name, strings.ToUpper(w))}
 		}
+		params, _ := f.params()
 		for _, p := range st.Params() {
-			if !slices.Contains(blockParams[b.Name], p) {
-				return &FileError{f.Name, st.Line, fmt.Sprintf("block %s: unknown parameter :%s; it takes %s", b.Name, p, paramList(b.Name))}
+			if !slices.Contains(params[b.Name], p) {
+				return &FileError{f.Name, st.Line, fmt.Sprintf("block %s: unknown parameter :%s; it takes %s", b.Name, p, paramList(params[b.Name]))}
 			}
 		}
 	}
@@ -215,8 +254,7 @@ func (f *File) checkBlock(b *Block) error {
 	return nil
 }
 
-func paramList(block string) string {
-	ps := blockParams[block]
+func paramList(ps []string) string {
 	if len(ps) == 0 {
 		return "none"
 	}
@@ -234,6 +272,27 @@ func (f *File) isolation() error {
 			return &FileError{f.Name, c.Line, fmt.Sprintf("block check says isolation %s, block write (line %d) %s: check and write run in one transaction, give one level", c.Isolation, w.Line, w.Isolation)}
 		}
 		f.Isolation = c.Isolation
+	}
+	return nil
+}
+
+// checkIssuer: acquire, renew and release present, an acquire whose last
+// statement returns a column token, no isolation line outside them.
+func (f *File) checkIssuer() error {
+	for _, name := range []string{"acquire", "renew", "release"} {
+		if f.Blocks[name] == nil {
+			return &FileError{f.Name, 0, fmt.Sprintf("no %q block: an issuer's file needs -- name: acquire, renew and release (reset is optional)", name)}
+		}
+	}
+	for _, name := range issuerOrder {
+		if err := f.checkBlock(f.Blocks[name]); err != nil {
+			return err
+		}
+	}
+	a := f.Blocks["acquire"]
+	f.Isolation = a.Isolation
+	if last := a.Statements[len(a.Statements)-1]; !(last.ReturnsRows() && last.names("token")) {
+		return &FileError{f.Name, last.Line, "block acquire: its last statement must return a column token (… RETURNING n AS token, or SELECT n AS token FROM … WHERE name = :lock AND owner = :owner)"}
 	}
 	return nil
 }
