@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -147,9 +149,49 @@ func (s *Server) storeProblem(code store.Code, err error, c echo.Context) proble
 		s.log.Warn("database unavailable", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 		c.Response().Header().Set("Retry-After", retryAfter)
 	case store.Full:
-		s.log.Error("database full", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+		if n, ok := s.full.note(time.Now()); ok {
+			s.log.Error("database full", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err,
+				"refused_since_last_line", n)
+		}
 	}
 	return p
+}
+
+// fullDisk remembers when the store last said it has no room left: a
+// full disk is logged once a minute, not once a request (a flood on a
+// full disk wrote 53 MB of log in 20 s), and /readyz says not ready for a
+// minute after.
+type fullDisk struct {
+	mu     sync.Mutex
+	last   time.Time // the last time the store said so
+	logged time.Time // the last line written
+	since  int       // refusals since that line
+}
+
+// fullEvery is how often a full disk is logged, and how long /readyz
+// says not ready after the store last said so.
+const fullEvery = time.Minute
+
+// note counts a refusal for a full disk, and says whether to write a line
+// now and how many refusals it stands for.
+func (f *fullDisk) note(now time.Time) (int, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.last = now
+	f.since++
+	if now.Sub(f.logged) < fullEvery {
+		return 0, false
+	}
+	n := f.since
+	f.logged, f.since = now, 0
+	return n, true
+}
+
+// recent says whether the store said it is full within fullEvery.
+func (f *fullDisk) recent(now time.Time) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return !f.last.IsZero() && now.Sub(f.last) < fullEvery
 }
 
 // retryAfter is the Retry-After of a 503, in seconds: long enough for a

@@ -213,7 +213,7 @@ func (b *blockingExplore) run(ctx context.Context, s *lab.Scenario, opt lab.Expl
 func TestExploreBusy(t *testing.T) {
 	t.Parallel()
 	b := &blockingExplore{entered: make(chan struct{}), release: make(chan struct{})}
-	s := newExploreServer(t, server.ExploreConfig{Limit: 1, Run: b.run})
+	s := newExploreServer(t, server.ExploreConfig{Limit: 1, Run: b.run, Queue: -1})
 	first := make(chan *httptest.ResponseRecorder)
 	go func() { first <- get(t, s, "/explore?from=old-token-first") }()
 	<-b.entered

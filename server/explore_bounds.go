@@ -25,6 +25,7 @@ const (
 	maxExploreBudget       = 1_000_000
 	maxExploreDeadline     = 10 * time.Second
 	defaultExploreLimit    = 2
+	defaultExploreQueue    = 3 * time.Second
 	defaultExploreCache    = 64
 	retryAfterSeconds      = 5
 )
@@ -37,6 +38,11 @@ type ExploreConfig struct {
 	Deadline time.Duration // time per exploration unless the request asks: 2 s
 	Limit    int           // explorations running at once; more get 503: 2 (and one per client; more get 429); each gets the cores divided by Limit
 	Cache    int           // explorations kept by scenario: 64
+	// Queue is how long an exploration waits for a slot while all are
+	// taken, in the order they came, before it answers 503: 3 s, so that
+	// the next slot to free goes to whoever waited for it, not to whoever
+	// asks again first; negative: no wait.
+	Queue time.Duration
 	// Run explores; nil means lab.Explore. Tests count or hold the calls.
 	Run func(context.Context, *lab.Scenario, lab.ExploreOptions) *lab.Exploration
 }
@@ -50,6 +56,9 @@ func (cfg ExploreConfig) withDefaults() ExploreConfig {
 	}
 	if cfg.Limit <= 0 {
 		cfg.Limit = defaultExploreLimit
+	}
+	if cfg.Queue == 0 {
+		cfg.Queue = defaultExploreQueue
 	}
 	if cfg.Cache <= 0 {
 		cfg.Cache = defaultExploreCache
@@ -140,7 +149,7 @@ func (e *explorations) run(ctx context.Context, client string, sc *lab.Scenario,
 		progress = att.call
 	}
 	defer att.detach()
-	f, err := e.join(key, client, sc, b, progress)
+	f, err := e.join(ctx, key, client, sc, b, progress)
 	if err != nil {
 		return nil, fmt.Errorf("explore: %w", err)
 	}
@@ -159,31 +168,72 @@ func flightKey(key string, b bounds) string {
 	return budgetKey(key, b.budget) + "/" + b.deadline.String()
 }
 
-// join waits on the identical exploration in flight, or starts one.
-func (e *explorations) join(key, client string, sc *lab.Scenario, b bounds, progress func(int)) (*flight, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+// join waits on the identical exploration in flight, or starts one once
+// a slot is free, waiting for it at most cfg.Queue. The client holds its
+// share while it waits, so that it cannot queue twice.
+func (e *explorations) join(ctx context.Context, key, client string, sc *lab.Scenario, b bounds, progress func(int)) (*flight, error) {
 	fk := flightKey(key, b)
+	e.mu.Lock()
 	if f, ok := e.flights[fk]; ok {
 		f.waiters++
+		e.mu.Unlock()
 		return f, nil
 	}
 	if e.clients[client] > 0 {
+		e.mu.Unlock()
 		e.refusedShare.Add(1)
 		return nil, errOverShare
 	}
-	select {
-	case e.slots <- struct{}{}:
-	default:
-		e.refusedBusy.Add(1)
-		return nil, errBusy
-	}
 	e.clients[client]++
+	e.mu.Unlock()
+	if err := e.waitSlot(ctx); err != nil {
+		e.mu.Lock()
+		e.release(client)
+		e.mu.Unlock()
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if f, ok := e.flights[fk]; ok { // started by another while this one waited
+		<-e.slots
+		e.release(client)
+		f.waiters++
+		return f, nil
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), b.deadline)
 	f := &flight{done: make(chan struct{}), waiters: 1, cancel: cancel}
 	e.flights[fk] = f
 	go e.fly(ctx, key, client, f, sc, b, progress)
 	return f, nil
+}
+
+// waitSlot takes a slot, waiting at most cfg.Queue for one.
+func (e *explorations) waitSlot(ctx context.Context) error {
+	select {
+	case e.slots <- struct{}{}:
+		return nil
+	default:
+	}
+	if e.cfg.Queue > 0 {
+		t := time.NewTimer(e.cfg.Queue)
+		defer t.Stop()
+		select {
+		case e.slots <- struct{}{}:
+			return nil
+		case <-t.C:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	e.refusedBusy.Add(1)
+	return errBusy
+}
+
+// release gives back the client's share. Called with e.mu held.
+func (e *explorations) release(client string) {
+	if e.clients[client]--; e.clients[client] <= 0 {
+		delete(e.clients, client)
+	}
 }
 
 // fly runs the exploration, keeps it, and frees the slot and the client's

@@ -54,11 +54,12 @@ func (h *heldExplore) run(ctx context.Context, sc *lab.Scenario, opt lab.Explore
 }
 
 // TestExploreFairShare checks that a client holds at most one slot: its
-// second exploration gets 429 with Retry-After while others are served.
+// second exploration gets 429 with Retry-After while others are served;
+// without a queue, a third client gets 503 while two slots run.
 func TestExploreFairShare(t *testing.T) {
 	t.Parallel()
 	h := newHeldExplore()
-	s := newExploreServer(t, server.ExploreConfig{Limit: 2, Run: h.run})
+	s := newExploreServer(t, server.ExploreConfig{Limit: 2, Run: h.run, Queue: -1})
 	const a, b, c = "203.0.113.1:1000", "203.0.113.2:1000", "203.0.113.3:1000"
 	var wg sync.WaitGroup
 	results := make(chan int, 2)
@@ -85,6 +86,36 @@ func TestExploreFairShare(t *testing.T) {
 	}
 	if rec := doFrom(t, s, a, nil, "GET", "/explore?from=paused-worker", nil); rec.Code != http.StatusOK {
 		t.Errorf("the first client again once its exploration ended: status %d, want 200", rec.Code)
+	}
+}
+
+// TestExploreQueue: while two clients hold both slots, a third waits in
+// turn and is served when one frees, instead of 503 (attack: a third got
+// 503 on 11 of 12 tries); two addresses of one IPv6 /64 are one client.
+func TestExploreQueue(t *testing.T) {
+	t.Parallel()
+	h := newHeldExplore()
+	s := newExploreServer(t, server.ExploreConfig{Limit: 2, Run: h.run, Queue: 5 * time.Second})
+	var wg sync.WaitGroup
+	codes := make(chan int, 3)
+	wg.Go(func() {
+		codes <- doFrom(t, s, "[2001:db8:1:2::1]:1000", nil, "GET", "/explore?from=old-token-first", nil).Code
+	})
+	<-h.entered
+	if rec := doFrom(t, s, "[2001:db8:1:2::99]:1000", nil, "GET", "/explore?from=paused-worker", nil); rec.Code != http.StatusTooManyRequests {
+		t.Errorf("a second address of the same /64: status %d, want 429", rec.Code)
+	}
+	wg.Go(func() { codes <- doFrom(t, s, "203.0.113.2:1000", nil, "GET", "/explore?from=paused-worker", nil).Code })
+	<-h.entered
+	wg.Go(func() { codes <- doFrom(t, s, "203.0.113.3:1000", nil, "GET", "/explore?from=killed-worker", nil).Code })
+	time.Sleep(50 * time.Millisecond) // the third is waiting for a slot
+	close(h.release)
+	wg.Wait()
+	close(codes)
+	for code := range codes {
+		if code != http.StatusOK {
+			t.Errorf("an exploration in turn: status %d, want 200", code)
+		}
 	}
 }
 

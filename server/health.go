@@ -29,5 +29,9 @@ func (s *Server) handleReadyz(c echo.Context) error {
 		c.Response().Header().Set("Retry-After", retryAfter)
 		return c.String(http.StatusServiceUnavailable, "not ready: the database cannot be reached\n")
 	}
+	if s.full.recent(time.Now()) {
+		c.Response().Header().Set("Retry-After", retryAfter)
+		return c.String(http.StatusServiceUnavailable, "not ready: the database's disk is full\n")
+	}
 	return c.String(http.StatusOK, "ready\n")
 }

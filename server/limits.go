@@ -28,6 +28,14 @@ type Limits struct {
 	SaveBytesPerHour int64 // bytes saved per hour after that: 32 MiB
 	Rooms            int   // live rooms created at once: 30
 	RoomsPerHour     int   // live rooms created per hour after that: 30
+	Answers          int   // answers to live rooms' questions at once: 900
+	AnswersPerHour   int   // answers per hour after that: 6,000
+	// JoinMisses are the room codes typed that name no live room at
+	// once (a right code costs nothing): 300, a class of 300 behind one
+	// address each mistyping once; JoinMissesPerHour after that: 600.
+	// They make guessing a live room's code take years.
+	JoinMisses        int
+	JoinMissesPerHour int
 	// SavesAtOnce is how many of one client's saves are served at once;
 	// more wait their turn, so that a client with many connections cannot
 	// take every core and the writer's queue from the others: 4.
@@ -42,14 +50,18 @@ type Limits struct {
 
 // The default budgets of one client; Limits says why.
 const (
-	defaultSaves            = 600
-	defaultSavesPerHour     = 1800
-	defaultSaveBytes        = 32 << 20
-	defaultSaveBytesPerHour = 32 << 20
-	defaultRooms            = 30
-	defaultRoomsPerHour     = 30
-	defaultSavesAtOnce      = 4
-	defaultRefusalDelay     = time.Second
+	defaultSaves             = 600
+	defaultSavesPerHour      = 1800
+	defaultSaveBytes         = 32 << 20
+	defaultSaveBytesPerHour  = 32 << 20
+	defaultRooms             = 30
+	defaultRoomsPerHour      = 30
+	defaultAnswers           = 900
+	defaultAnswersPerHour    = 6000
+	defaultJoinMisses        = 300
+	defaultJoinMissesPerHour = 600
+	defaultSavesAtOnce       = 4
+	defaultRefusalDelay      = time.Second
 )
 
 func (l Limits) withDefaults() Limits {
@@ -69,6 +81,10 @@ func (l Limits) withDefaults() Limits {
 	pick(&l.SaveBytesPerHour, defaultSaveBytesPerHour)
 	pickInt(&l.Rooms, defaultRooms)
 	pickInt(&l.RoomsPerHour, defaultRoomsPerHour)
+	pickInt(&l.Answers, defaultAnswers)
+	pickInt(&l.AnswersPerHour, defaultAnswersPerHour)
+	pickInt(&l.JoinMisses, defaultJoinMisses)
+	pickInt(&l.JoinMissesPerHour, defaultJoinMissesPerHour)
 	pickInt(&l.SavesAtOnce, defaultSavesAtOnce)
 	if l.RefusalDelay == 0 {
 		l.RefusalDelay = defaultRefusalDelay
@@ -110,7 +126,11 @@ func (b bucket) refill() time.Duration {
 // client is one client's buckets; a nil limiter is a budget turned off.
 type client struct {
 	saves, bytes, rooms *rate.Limiter
-	seen                time.Time
+	answers, misses     *rate.Limiter
+	// reserve is what a network may still add to the store's reserve
+	// (see storeSize); nil for a client, or without a size limit.
+	reserve *rate.Limiter
+	seen    time.Time
 	// inFlight holds a token for each of the client's saves being
 	// served; the next one waits for a free token (nil: no bound).
 	inFlight chan struct{}
@@ -125,6 +145,8 @@ type client struct {
 // full again, just as a new client's.
 type budgets struct {
 	saves, bytes, rooms bucket
+	answers, misses     bucket
+	reserve             bucket        // a network's share of the store's reserve; off for clients
 	atOnce              int           // saves served at once per client; 0: no bound
 	delay               time.Duration // before a refusal is answered
 	forget              time.Duration
@@ -137,23 +159,77 @@ type budgets struct {
 func newBudgets(l Limits) *budgets {
 	b := &budgets{saves: bucket{int64(l.Saves), int64(l.SavesPerHour)},
 		bytes: bucket{l.SaveBytes, l.SaveBytesPerHour}, rooms: bucket{int64(l.Rooms), int64(l.RoomsPerHour)},
+		answers: bucket{int64(l.Answers), int64(l.AnswersPerHour)},
+		misses:  bucket{int64(l.JoinMisses), int64(l.JoinMissesPerHour)},
 		clients: map[string]*client{}, atOnce: max(l.SavesAtOnce, 0),
 		delay: max(l.RefusalDelay, 0)}
-	b.forget = max(b.saves.refill(), b.bytes.refill(), b.rooms.refill())
+	b.setForget()
+	return b
+}
+
+func (b *budgets) setForget() {
+	b.forget = max(b.saves.refill(), b.bytes.refill(), b.rooms.refill(), b.answers.refill(),
+		b.misses.refill(), b.reserve.refill())
+}
+
+// networkShare is how many clients' budgets one network gets: the
+// clients of one /24 (IPv4) or /48 (IPv6) share, besides each its own
+// budget, one network budget this many times as large, so that a flood
+// from many addresses of one network gets no more than a few clients
+// would. A school's network with several classes at once still fits.
+const networkShare = 4
+
+// newNetworkBudgets are the budgets of networks: networkShare times the
+// clients', no bound on saves at once (each client has its own), and a
+// share of the store's reserve when the store has a size limit.
+func newNetworkBudgets(l Limits) *budgets {
+	scale := func(n int) int {
+		if n <= 0 {
+			return n
+		}
+		return n * networkShare
+	}
+	l.Saves, l.SavesPerHour, l.Rooms, l.RoomsPerHour = scale(l.Saves), scale(l.SavesPerHour), scale(l.Rooms), scale(l.RoomsPerHour)
+	l.Answers, l.AnswersPerHour = scale(l.Answers), scale(l.AnswersPerHour)
+	l.JoinMisses, l.JoinMissesPerHour = scale(l.JoinMisses), scale(l.JoinMissesPerHour)
+	if l.SaveBytes > 0 {
+		l.SaveBytes *= networkShare
+	}
+	if l.SaveBytesPerHour > 0 {
+		l.SaveBytesPerHour *= networkShare
+	}
+	l.SavesAtOnce = -1
+	b := newBudgets(l)
+	b.atOnce = 0
+	if l.MaxStoreSize > 0 {
+		share := max(reserveOf(l.MaxStoreSize)/reserveNetworks, 1)
+		b.reserve = bucket{share, share}
+	}
+	b.setForget()
 	return b
 }
 
 // clientKey is the budget a request is charged to: its address, or for
 // IPv6 the /64 it is in.
-func clientKey(c echo.Context) string {
-	ip := net.ParseIP(c.RealIP())
+func clientKey(c echo.Context) string { return prefixKey(c.RealIP(), 32, 64) }
+
+// networkKey is the network budget a request is charged to as well: the
+// /24 of its IPv4 address, the /48 of its IPv6 one.
+func networkKey(c echo.Context) string { return prefixKey(c.RealIP(), 24, 48) }
+
+// prefixKey is addr's network of v4 bits (IPv4) or v6 bits (IPv6).
+func prefixKey(addr string, v4, v6 int) string {
+	ip := net.ParseIP(addr)
 	if ip == nil {
-		return c.RealIP()
+		return addr
 	}
-	if ip.To4() == nil {
-		return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
+	if ip4 := ip.To4(); ip4 != nil {
+		if v4 == 32 {
+			return ip4.String()
+		}
+		return fmt.Sprintf("%s/%d", ip4.Mask(net.CIDRMask(v4, 32)), v4)
 	}
-	return ip.String()
+	return fmt.Sprintf("%s/%d", ip.Mask(net.CIDRMask(v6, 128)), v6)
 }
 
 // of returns key's buckets, made on first use. Called with b.mu held.
@@ -172,7 +248,8 @@ func (b *budgets) of(key string, now time.Time) *client {
 			return cl
 		}
 	}
-	cl := &client{saves: b.saves.limiter(), bytes: b.bytes.limiter(), rooms: b.rooms.limiter(), seen: now}
+	cl := &client{saves: b.saves.limiter(), bytes: b.bytes.limiter(), rooms: b.rooms.limiter(),
+		answers: b.answers.limiter(), misses: b.misses.limiter(), reserve: b.reserve.limiter(), seen: now}
 	if b.atOnce > 0 {
 		cl.inFlight = make(chan struct{}, b.atOnce)
 	}
@@ -291,6 +368,58 @@ func (b *budgets) takeRoom(key string) (undo func(), err *refusal) {
 		return nil, err
 	}
 	return r.cancel, nil
+}
+
+// takeAnswer charges key one answer to a live room's question.
+func (b *budgets) takeAnswer(key string) *refusal {
+	now := time.Now()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, err := take(b.of(key, now).answers, now, 1, func(wait time.Duration) *refusal {
+		return over("answers", wait, "This address has sent too many answers: its budget is %d answers at once, then %d an hour. Try again in %s.",
+			b.answers.burst, b.answers.perHour, waitWords(wait))
+	})
+	return err
+}
+
+// joinSpent refuses at once a client with no wrong room code left.
+func (b *budgets) joinSpent(key string) *refusal {
+	now := time.Now()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if wait := until(b.of(key, now).misses, now, 1); wait > 0 {
+		return b.overMisses(wait)
+	}
+	return nil
+}
+
+// takeMiss charges key one room code that named no live room.
+func (b *budgets) takeMiss(key string) {
+	now := time.Now()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	take(b.of(key, now).misses, now, 1, b.overMisses)
+}
+
+func (b *budgets) overMisses(wait time.Duration) *refusal {
+	return over("join", wait, "This address has typed too many room codes that name no live room: its budget is %d at once, then %d an hour. Check the code on the presenter’s screen and try again in %s.",
+		b.misses.burst, b.misses.perHour, waitWords(wait))
+}
+
+// takeReserve charges key's network n bytes of the store's reserve.
+func (b *budgets) takeReserve(key string, n int) (undo func(), ok bool) {
+	now := time.Now()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	cl := b.of(key, now)
+	if cl.reserve == nil {
+		return func() {}, true
+	}
+	r, err := take(cl.reserve, now, n, func(time.Duration) *refusal { return &refusal{} })
+	if err != nil {
+		return nil, false
+	}
+	return r.cancel, true
 }
 
 // reservation is tokens taken from a bucket, or none.

@@ -37,13 +37,13 @@ func newMetrics(s *Server) *metrics {
 		Help:    "Saves committed together in one transaction by the SQLite writer.",
 		Buckets: prometheus.ExponentialBuckets(1, 2, 9)}) // 1 to 256, the writer's largest group
 	m.refused = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "fencelab_saves_refused_total",
-		Help: "Saves and live rooms refused by a limit: saves, bytes or rooms (a client's budget, 429), store_size (507)."},
+		Help: "Saves, live rooms, answers and room codes refused by a limit: saves, bytes, rooms, answers or join (a client's or its network's budget, 429), store_size (507)."},
 		[]string{"limit"})
 	m.storeErrors = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "fencelab_store_errors_total",
 		Help: "Requests that failed on the store, by what went wrong: unavailable, full or other."}, []string{"error"})
 	m.roomsCreated = prometheus.NewCounter(prometheus.CounterOpts{Name: "fencelab_rooms_created_total",
 		Help: "Live rooms created through this server."})
-	for _, limit := range []string{"saves", "bytes", "rooms", "store_size"} {
+	for _, limit := range []string{"saves", "bytes", "rooms", "answers", "join", "store_size"} {
 		m.refused.WithLabelValues(limit) // present at 0, so that rate() sees the first one
 	}
 	for _, e := range []string{"unavailable", "full", "other"} {

@@ -87,18 +87,27 @@ var securityHeaderValues = []struct {
 
 var strictTransportSecurity = []string{"max-age=31536000"}
 
-// securityHeaders go on every response, errors and static files included.
-func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+// securityHeaders go on every response, errors and static files included;
+// HSTS too when the lab is reached over TLS (see secure).
+func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		h := c.Response().Header()
 		for _, f := range securityHeaderValues {
 			h[f.key] = f.value
 		}
-		if c.IsTLS() {
+		if s.secure(c) {
 			h["Strict-Transport-Security"] = strictTransportSecurity
 		}
 		return next(c)
 	}
+}
+
+// secure says whether the client reached the lab over TLS: its own
+// connection, or an https --base-url, which a TLS proxy in front serves
+// (the proxy's connection to the server is plain HTTP). Cookies are then
+// Secure, and HSTS is sent.
+func (s *Server) secure(c echo.Context) bool {
+	return c.IsTLS() || (s.baseURL != nil && s.baseURL.Scheme == "https")
 }
 
 // limitBody refuses a body over maxBody: at once when it says its length,

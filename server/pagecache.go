@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"fencelab/lab"
 	"fencelab/server/internal/lru"
 )
 
@@ -109,27 +109,45 @@ func (pc *pageCache) put(p *cachedPage) {
 	pc.pages.Put(p.key, p, p.cost)
 }
 
-// cacheKeyParams are the query parameters the cached pages read; any
-// other parameter changes nothing and is left out of the key, so that
-// nobody can fill the cache with one page under many addresses.
-var cacheKeyParams = []string{"d", "p", "size"}
-
-// pageKey names an answer: host (links in a page may be built from it),
-// path, and the query parameters that matter, in a fixed order.
-func pageKey(r *http.Request) string {
+// pageKey names an answer: the host (without --base-url, links in a page
+// are built from it; with one, the client's Host plays no part), the
+// canonical path (see shown: one key for every spelling of a run's
+// address), and the query parameters the cached pages read, as they read
+// them: ?p= as the known policies it names, in a fixed order, ?d= when it
+// names a policy, ?size= as the picture it asks for. Anything else in the
+// query changes nothing and is left out, so that nobody can fill the cache
+// with one page under many addresses, or miss it at will.
+func (s *Server) pageKey(c echo.Context) string {
+	r := c.Request()
 	var b strings.Builder
-	b.WriteString(r.Host)
-	b.WriteString(r.URL.Path)
+	if s.baseURL == nil {
+		b.WriteString(r.Host)
+	}
+	path, ok := c.Get(canonicalPathKey).(string)
+	if !ok {
+		path = r.URL.Path
+	}
+	b.WriteString(path)
 	q := r.URL.Query()
-	for _, name := range cacheKeyParams {
-		vals := q[name]
-		if name == "p" {
-			vals = slices.Clone(vals) // policy order on the page follows the spec, not the URL
-			slices.Sort(vals)
+	if d := q.Get("d"); lab.PolicyIndex(lab.Policy(d)) >= 0 {
+		b.WriteString("&d=" + d)
+	}
+	if names, asked := q["p"]; asked {
+		// Policy order on the page follows the spec, not the URL; a ?p=
+		// naming none is the default choice, which is not always no ?p=.
+		b.WriteString("&p=")
+		for _, p := range lab.Policies() {
+			if slices.Contains(names, string(p)) {
+				b.WriteString(string(p) + ",")
+			}
 		}
-		for _, v := range vals {
-			b.WriteString("&" + name + "=" + url.QueryEscape(v))
-		}
+	}
+	switch size := q.Get("size"); size {
+	case "", "card":
+	case "full":
+		b.WriteString("&size=full")
+	default:
+		b.WriteString("&size=?") // refused by the handler, never kept
 	}
 	return b.String()
 }
@@ -140,7 +158,7 @@ func pageKey(r *http.Request) string {
 func (s *Server) cached(control string, h echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
-		key := pageKey(req)
+		key := s.pageKey(c)
 		if p := s.pages.get(key); p != nil {
 			return p.send(c)
 		}

@@ -93,6 +93,7 @@ type liveRoom struct {
 	subs     map[*subscriber]struct{}
 	phones   int            // connections of students
 	students map[string]int // connections by student id
+	clients  map[string]int // students' connections by client (clientKey)
 	kick     chan struct{}
 	done     chan struct{}
 }
@@ -102,6 +103,7 @@ type liveRoom struct {
 type subscriber struct {
 	presenter bool
 	student   string
+	client    string
 	mail      chan []byte
 	last      string
 	gone      chan struct{}
@@ -131,10 +133,11 @@ func newHub(s *Server, f store.Fanout, limits RoomConfig) *hub {
 var (
 	errRoomFull   = "This room is full: it has %d phones connected, its limit. Ask the presenter to start another room."
 	errServerFull = "This server is full: it has %d connections to live rooms, its limit. Try again in a minute."
+	errClientFull = "This room has %d phones connected from your address (or network), as many as one address may hold, so that others can join too. Close a tab, or join from another network."
 )
 
 // join adds a connection to room r, a presenter's or a student's, or says why not.
-func (h *hub) join(r store.Room, presenter bool, student string) (*subscriber, func(), string) {
+func (h *hub) join(r store.Room, presenter bool, student, client string) (*subscriber, func(), string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	lr := h.rooms[r.ID]
@@ -144,18 +147,22 @@ func (h *hub) join(r store.Room, presenter bool, student string) (*subscriber, f
 	if !presenter && lr != nil && lr.phones >= h.limits.MaxPhones {
 		return nil, nil, sprintf(errRoomFull, h.limits.MaxPhones)
 	}
+	if !presenter && lr != nil && lr.clients[client] >= h.limits.MaxPhonesPerClient {
+		return nil, nil, sprintf(errClientFull, h.limits.MaxPhonesPerClient)
+	}
 	if lr == nil {
-		lr = &liveRoom{id: r.ID, subs: map[*subscriber]struct{}{}, students: map[string]int{},
+		lr = &liveRoom{id: r.ID, subs: map[*subscriber]struct{}{}, students: map[string]int{}, clients: map[string]int{},
 			kick: make(chan struct{}, 1), done: make(chan struct{})}
 		h.rooms[r.ID] = lr
 		go h.run(lr)
 	}
-	sub := &subscriber{presenter: presenter, student: student, mail: make(chan []byte, 1), gone: make(chan struct{})}
+	sub := &subscriber{presenter: presenter, student: student, client: client, mail: make(chan []byte, 1), gone: make(chan struct{})}
 	lr.subs[sub] = struct{}{}
 	h.conns++
 	if !presenter {
 		lr.phones++
 		lr.students[student]++
+		lr.clients[client]++
 	}
 	ring(lr.kick)
 	var once sync.Once
@@ -183,6 +190,9 @@ func (h *hub) leave(lr *liveRoom, sub *subscriber) {
 		if lr.students[sub.student]--; lr.students[sub.student] <= 0 {
 			delete(lr.students, sub.student)
 		}
+		if lr.clients[sub.client]--; lr.clients[sub.client] <= 0 {
+			delete(lr.clients, sub.client)
+		}
 	}
 	if len(lr.subs) == 0 {
 		delete(h.rooms, lr.id)
@@ -200,15 +210,21 @@ func ring(bell chan struct{}) {
 }
 
 // run serves one room on this server until its last connection leaves.
+// Besides each change it reads the room every Recheck, so that a room
+// ended or taken down by another process (`fencelab admin hide` of its
+// run) closes its streams within that time.
 func (h *hub) run(lr *liveRoom) {
 	bell, stop := h.fanout.Listen(lr.id)
 	defer stop()
+	tick := time.NewTicker(h.limits.Recheck)
+	defer tick.Stop()
 	for {
 		select {
 		case <-lr.done:
 			return
 		case <-bell:
 		case <-lr.kick:
+		case <-tick.C:
 		}
 		h.broadcast(lr)
 	}
@@ -220,7 +236,8 @@ func (h *hub) broadcast(lr *liveRoom) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	r, deck, qs, err := h.s.roomState(ctx, lr.id)
-	if err != nil {
+	gone := store.CodeOf(err) == store.Gone // its run was taken down
+	if err != nil && !gone {
 		h.s.log.Error("room state", "room", lr.id, "err", err)
 		return
 	}
@@ -231,7 +248,7 @@ func (h *hub) broadcast(lr *liveRoom) {
 		subs = append(subs, sub)
 	}
 	h.mu.Unlock()
-	if !time.Now().Before(r.ExpiresAt) {
+	if gone || !time.Now().Before(r.ExpiresAt) {
 		for _, sub := range subs {
 			sub.close()
 		}

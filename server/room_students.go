@@ -2,6 +2,9 @@ package server
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
@@ -39,11 +42,25 @@ func (s *Server) liveRoomByCode(c echo.Context) (store.Room, error) {
 	if s.rooms == nil {
 		return store.Room{}, errRoomsOff
 	}
-	code := normalCode(c.Param("code"))
-	if code == "" || len(code) > 12 {
-		return store.Room{}, store.ErrNoRoom
+	if over := s.budgets.joinSpent(clientKey(c)); over != nil {
+		return store.Room{}, s.refuse(c, over)
 	}
-	return s.rooms.RoomByCode(c.Request().Context(), code, time.Now())
+	if over := s.networks.joinSpent(networkKey(c)); over != nil {
+		return store.Room{}, s.refuse(c, over)
+	}
+	code := normalCode(c.Param("code"))
+	r, err := store.Room{}, error(store.ErrNoRoom)
+	if code != "" && len(code) <= 12 {
+		r, err = s.rooms.RoomByCode(c.Request().Context(), code, time.Now())
+	}
+	if errors.Is(err, store.ErrNoRoom) {
+		// A wrong code costs the client one of its misses, a right one
+		// nothing: a class joining at once is never refused, a guesser
+		// soon is (docs/operations.md gives the arithmetic).
+		s.budgets.takeMiss(clientKey(c))
+		s.networks.takeMiss(networkKey(c))
+	}
+	return r, err
 }
 
 // handleJoin asks for a code, or follows it to the room.
@@ -55,17 +72,48 @@ func (s *Server) handleJoin(c echo.Context) error {
 	return seeOther(c, views.JoinPath(code))
 }
 
-// student is the student's id from their cookie, set when missing.
-func student(c echo.Context) string {
-	if ck, err := c.Cookie(studentCookie); err == nil && len(ck.Value) >= 16 && len(ck.Value) <= 64 {
-		return ck.Value
+// A student is a cookie the server set: a random id and the server's
+// keyed hash of it, so that an id a client makes up is no student, and
+// each new student costs the client a visit to the room's page first.
+// studentTag is the hash's length in base64url characters (72 bits).
+const studentTag = 12
+
+// student is the student's id from their cookie, set when missing or not
+// the server's.
+func (s *Server) student(c echo.Context) string {
+	if id, ok := s.knownStudent(c); ok {
+		return id
 	}
 	id := randomString(16)
-	c.SetCookie(&http.Cookie{Name: studentCookie, Value: id, Path: views.JoinFormPath(), HttpOnly: true, Secure: c.IsTLS(),
+	value := id + "." + s.studentMAC(id)
+	c.SetCookie(&http.Cookie{Name: studentCookie, Value: value, Path: views.JoinFormPath(), HttpOnly: true, Secure: s.secure(c),
 		SameSite: http.SameSiteLaxMode, MaxAge: 7 * 24 * 3600})
-	c.Request().AddCookie(&http.Cookie{Name: studentCookie, Value: id})
+	c.Request().AddCookie(&http.Cookie{Name: studentCookie, Value: value})
 	return id
 }
+
+// knownStudent is the student of the request's cookie, when the server set it.
+func (s *Server) knownStudent(c echo.Context) (string, bool) {
+	ck, err := c.Cookie(studentCookie)
+	if err != nil {
+		return "", false
+	}
+	id, tag, ok := strings.Cut(ck.Value, ".")
+	if !ok || len(id) < 16 || len(id) > 32 || !hmac.Equal([]byte(tag), []byte(s.studentMAC(id))) {
+		return "", false
+	}
+	return id, true
+}
+
+func (s *Server) studentMAC(id string) string {
+	mac := hmac.New(sha256.New, s.secret)
+	mac.Write([]byte("student\x00" + id))
+	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))[:studentTag]
+}
+
+// errNoStudent refuses an answer without a student the server set.
+var errNoStudent = echo.NewHTTPError(http.StatusForbidden,
+	"This browser has not opened the room yet (or keeps no cookies): open the room’s page, then answer.")
 
 // handleStudentPage is the room on a phone.
 func (s *Server) handleStudentPage(c echo.Context) error {
@@ -82,7 +130,7 @@ func (s *Server) handleStudentPage(c echo.Context) error {
 
 func (s *Server) renderStudent(c echo.Context, r store.Room, problem string) error {
 	ctx := c.Request().Context()
-	me := student(c)
+	me := s.student(c)
 	_, deck, qs, err := s.roomState(ctx, r.ID)
 	if err != nil {
 		return err
@@ -111,6 +159,20 @@ func (s *Server) renderStudent(c echo.Context, r store.Room, problem string) err
 	}
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
 	return render(c, http.StatusOK, views.Student(p))
+}
+
+// admitAnswer charges an answer to the client's and its network's
+// budgets, and checks that the store has room for it; settle says whether
+// it was stored. An answer refused later (answered already, closed) keeps
+// its cost to the budgets: a flood of them costs the flooder.
+func (s *Server) admitAnswer(c echo.Context) (settle func(stored bool), err error) {
+	if over := s.budgets.takeAnswer(clientKey(c)); over != nil {
+		return nil, s.refuse(c, over)
+	}
+	if over := s.networks.takeAnswer(networkKey(c)); over != nil {
+		return nil, s.refuse(c, over)
+	}
+	return s.checkSize(c, answerBytes)
 }
 
 // errMovedOn refuses an answer to a question the presenter has left.
@@ -155,8 +217,17 @@ func (s *Server) handleStudentAnswer(c echo.Context) error {
 	if utf8.RuneCountInString(name) > maxName {
 		name = string([]rune(name)[:maxName])
 	}
-	a := store.Answer{Step: step, Student: student(c), Name: name, Guess: guess, AnsweredAt: time.Now()}
+	me, ok := s.knownStudent(c)
+	if !ok {
+		return errNoStudent
+	}
+	settle, err := s.admitAnswer(c)
+	if err != nil {
+		return err
+	}
+	a := store.Answer{Step: step, Student: me, Name: name, Guess: guess, AnsweredAt: time.Now()}
 	err = s.answer(c.Request().Context(), r, a)
+	settle(err == nil)
 	script := c.Request().Header.Get("X-Requested-With") != ""
 	problem := ""
 	switch {
@@ -208,7 +279,7 @@ func (s *Server) handleStudentEvents(c echo.Context) error {
 		}
 		return err
 	}
-	return s.streamRoom(c, r, false, student(c))
+	return s.streamRoom(c, r, false, s.student(c))
 }
 
 // streamRoom sends the room's view at once (a phone that reconnects
@@ -217,7 +288,7 @@ func (s *Server) handleStudentEvents(c echo.Context) error {
 // down. A full room or server says so in a "full" event and closes.
 func (s *Server) streamRoom(c echo.Context, r store.Room, presenter bool, student string) error {
 	sse := &eventStream{c: c}
-	sub, leave, full := s.hub.join(r, presenter, student)
+	sub, leave, full := s.hub.join(r, presenter, student, clientKey(c))
 	if full != "" {
 		sse.send("full", map[string]string{"message": full})
 		return sse.err

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/labstack/echo/v4"
 
@@ -147,9 +148,27 @@ func resultsCSV(sum views.RoomSummary) []byte {
 	return b.Bytes()
 }
 
+// defuse makes a name safe to open in a spreadsheet: control characters
+// (a tab or line break would split the cell, others hide text) are
+// dropped, and a formula's first character (= + - @, or their full-width
+// forms) gets an apostrophe before it wherever a cell could begin: at the
+// start, and after each character a spreadsheet may split on (, ; |), so
+// that `x;=cmd|'/C calc'!A0` opened with ; as the separator is text too.
 func defuse(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
+	var b strings.Builder
+	cellStart := true
+	for _, r := range s {
+		switch {
+		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029':
+			continue
+		case cellStart && r == ' ':
+		case cellStart && strings.ContainsRune("=+-@＝＋－＠", r):
+			b.WriteByte('\'')
+			cellStart = false
+		default:
+			cellStart = strings.ContainsRune(",;|", r)
+		}
+		b.WriteRune(r)
 	}
-	return s
+	return b.String()
 }

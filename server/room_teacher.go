@@ -131,7 +131,7 @@ func (s *Server) handleRoomTake(c echo.Context) error {
 // setPresenterCookie gives this browser the room's secret, sent only to the room's own paths.
 func (s *Server) setPresenterCookie(c echo.Context, r store.Room, secret string) {
 	c.SetCookie(&http.Cookie{Name: presenterCookie(r.ID), Value: secret, Path: views.RoomPath(r.ID),
-		HttpOnly: true, Secure: c.IsTLS(), SameSite: http.SameSiteStrictMode, MaxAge: int(time.Until(r.ExpiresAt).Seconds()) + 7*24*3600})
+		HttpOnly: true, Secure: s.secure(c), SameSite: http.SameSiteStrictMode, MaxAge: int(time.Until(r.ExpiresAt).Seconds()) + 7*24*3600})
 }
 
 // isPresenter reports whether the request carries room r's secret, ended or not:

@@ -129,7 +129,11 @@ func TestRoom(t *testing.T) {
 			t.Errorf("student %d at the reveal: %+v", i, *s.Question)
 		}
 	}
-	if status, body := answer(client(t), "accepted", ""); status != http.StatusConflict || !strings.Contains(body, "closed") {
+	late := client(t) // a student the server has set a cookie for, who did not answer in time
+	if res, _ := send(t, late, http.MethodGet, base+views.JoinPath(code), nil); res.StatusCode != http.StatusOK {
+		t.Fatalf("a late student's GET of the room = %d, want 200", res.StatusCode)
+	}
+	if status, body := answer(late, "accepted", ""); status != http.StatusConflict || !strings.Contains(body, "closed") {
 		t.Errorf("an answer after the reveal = %d %s, want 409 closed", status, body)
 	}
 

@@ -23,9 +23,17 @@ import (
 
 // RoomConfig bounds the live rooms.
 type RoomConfig struct {
-	TTL            time.Duration // how long a room takes answers; 0: 4 hours
-	MaxPhones      int           // phones connected to one room on one server; 0: 400
-	MaxConnections int           // connections to live rooms on one server; 0: 1,500
+	TTL       time.Duration // how long a room takes answers; 0: 4 hours
+	MaxPhones int           // phones connected to one room on one server; 0: 400
+	// MaxPhonesPerClient is how many of a room's phones one client (an
+	// address, an IPv6 /64) may hold, so that no client can fill a room: 0:
+	// three quarters of MaxPhones (300), a class of 300 behind one NAT.
+	MaxPhonesPerClient int
+	// Recheck is how often a room with connections is read again, besides
+	// each change, so that an end or a takedown made by another process
+	// closes its streams: 0: 15 s.
+	Recheck        time.Duration
+	MaxConnections int // connections to live rooms on one server; 0: 1,500
 }
 
 func (rc RoomConfig) withDefaults() RoomConfig {
@@ -34,6 +42,12 @@ func (rc RoomConfig) withDefaults() RoomConfig {
 	}
 	if rc.MaxPhones <= 0 {
 		rc.MaxPhones = 400
+	}
+	if rc.MaxPhonesPerClient <= 0 || rc.MaxPhonesPerClient > rc.MaxPhones {
+		rc.MaxPhonesPerClient = max(rc.MaxPhones*3/4, 1)
+	}
+	if rc.Recheck <= 0 {
+		rc.Recheck = keepAlive
 	}
 	if rc.MaxConnections <= 0 {
 		rc.MaxConnections = 1500
@@ -96,7 +110,7 @@ func (s *Server) handleCreateRoom(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	undo, err := s.admitRoom(c)
+	settle, err := s.admitRoom(c)
 	if err != nil {
 		return err
 	}
@@ -110,8 +124,8 @@ func (s *Server) handleCreateRoom(c echo.Context) error {
 			break
 		}
 	}
+	settle(err == nil)
 	if err != nil {
-		undo()
 		return fmt.Errorf("create room: %w", err)
 	}
 	s.metrics.roomsCreated.Inc()
@@ -120,15 +134,42 @@ func (s *Server) handleCreateRoom(c echo.Context) error {
 	return seeOther(c, views.PresentPathOf(page)+"?"+q.Encode())
 }
 
-// admitRoom charges a new live room to the client's budget, or says it is
-// over it.
-func (s *Server) admitRoom(c echo.Context) (undo func(), err error) {
-	undo, over := s.budgets.takeRoom(clientKey(c))
+// admitRoom charges a new live room to the client's budget and its
+// network's, and to the store's size, or says which it is over; settle
+// says whether the room was then created: if not, the charges are given
+// back.
+func (s *Server) admitRoom(c echo.Context) (settle func(created bool), err error) {
+	undoClient, over := s.budgets.takeRoom(clientKey(c))
 	if over != nil {
 		return nil, s.refuse(c, over)
 	}
-	return undo, nil
+	undoNet, over := s.networks.takeRoom(networkKey(c))
+	if over != nil {
+		undoClient()
+		return nil, s.refuse(c, over)
+	}
+	settleSize, err := s.checkSize(c, roomBytes)
+	if err != nil {
+		undoClient()
+		undoNet()
+		return nil, err
+	}
+	return func(created bool) {
+		settleSize(created)
+		if !created {
+			undoClient()
+			undoNet()
+		}
+	}, nil
 }
+
+// roomBytes is what a room is counted for against the store's size when
+// it is created, and answerBytes each answer: the rows, keys and index
+// entries, rounded up. The store's measure, once a second, has the truth.
+const (
+	roomBytes   = 2 << 10
+	answerBytes = 256
+)
 
 // policyNames spells policies as strings, for a query or a stored room.
 func policyNames(ps []lab.Policy) []string {

@@ -15,7 +15,7 @@ import (
 func (s *Server) routes() {
 	s.formats = s.runFormats()
 	e := s.echo
-	e.Use(s.logRequests, s.recoverPanics, securityHeaders, methods, s.sameOrigin, limitBody, compress)
+	e.Use(s.logRequests, s.recoverPanics, s.securityHeaders, methods, s.sameOrigin, limitBody, compress)
 	read := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }
 
 	read(views.RouteHome, s.cached(revalidateCache, s.handleHome))
@@ -24,9 +24,9 @@ func (s *Server) routes() {
 	read(views.RouteScenarioEmbed, framable(s.cached(revalidateCache, s.handleScenarioEmbed)))
 	e.POST(views.RouteReplay, s.handleReplayPage)
 	e.POST(views.RouteRuns, s.withinBudget(s.handleSaveRunForm))
-	read(views.RouteRun, s.shown(s.handleRunPath)) // the page, and .md, .json, .svg, .png
-	read(views.RouteRunPresent, s.shown(s.handleRunPresent))
-	read(views.RouteRunEmbed, framable(s.shown(s.cached(exportCache, s.handleRunEmbed))))
+	read(views.RouteRun, s.shown(true, s.handleRunPath)) // the page, and .md, .json, .svg, .png
+	read(views.RouteRunPresent, s.shown(false, s.handleRunPresent))
+	read(views.RouteRunEmbed, framable(s.shown(false, s.cached(exportCache, s.handleRunEmbed))))
 	read(views.RouteOEmbed, s.handleOEmbed)
 	read(views.RouteEditor, s.handleEditor)
 	e.POST(views.RouteEditor, s.handleEditorForm)
@@ -52,15 +52,15 @@ func (s *Server) routes() {
 	e.POST(views.RouteExplore, s.handleExploreForm)
 	e.POST(views.RouteExploreEdit, s.handleExploreEdit)
 	read(views.RouteImport, s.handleImportPage)
-	e.POST(views.RouteImport, s.handleImportForm)
-	e.POST(views.RouteImportPreview, s.handleImportPreview)
+	e.POST(views.RouteImport, s.importTurn(s.handleImportForm))
+	e.POST(views.RouteImportPreview, s.importTurn(s.handleImportPreview))
 	read(views.RouteExploreCard, shareable(s.handleExploreCard)) // the explorations' cache keeps it, by ?from= and bounds
 
 	e.POST(views.RouteAPIReplay, s.handleAPIReplay)
 	e.POST(views.RouteAPIRuns, s.withinBudget(s.handleAPISaveRun))
 	e.POST(views.RouteAPIProbes, s.withinBudget(s.handleAPISaveProbe))
 	e.POST(views.RouteAPIExplore, s.handleAPIExplore)
-	read(views.RouteAPIRun, s.shown(s.cached(immutableCache, s.handleAPIRun)))
+	read(views.RouteAPIRun, s.shown(false, s.cached(immutableCache, s.handleAPIRun)))
 	read(views.RouteAPIScenarios, s.handleAPIScenarios)
 	read(views.RouteAPIScenario, s.handleAPIScenario)
 

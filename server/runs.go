@@ -76,25 +76,29 @@ func (s *Server) keep(c echo.Context, run store.Run, fill func(*store.Run)) (sto
 	if !errors.Is(err, store.ErrNotFound) {
 		return stored, err
 	}
-	if over := s.budgets.spent(clientKey(c)); over != nil {
+	if over := s.spent(c); over != nil {
 		return store.Run{}, s.refuse(c, over)
+	}
+	if err := s.size.precheck(ctx, len(run.Scenario)+len(run.Trace)+len(run.Observed)); err != nil {
+		s.metrics.refusedBy("store_size")
+		return store.Run{}, s.hold(c, err)
 	}
 	if fill != nil {
 		fill(&run)
 	}
+	run.Client = clientKey(c) // for `fencelab admin purge --client`
 	n := runBytes(run)
-	undo, err := s.admit(c, n)
+	settle, err := s.admit(c, n)
 	if err != nil {
 		return store.Run{}, err
 	}
 	start := time.Now()
 	stored, err = s.store.SaveRun(ctx, run)
 	s.metrics.saveTook(time.Since(start))
+	settle(err == nil)
 	if err != nil {
-		undo()
 		return store.Run{}, fmt.Errorf("save run %s: %w", run.ID, err)
 	}
-	s.size.saved(n)
 	return stored, nil
 }
 
@@ -107,7 +111,7 @@ func (s *Server) keep(c echo.Context, run store.Run, fill func(*store.Run)) (sto
 func (s *Server) withinBudget(h echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		key := clientKey(c)
-		if over := s.budgets.spent(key); over != nil {
+		if over := s.spent(c); over != nil {
 			return s.refuse(c, over)
 		}
 		done, err := s.budgets.turn(c.Request().Context(), key)
@@ -119,6 +123,15 @@ func (s *Server) withinBudget(h echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// spent is the refusal of a save from a client, or its network, with no
+// save or byte left; nil when both have.
+func (s *Server) spent(c echo.Context) *refusal {
+	if over := s.budgets.spent(clientKey(c)); over != nil {
+		return over
+	}
+	return s.networks.spent(networkKey(c))
+}
+
 // refuse answers a request over a client's budget: counted, with the
 // seconds to wait, after a moment. A flood over many connections waits
 // for each answer before its next request: held a second, it sends one
@@ -127,30 +140,69 @@ func (s *Server) withinBudget(h echo.HandlerFunc) echo.HandlerFunc {
 func (s *Server) refuse(c echo.Context, over *refusal) error {
 	s.metrics.refusedBy(over.limit)
 	over.retryAfter(c)
-	if d := min(over.retry, s.budgets.delay); d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-c.Request().Context().Done():
-		}
-	}
+	s.wait(c, min(over.retry, s.budgets.delay))
 	return over
 }
 
-// admit charges a new run of n bytes to the client's budgets and checks
-// that the store has room for it, or says which limit it is over.
-func (s *Server) admit(c echo.Context, n int) (undo func(), err error) {
-	undo, over := s.budgets.takeSave(clientKey(c), n)
+// hold answers err, a refusal for the store's size, after the same moment
+// as a refusal for a budget, for the same reason.
+func (s *Server) hold(c echo.Context, err error) error {
+	s.wait(c, s.budgets.delay)
+	return err
+}
+
+// wait waits d, or until the client leaves.
+func (s *Server) wait(c echo.Context, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-c.Request().Context().Done():
+	}
+}
+
+// admit charges a new run of n bytes to the client's budgets and its
+// network's, and checks that the store has room for it, or says which
+// limit it is over. settle says whether the run was then saved: if not,
+// the charges are given back.
+func (s *Server) admit(c echo.Context, n int) (settle func(saved bool), err error) {
+	undoClient, over := s.budgets.takeSave(clientKey(c), n)
 	if over != nil {
 		return nil, s.refuse(c, over)
 	}
-	if err := s.size.check(c.Request().Context(), n); err != nil {
-		undo()
-		s.metrics.refusedBy("store_size")
+	undoNet, over := s.networks.takeSave(networkKey(c), n)
+	if over != nil {
+		undoClient()
+		return nil, s.refuse(c, over)
+	}
+	settleSize, err := s.checkSize(c, n)
+	if err != nil {
+		undoClient()
+		undoNet()
 		return nil, err
 	}
-	return undo, nil
+	return func(saved bool) {
+		settleSize(saved)
+		if !saved {
+			undoClient()
+			undoNet()
+		}
+	}, nil
+}
+
+// checkSize checks that the store has room for n more bytes from the
+// client of c (see storeSize.check).
+func (s *Server) checkSize(c echo.Context, n int) (settle func(written bool), err error) {
+	key := networkKey(c)
+	settle, err = s.size.check(c.Request().Context(), n, func(n int) (func(), bool) { return s.networks.takeReserve(key, n) })
+	if err != nil {
+		s.metrics.refusedBy("store_size")
+		return nil, s.hold(c, err)
+	}
+	return settle, nil
 }
 
 // runBytes is what a run adds to the store, as a client's byte budget

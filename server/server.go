@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -78,9 +79,15 @@ type Server struct {
 	assets       map[string]*asset           // the static files, by name
 	formats      map[string]echo.HandlerFunc // a saved run's page and exports, by suffix
 
-	budgets *budgets   // each client's saves, bytes and rooms
-	size    *storeSize // the store's size, for the limit and the metrics
-	metrics *metrics
+	budgets  *budgets   // each client's saves, bytes, rooms, answers and wrong codes
+	networks *budgets   // the same of each /24 and /48, and its share of the store's reserve
+	full     fullDisk   // when the store last said it is full, and its log line
+	size     *storeSize // the store's size, for the limit and the metrics
+	metrics  *metrics
+	renders  chan struct{} // a token for each full-size picture being drawn
+	// importers holds each client's turn to import, importSlots the server's.
+	importers   *budgets
+	importSlots chan struct{}
 
 	rooms      store.Rooms
 	fanout     store.Fanout
@@ -117,6 +124,7 @@ func New(cfg Config) (*Server, error) {
 		s.takedowns, _ = cfg.Store.(store.Takedowns)
 	}
 	s.budgets = newBudgets(cfg.Limits.withDefaults())
+	s.networks = newNetworkBudgets(cfg.Limits.withDefaults())
 	s.size = &storeSize{sizer: cfg.Sizer, max: cfg.Limits.MaxStoreSize}
 	if s.size.sizer == nil {
 		s.size.sizer, _ = cfg.Store.(store.Sizer)
@@ -136,6 +144,10 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.hub = newHub(s, s.fanout, s.roomLimits)
 	s.metrics = newMetrics(s)
+	s.renders = make(chan struct{}, fullRenders)
+	s.importers = newBudgets(Limits{Saves: -1, SaveBytes: -1, Rooms: -1, Answers: -1, JoinMisses: -1, SavesAtOnce: 1})
+	s.importers.forget = time.Hour // never forget a client while its import runs
+	s.importSlots = make(chan struct{}, importsAtOnce)
 	s.decks.m = map[string]views.PresentPage{}
 	s.shutdown = make(chan struct{})
 	s.echo.HideBanner = true

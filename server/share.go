@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -71,7 +72,7 @@ func (s *Server) handleRunPNG(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writePNG(c, "run "+run.ID, sc, tr, size)
+	return s.writePNG(c, "run "+run.ID, sc, tr, size)
 }
 
 // handleScenarioPNG draws a built-in's diagram under ?d= as a PNG.
@@ -84,12 +85,47 @@ func (s *Server) handleScenarioPNG(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writePNG(c, "scenario "+b.Name, b.Scenario, lab.Replay(b.Scenario), size)
+	return s.writePNG(c, "scenario "+b.Name, b.Scenario, lab.Replay(b.Scenario), size)
+}
+
+// fullRenders bounds the full-size pictures drawn at once: a 500-event
+// run draws at 819×15,373 pixels, about 120 MB while it is drawn, so 16
+// at once took 2 GB. More wait their turn, at most renderWait, then
+// answer 503; the picture, once drawn, is served from the page cache.
+const (
+	fullRenders = 2
+	renderWait  = 10 * time.Second
+)
+
+var errRendersBusy = echo.NewHTTPError(http.StatusServiceUnavailable,
+	"The server is drawing as many full-size pictures as it may at once. Please try again in a moment.")
+
+// renderTurn waits for a turn to draw a full-size picture, and returns
+// what ends it.
+func (s *Server) renderTurn(c echo.Context) (func(), error) {
+	t := time.NewTimer(renderWait)
+	defer t.Stop()
+	select {
+	case s.renders <- struct{}{}:
+		return func() { <-s.renders }, nil
+	case <-t.C:
+		c.Response().Header().Set("Retry-After", retryAfter)
+		return nil, errRendersBusy
+	case <-c.Request().Context().Done():
+		return nil, c.Request().Context().Err()
+	}
 }
 
 // writePNG draws the full diagram under ?d=, or the card: the failure and
 // the fix that comparePolicies picks.
-func writePNG(c echo.Context, what string, sc *lab.Scenario, tr *lab.Trace, size diagram.Size) error {
+func (s *Server) writePNG(c echo.Context, what string, sc *lab.Scenario, tr *lab.Trace, size diagram.Size) error {
+	if size == diagram.Full {
+		done, err := s.renderTurn(c)
+		if err != nil {
+			return err
+		}
+		defer done()
+	}
 	var buf bytes.Buffer
 	draw := func() error { return diagram.PNG(&buf, sc, tr, diagramPolicy(c), size) }
 	if size == diagram.Card {

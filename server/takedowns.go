@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -29,19 +31,49 @@ func (s *Server) checkShown(ctx context.Context, id string) error {
 }
 
 // shown guards a route of one run (its page, exports, picture, embed and
-// presentation, its JSON): a hidden run answers 410 before any page is
-// taken from the page cache. When the store cannot say, the request goes
-// on as before takedowns: a cached page is served (nobody can hide a run
-// while the store is down), anything else meets the same failure.
-func (s *Server) shown(h echo.HandlerFunc) echo.HandlerFunc {
+// presentation, its JSON), and is where the run's id is read, once: the
+// :id segment as the client spelled it is percent-decoded, its suffix
+// split off where the route takes one (withSuffix), and the id checked.
+// What is not an id answers 404 before any query; a hidden run answers 410
+// before any page is taken from the page cache. The handlers beneath read
+// the decoded segment as :id, and the page cache keys on the canonical
+// path (canonicalPath), so that /r/%35… and /r/5… are one page, and one
+// takedown. When the store cannot say whether the run is hidden, the
+// request goes on as before takedowns: a cached page is served (nobody
+// can hide a run while the store is down), anything else meets the same
+// failure.
+func (s *Server) shown(withSuffix bool, h echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		id, _ := splitSuffix(c.Param("id"))
-		err := s.checkShown(c.Request().Context(), id)
+		segment, err := url.PathUnescape(c.Param("id"))
+		if err != nil {
+			return store.ErrNotFound
+		}
+		id, suffix := segment, ""
+		if withSuffix {
+			id, suffix = splitSuffix(segment)
+		}
+		if !validID(id) {
+			return store.ErrNotFound
+		}
+		err = s.checkShown(c.Request().Context(), id)
 		if store.CodeOf(err) == store.Gone {
 			return err
 		}
+		c.SetParamValues(segment)
+		c.Set(canonicalPathKey, strings.Replace(c.Path(), ":id", id, 1)+dotSuffix(suffix))
 		return h(c)
 	}
+}
+
+// canonicalPathKey holds, in a request's context, the path of the run it
+// names as the lab spells it, for the page cache's key.
+const canonicalPathKey = "fencelab.canonicalPath"
+
+func dotSuffix(suffix string) string {
+	if suffix == "" {
+		return ""
+	}
+	return "." + suffix
 }
 
 // goneMessage is what the public reads about a hidden run: the operators'

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -99,4 +100,80 @@ func plainGet(h http.Handler, target string) *httptest.ResponseRecorder {
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, target, nil))
 	return rec
+}
+
+// TestHiddenRunIsGoneUnderEverySpelling: the takedown holds however a
+// client spells the run's address: its id's characters percent-encoded,
+// the dot before an export's suffix encoded, each export and the embed,
+// once every spelling's page sits in the page cache. What is not a run id
+// once decoded answers 404. Before the takedown every spelling is the
+// same page, from one entry of the cache.
+func TestHiddenRunIsGoneUnderEverySpelling(t *testing.T) {
+	t.Parallel()
+	db := openDB(t, t.TempDir())
+	secret, err := db.Secret(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(server.Config{Store: db, Library: testLibrary(t), Secret: secret,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := postJSON(t, srv, "/api/runs", builtinSource(t, "paused-worker"))
+	var saved struct{ ID string }
+	if err := json.Unmarshal(rec.Body.Bytes(), &saved); err != nil || rec.Code != http.StatusCreated {
+		t.Fatalf("POST /api/runs = %d %s", rec.Code, rec.Body)
+	}
+	id := saved.ID
+	first := fmt.Sprintf("%%%02X", id[0]) + id[1:] // "/r/%35…"
+	all := ""
+	for i := range len(id) {
+		all += fmt.Sprintf("%%%02x", id[i])
+	}
+	spellings := map[string]string{ // spelling: the canonical address it is
+		"/r/" + first:                      "/r/" + id,
+		"/r/" + all:                        "/r/" + id,
+		"/r/" + id + "%2Ejson":             "/r/" + id + ".json",
+		"/r/" + first + ".json":            "/r/" + id + ".json",
+		"/r/" + first + "%2emd":            "/r/" + id + ".md",
+		"/r/" + first + ".svg":             "/r/" + id + ".svg",
+		"/r/" + first + ".png":             "/r/" + id + ".png",
+		"/r/" + first + ".png?size=full":   "/r/" + id + ".png?size=full",
+		"/r/" + first + "/embed":           "/r/" + id + "/embed",
+		"/r/" + first + "/present":         "/r/" + id + "/present",
+		"/api/runs/" + first:               "/api/runs/" + id,
+		"/api/runs/" + all:                 "/api/runs/" + id,
+		"/r/" + first + "?p=junk&d=junk&x": "/r/" + id + "?p=junk",
+	}
+	for spelled, canonical := range spellings {
+		want := plainGet(srv, canonical)
+		got := plainGet(srv, spelled)
+		if want.Code != http.StatusOK || got.Code != http.StatusOK {
+			t.Fatalf("before hiding: GET %s = %d, GET %s = %d, want 200 and 200", canonical, want.Code, spelled, got.Code)
+		}
+		if e := want.Header().Get("ETag"); e != "" && got.Header().Get("ETag") != e {
+			t.Errorf("GET %s has ETag %q, GET %s %q: want one cached page", spelled, got.Header().Get("ETag"), canonical, e)
+		}
+	}
+	if err := db.Hide(t.Context(), id, "It named a real person.", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	for spelled, canonical := range spellings {
+		for _, target := range []string{spelled, canonical} {
+			for _, method := range []string{http.MethodGet, http.MethodHead} {
+				rec := httptest.NewRecorder()
+				srv.ServeHTTP(rec, httptest.NewRequest(method, target, nil))
+				if rec.Code != http.StatusGone {
+					t.Errorf("%s %s of a hidden run = %d, want 410", method, target, rec.Code)
+				}
+			}
+		}
+	}
+	for _, target := range []string{"/r/%25" + id[1:], "/r/" + id[:15] + "%2E", "/r/" + id + "%2Fembed",
+		"/r/" + id + "%00", "/api/runs/" + id + "%2Ejson", "/r/" + first[:3]} {
+		if rec := plainGet(srv, target); rec.Code != http.StatusNotFound {
+			t.Errorf("GET %s = %d, want 404: it names no run", target, rec.Code)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/netip"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -38,11 +39,11 @@ type adminStore interface {
 	store.Takedowns
 }
 
-// admin runs `fencelab admin hide|unhide|list` against the database a
+// admin runs `fencelab admin hide|unhide|list|purge` against the database a
 // server uses, while it runs: the server reads takedowns on every request.
 func admin(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return &usageError{"admin needs a command: hide, unhide or list"}
+		return &usageError{"admin needs a command: hide, unhide, list or purge"}
 	}
 	switch args[0] {
 	case "hide":
@@ -51,8 +52,10 @@ func admin(args []string, stdout, stderr io.Writer) error {
 		return adminUnhide(args[1:], stdout, stderr)
 	case "list":
 		return adminList(args[1:], stdout, stderr)
+	case "purge":
+		return adminPurge(args[1:], stdout, stderr)
 	}
-	return &usageError{fmt.Sprintf("unknown admin command %q: hide, unhide or list", args[0])}
+	return &usageError{fmt.Sprintf("unknown admin command %q: hide, unhide, list or purge", args[0])}
 }
 
 func adminHide(args []string, stdout, stderr io.Writer) error {
@@ -114,6 +117,107 @@ func adminList(args []string, stdout, stderr io.Writer) error {
 		}
 		return w.Flush()
 	})
+}
+
+// adminPurge deletes the runs a flood saved: by the client that saved
+// them, by the time they were saved, or both; --dry-run lists them only.
+// Hidden runs are never purged: their takedowns stay as they are.
+func adminPurge(args []string, stdout, stderr io.Writer) error {
+	flags, db := adminFlags("admin purge", stderr)
+	clientFlag := flags.String("client", "", "the address or network (CIDR) that saved the runs, such as 198.51.100.7 or 2001:db8::/48; an IPv6 address stands for its /64")
+	since := flags.String("since", "", "runs saved at or after this time (RFC 3339, such as 2026-12-01T20:00:00Z), or this long ago (such as 2h)")
+	until := flags.String("until", "", "runs saved before this time (RFC 3339), or this long ago")
+	dryRun := flags.Bool("dry-run", false, "list the runs that would be purged, and delete nothing")
+	if err := parseFlags(flags, args); err != nil {
+		return helpOrUsage(err)
+	}
+	if flags.NArg() > 0 {
+		return &usageError{fmt.Sprintf("admin purge takes no arguments, got %q", flags.Args())}
+	}
+	now := time.Now()
+	var f store.PurgeFilter
+	var err error
+	if f.Within, err = purgeClient(*clientFlag); err != nil {
+		return err
+	}
+	if f.From, err = purgeTime("--since", *since, now); err != nil {
+		return err
+	}
+	if f.To, err = purgeTime("--until", *until, now); err != nil {
+		return err
+	}
+	if !f.Within.IsValid() && f.From.IsZero() && f.To.IsZero() {
+		return &usageError{"admin purge needs --client, --since or --until: it never purges every run"}
+	}
+	if !f.From.IsZero() && !f.To.IsZero() && !f.From.Before(f.To) {
+		return &usageError{"admin purge: --since must come before --until"}
+	}
+	f.DryRun = *dryRun
+	return withAdminStore(*db, func(ctx context.Context, s adminStore) error {
+		p, ok := s.(store.Purger)
+		if !ok {
+			return fmt.Errorf("the database %s cannot purge runs", redact(*db))
+		}
+		runs, err := p.Purge(ctx, f)
+		if err != nil {
+			return err
+		}
+		var bytes int64
+		w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(w, "ID\tSAVED (UTC)\tBYTES\tCLIENT\tTITLE")
+		for _, r := range runs {
+			bytes += r.Bytes
+			client := r.Client
+			if client == "" {
+				client = "-"
+			}
+			fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\n", r.ID, r.CreatedAt.UTC().Format("2006-01-02 15:04:05"), r.Bytes, client, r.Title)
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		verb := "purged"
+		if f.DryRun {
+			verb = "would purge (dry run, nothing deleted)"
+		}
+		fmt.Fprintf(stdout, "%s %d runs, %d bytes; hidden runs are kept. A running server may still serve a purged run's pages from its memory until it restarts.\n", verb, len(runs), bytes)
+		return nil
+	})
+}
+
+// purgeClient reads --client: an address or a CIDR network; an IPv6
+// address alone is its /64, as the server counts clients.
+func purgeClient(v string) (netip.Prefix, error) {
+	if v == "" {
+		return netip.Prefix{}, nil
+	}
+	if p, err := netip.ParsePrefix(v); err == nil {
+		return p.Masked(), nil
+	}
+	a, err := netip.ParseAddr(v)
+	if err != nil {
+		return netip.Prefix{}, &usageError{fmt.Sprintf("--client must be an address or a CIDR network such as 198.51.100.0/24, not %q", v)}
+	}
+	a = a.Unmap()
+	if a.Is6() {
+		return netip.PrefixFrom(a, 64).Masked(), nil
+	}
+	return netip.PrefixFrom(a, 32), nil
+}
+
+// purgeTime reads --since or --until: an RFC 3339 time, or a duration
+// back from now.
+func purgeTime(name, v string, now time.Time) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339, v); err == nil {
+		return t, nil
+	}
+	if d, err := time.ParseDuration(v); err == nil && d > 0 {
+		return now.Add(-d), nil
+	}
+	return time.Time{}, &usageError{fmt.Sprintf("%s must be a time such as 2026-12-01T20:00:00Z or a duration such as 2h, not %q", name, v)}
 }
 
 // adminFlags is a flag set with --db, which defaults as serve's does.

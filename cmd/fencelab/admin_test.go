@@ -192,3 +192,59 @@ func whileSaving(d time.Duration, n int, saved func() int) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestAdminPurge: `fencelab admin purge` deletes the runs one client
+// saved, or those of a time window; --dry-run lists them and deletes
+// nothing; hidden runs stay hidden; no filter at all is refused.
+func TestAdminPurge(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "lab.db")
+	srv, _ := labOn(t, path)
+	retitle := retitler(t)
+	var flood []string // saved from httptest's 192.0.2.1
+	for i := range 3 {
+		id, code := saveThrough(srv, retitle(fmt.Sprint("flood ", i)))
+		if id == "" {
+			t.Fatalf("save = %d", code)
+		}
+		flood = append(flood, id)
+	}
+	req := httptest.NewRequest(http.MethodPost, "/api/runs", bytes.NewReader(retitle("polite")))
+	req.Header.Set("Content-Type", "application/json")
+	req.RemoteAddr = "198.51.100.9:5000"
+	rec := httptest.NewRecorder()
+	srv.ServeHTTP(rec, req)
+	var polite struct{ ID string }
+	if rec.Code != http.StatusCreated || json.Unmarshal(rec.Body.Bytes(), &polite) != nil {
+		t.Fatalf("polite save = %d", rec.Code)
+	}
+	adminRun := func(args ...string) (string, int) {
+		var out, errOut bytes.Buffer
+		code := exitCode(run(append([]string{"admin"}, args...), nil, &out, &errOut), &errOut)
+		return out.String() + errOut.String(), code
+	}
+	if out, code := adminRun("hide", flood[0], "--reason", "Hidden before the purge.", "--db", path); code != 0 {
+		t.Fatalf("hide = %d %s", code, out)
+	}
+	out, code := adminRun("purge", "--client", "192.0.2.0/24", "--dry-run", "--db", path)
+	if code != 0 || !strings.Contains(out, "would purge (dry run, nothing deleted) 2 runs") || !strings.Contains(out, flood[1]) || strings.Contains(out, flood[0]) {
+		t.Errorf("purge --dry-run = exit %d:\n%s\nwant the 2 shown runs of 192.0.2.1", code, out)
+	}
+	for _, usage := range [][]string{{"purge", "--db", path}, {"purge", "--client", "nonsense", "--db", path},
+		{"purge", "--since", "yesterday", "--db", path}, {"purge", "--since", "1h", "--until", "2h", "--db", path}} {
+		if out, code := adminRun(usage...); code != 2 {
+			t.Errorf("fencelab admin %q = exit %d %q, want 2", usage, code, out)
+		}
+	}
+	if out, code := adminRun("purge", "--client", "192.0.2.1", "--db", path); code != 0 || !strings.Contains(out, "purged 2 runs") {
+		t.Errorf("purge = exit %d:\n%s", code, out)
+	}
+	for id, want := range map[string]int{flood[0]: http.StatusGone, flood[1]: http.StatusNotFound, flood[2]: http.StatusNotFound, polite.ID: http.StatusOK} {
+		if got := statusOf(srv, "/r/"+id); got != want {
+			t.Errorf("after the purge: GET /r/%s = %d, want %d", id, got, want)
+		}
+	}
+	if out, code := adminRun("purge", "--since", "1h", "--dry-run", "--db", path); code != 0 || !strings.Contains(out, "1 runs") || !strings.Contains(out, polite.ID) {
+		t.Errorf("purge --since 1h --dry-run = exit %d:\n%s\nwant the polite run alone", code, out)
+	}
+}

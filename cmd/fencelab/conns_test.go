@@ -12,48 +12,96 @@ import (
 	"time"
 )
 
-// TestServeCapsConnections holds --max-conns idle keep-alive connections
-// open: one more is not served until one of them closes, so a crowd of
-// idle connections cannot take every file descriptor.
-func TestServeCapsConnections(t *testing.T) {
-	t.Parallel()
+// startLimited serves a fresh lab with opts on a loopback port and returns
+// its address.
+func startLimited(t *testing.T, opts serveOptions) string {
+	t.Helper()
 	var log syncBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	opts := serveOptions{addr: "127.0.0.1:0", dbPath: filepath.Join(t.TempDir(), "lab.db"), maxConns: 2}
+	opts.addr, opts.dbPath = "127.0.0.1:0", filepath.Join(t.TempDir(), "lab.db")
 	go func() { done <- listenAndServe(ctx, slog.New(slog.NewTextHandler(&log, nil)), opts) }()
-	defer func() { cancel(); <-done }()
-	addr := waitForAddr(t, &log, done)
+	t.Cleanup(func() { cancel(); <-done })
+	return waitForAddr(t, &log, done)
+}
 
+// dialFrom connects to addr from the loopback address from (127.0.0.N).
+func dialFrom(t *testing.T, from, addr string) net.Conn {
+	t.Helper()
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
+	conn, err := d.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+// silence is how long a test waits to be sure no answer comes: a server
+// that wrongly answers does so within a millisecond or two on loopback.
+func silence() time.Duration {
+	if testing.Short() {
+		return 50 * time.Millisecond
+	}
+	return 300 * time.Millisecond
+}
+
+// TestServeCapsConnections holds --max-conns idle keep-alive connections
+// open from two clients, one each: one more is not served until one of
+// them closes, so a crowd of idle connections cannot take every file
+// descriptor, and none is closed for a client that holds as many.
+func TestServeCapsConnections(t *testing.T) {
+	t.Parallel()
+	addr := startLimited(t, serveOptions{maxConns: 2})
 	var held []net.Conn
-	for range opts.maxConns {
-		conn, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
+	for _, from := range []string{"127.0.0.1", "127.0.0.2"} {
+		conn := dialFrom(t, from, addr)
 		if code := get(t, conn, 5*time.Second); code != http.StatusOK {
 			t.Fatalf("GET /healthz on a held connection: status %d, want 200", code)
 		}
 		held = append(held, conn)
 	}
-	extra, err := net.Dial("tcp", addr) // the kernel queues it; the server does not accept it
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer extra.Close()
-	// A server that wrongly serves it answers within a millisecond or two
-	// on loopback; -short waits 50 ms for that answer, the full run 300.
-	silence := 300 * time.Millisecond
-	if testing.Short() {
-		silence = 50 * time.Millisecond
-	}
-	if code := get(t, extra, silence); code != 0 {
-		t.Fatalf("GET on connection %d of at most %d: status %d, want no answer while the others are open", opts.maxConns+1, opts.maxConns, code)
+	extra := dialFrom(t, "127.0.0.2", addr)
+	if code := get(t, extra, silence()); code != 0 {
+		t.Fatalf("GET on connection 3 of at most 2: status %d, want no answer while the others are open", code)
 	}
 	held[0].Close()
 	if code := readStatus(t, extra, 5*time.Second); code != http.StatusOK {
 		t.Errorf("the queued connection once one closed: status %d, want 200", code)
+	}
+}
+
+// TestServeSharesConnections: one client cannot hold more than its share
+// of --max-conns (its next connection is closed at once), and when
+// flooders from several addresses hold every connection idle, a polite
+// client's new connection closes one of theirs and is served. (Attack
+// F2: 2,100 keep-alive connections from one address left a polite client
+// 0 answers of 6.)
+func TestServeSharesConnections(t *testing.T) {
+	t.Parallel()
+	addr := startLimited(t, serveOptions{maxConns: 8, maxConnsPerClient: 4})
+	hold := func(from string, n int) {
+		for range n {
+			if code := get(t, dialFrom(t, from, addr), 5*time.Second); code != http.StatusOK {
+				t.Fatalf("flooder %s: status %d, want 200 within its share", from, code)
+			}
+		}
+	}
+	hold("127.0.0.10", 4)
+	if code := get(t, dialFrom(t, "127.0.0.10", addr), 5*time.Second); code != 0 {
+		t.Errorf("a connection past the client's share: status %d, want it closed", code)
+	}
+	hold("127.0.0.11", 4) // every connection held, idle
+	for i := range 6 {
+		start := time.Now()
+		conn := dialFrom(t, "127.0.0.20", addr)
+		code := get(t, conn, 5*time.Second)
+		conn.Close()
+		if code != http.StatusOK {
+			t.Errorf("polite request %d of 6: status %d, want 200", i+1, code)
+		} else if d := time.Since(start); d > time.Second {
+			t.Errorf("polite request %d of 6 took %v, want under 1 s", i+1, d)
+		}
 	}
 }
 

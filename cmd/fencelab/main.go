@@ -1,7 +1,7 @@
 // Command fencelab replays lease-and-fencing scenarios and serves the lab.
 //
 //	fencelab [serve] [--addr :8080] [--db ./fencelab.db]
-//	fencelab admin hide|unhide|list ... [--db D]
+//	fencelab admin hide|unhide|list|purge ... [--db D]
 //	fencelab backup [--db FILE] PATH
 //	fencelab replay [FILE | - | --scenario NAME] [--policies a,b] [--json | --format table|markdown|json|svg]
 //	fencelab explore [FILE | - | --scenario NAME] [--json] [--budget N] [--deadline D]
@@ -77,6 +77,8 @@ const usage = `usage:
   fencelab admin hide RUN_ID --reason TEXT [--db D]        take a run down: 410 Gone, the reason shown
   fencelab admin unhide RUN_ID [--db D]                    show a hidden run again
   fencelab admin list [--recent N] [--db D]                the runs saved last, hidden ones marked
+  fencelab admin purge [--client NET] [--since T] [--until T] [--dry-run] [--db D]
+                                                           delete a flood's runs, hidden ones kept
   fencelab backup [--db FILE] PATH                         copy a running SQLite store to PATH
   fencelab replay                                          print the seed's four lines
   fencelab replay FILE|- [--policies p,q] [--format F]     replay a scenario file (- for stdin)

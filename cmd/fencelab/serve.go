@@ -37,6 +37,9 @@ const (
 	// that no crowd can take every file descriptor: past it, new connections
 	// wait in the listen queue until one closes.
 	defaultMaxConns = 2048
+	// metricsMaxConns bounds the metrics listener's connections: a
+	// scraper or two, and an operator's curl.
+	metricsMaxConns = 16
 )
 
 // serveOptions are the serve command's flags.
@@ -44,6 +47,7 @@ type serveOptions struct {
 	addr, dbPath, baseURL string
 	trustedProxies        []string
 	maxConns              int
+	maxConnsPerClient     int          // 0: defaultConnShare(maxConns)
 	access                *slog.Logger // nil: no access log
 	rooms                 server.RoomConfig
 	limits                *limitFlags
@@ -64,6 +68,7 @@ func serve(args []string, stdout, stderr io.Writer) error {
 	proxies := flags.String("trusted-proxy", os.Getenv("FENCELAB_TRUSTED_PROXY"),
 		"comma-separated IPs or CIDR ranges of reverse proxies whose X-Forwarded-For is believed (env FENCELAB_TRUSTED_PROXY)")
 	maxConns := flags.Int("max-conns", defaultMaxConns, "open connections at most, idle ones included")
+	maxConnsPerClient := flags.Int("max-conns-per-client", 0, "open connections of one client (address, IPv6 /64) at most; default: a quarter of --max-conns")
 	metricsAddr := flags.String("metrics-addr", os.Getenv("FENCELAB_METRICS_ADDR"),
 		"listen address of the Prometheus metrics at /metrics, such as 127.0.0.1:9090 (env FENCELAB_METRICS_ADDR); default: none")
 	limits, err := addLimitFlags(flags)
@@ -82,10 +87,13 @@ func serve(args []string, stdout, stderr io.Writer) error {
 	if *maxConns < 1 {
 		return &usageError{fmt.Sprintf("--max-conns must be at least 1, got %d", *maxConns)}
 	}
+	if *maxConnsPerClient < 0 {
+		return &usageError{fmt.Sprintf("--max-conns-per-client must be 0 (a quarter of --max-conns) or more, got %d", *maxConnsPerClient)}
+	}
 	if err := limits.check(); err != nil {
 		return err
 	}
-	opts := serveOptions{addr: *addr, dbPath: *dbPath, baseURL: *baseURL, maxConns: *maxConns,
+	opts := serveOptions{addr: *addr, dbPath: *dbPath, baseURL: *baseURL, maxConns: *maxConns, maxConnsPerClient: *maxConnsPerClient,
 		limits: limits, metricsAddr: *metricsAddr}
 	for _, p := range strings.Split(*proxies, ",") {
 		if p = strings.TrimSpace(p); p != "" {
@@ -212,8 +220,14 @@ func listenAndServe(ctx context.Context, log *slog.Logger, opts serveOptions) er
 	if err != nil {
 		return err
 	}
+	share := opts.maxConnsPerClient
+	if share == 0 {
+		share = defaultConnShare(opts.maxConns)
+	}
+	conns := newConnLimiter(ln, opts.maxConns, share, opts.trustedProxies)
 	hs := &http.Server{
 		Handler:           handler,
+		ConnState:         conns.connState,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
@@ -231,8 +245,8 @@ func listenAndServe(ctx context.Context, log *slog.Logger, opts serveOptions) er
 	}
 	defer stopMetrics()
 	log.Info("serving", "addr", ln.Addr().String(), "db", redact(opts.dbPath), "engine", lab.Version,
-		"base_url", opts.baseURL, "max_conns", opts.maxConns)
-	return serveUntilDone(ctx, log, hs, netutil.LimitListener(ln, opts.maxConns))
+		"base_url", opts.baseURL, "max_conns", opts.maxConns, "max_conns_per_client", share)
+	return serveUntilDone(ctx, log, hs, conns)
 }
 
 // newServer wires the lab around db. Live rooms need a store that keeps
@@ -273,9 +287,10 @@ func serveMetrics(log *slog.Logger, addr string, metrics http.Handler) (func(), 
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", metrics)
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: readHeaderTimeout, WriteTimeout: writeTimeout,
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
+		WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: 8 << 10,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
-	go hs.Serve(ln)
+	go hs.Serve(netutil.LimitListener(ln, metricsMaxConns))
 	log.Info("metrics", "addr", ln.Addr().String())
 	return func() { hs.Close() }, nil
 }

@@ -21,6 +21,11 @@ type Run struct {
 	Observed      []byte
 	EngineVersion string
 	CreatedAt     time.Time // to the second; a zero value is set to now on save
+	// Client is who saved it, as the server's budgets count clients: an
+	// address, or an IPv6 /64 ("2001:db8::/64"), for `fencelab admin
+	// purge`. It is written, never read back into a Run; empty for runs
+	// saved before it was kept.
+	Client string
 }
 
 // Runs keeps saved runs and the link secret. Runs are immutable: there is

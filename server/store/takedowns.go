@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"net/netip"
+	"strings"
 	"time"
 )
 
@@ -13,6 +15,7 @@ type Listing struct {
 	CreatedAt time.Time
 	Bytes     int64  // the stored scenario, trace and observation
 	Reason    string // why it is hidden; empty while it is shown
+	Client    string // who saved it (Run.Client); empty when not kept
 }
 
 // Takedowns hides saved runs from the public. A hidden run keeps its row
@@ -40,4 +43,45 @@ type Takedowns interface {
 type Sizer interface {
 	// Size is the database's size in bytes as it grows with saves.
 	Size(ctx context.Context) (int64, error)
+}
+
+// Purger deletes saved runs in bulk, after a flood: `fencelab admin
+// purge`. Hidden runs are never purged, so that their takedowns stay as
+// they are (and the same scenario saved again is still hidden).
+type Purger interface {
+	// Purge deletes the runs f matches, or with f.DryRun only lists
+	// them, and returns them oldest first.
+	Purge(ctx context.Context, f PurgeFilter) ([]Listing, error)
+}
+
+// PurgeFilter picks the runs to purge: saved by a client within Within
+// (invalid: any client; a run with no client kept matches only then),
+// at or after From and before To (zero: no bound). At least one of them
+// must be set.
+type PurgeFilter struct {
+	Within   netip.Prefix
+	From, To time.Time
+	DryRun   bool
+}
+
+// Matches says whether a run saved by client (Run.Client) is within
+// f.Within: its address, or its whole /64, inside the prefix.
+func (f PurgeFilter) Matches(client string) bool {
+	if !f.Within.IsValid() {
+		return true
+	}
+	var p netip.Prefix
+	var err error
+	if strings.Contains(client, "/") {
+		p, err = netip.ParsePrefix(client)
+	} else {
+		var a netip.Addr
+		a, err = netip.ParseAddr(client)
+		p = netip.PrefixFrom(a, a.BitLen())
+	}
+	if err != nil {
+		return false
+	}
+	within := f.Within.Masked()
+	return p.Bits() >= within.Bits() && within.Contains(p.Addr())
 }

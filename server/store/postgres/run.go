@@ -40,11 +40,11 @@ func (db *DB) SaveRun(ctx context.Context, r store.Run) (store.Run, error) {
 // second sees a row another server committed after the first began.
 func (db *DB) saveRun(ctx context.Context, r store.Run) (store.Run, error) {
 	stored, err := scanRun(db.pool.QueryRow(ctx, `
-		INSERT INTO runs (id, title, scenario, trace, engine_version, created_at, observed)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)
+		INSERT INTO runs (id, title, scenario, trace, engine_version, created_at, observed, client)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 		ON CONFLICT (id) DO NOTHING
 		RETURNING `+runColumns,
-		r.ID, r.Title, string(r.Scenario), string(r.Trace), r.EngineVersion, r.CreatedAt, nullText(r.Observed)))
+		r.ID, r.Title, string(r.Scenario), string(r.Trace), r.EngineVersion, r.CreatedAt, nullText(r.Observed), r.Client))
 	if errors.Is(err, store.ErrNotFound) {
 		return db.queryRun(ctx, r.ID)
 	}

@@ -43,3 +43,7 @@ func harness(base string) storetest.Harness {
 func TestTakedowns(t *testing.T) {
 	storetest.TestTakedowns(t, harness(storetest.PostgresURL(t)))
 }
+
+func TestPurge(t *testing.T) {
+	storetest.TestPurge(t, harness(storetest.PostgresURL(t)))
+}

@@ -97,3 +97,57 @@ func (db *DB) Size(ctx context.Context) (int64, error) {
 	}
 	return n, nil
 }
+
+// Purge deletes the runs f matches, hidden ones never, in one
+// transaction; with f.DryRun it only lists them.
+func (db *DB) Purge(ctx context.Context, f store.PurgeFilter) ([]store.Listing, error) {
+	from, to := time.Unix(0, 0), time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+	if !f.From.IsZero() {
+		from = f.From
+	}
+	if !f.To.IsZero() {
+		to = f.To
+	}
+	tx, err := db.pool.Begin(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("purge runs: %w", storeError(err))
+	}
+	defer tx.Rollback(ctx)
+	rows, err := tx.Query(ctx, `
+		SELECT r.id, r.title, r.created_at,
+			octet_length(r.scenario) + octet_length(r.trace) + coalesce(octet_length(r.observed), 0),
+			r.client
+		FROM runs r WHERE r.created_at >= $1 AND r.created_at < $2
+			AND NOT EXISTS (SELECT 1 FROM takedowns t WHERE t.run_id = r.id)
+		ORDER BY r.created_at, r.id`, from, to)
+	if err != nil {
+		return nil, fmt.Errorf("purge runs: %w", storeError(err))
+	}
+	var out []store.Listing
+	for rows.Next() {
+		var l store.Listing
+		if err := rows.Scan(&l.ID, &l.Title, &l.CreatedAt, &l.Bytes, &l.Client); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("purge runs: %w", storeError(err))
+		}
+		if f.Matches(l.Client) {
+			out = append(out, l)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("purge runs: %w", storeError(err))
+	}
+	if f.DryRun {
+		return out, nil
+	}
+	for _, l := range out {
+		if _, err := tx.Exec(ctx, `DELETE FROM runs WHERE id = $1`, l.ID); err != nil {
+			return nil, fmt.Errorf("purge run %q: %w", l.ID, storeError(err))
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return nil, fmt.Errorf("purge runs: %w", storeError(err))
+	}
+	return out, nil
+}

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 )
 
 // Backup writes a consistent copy of the database at path to out, which
@@ -27,6 +29,7 @@ func Backup(ctx context.Context, path, out string) error {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("back up to %s: %w", out, err)
 	}
+	removeStalePartials(out)
 	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.partial")
 	if err != nil {
 		return fmt.Errorf("back up to %s: %w", out, err)
@@ -43,6 +46,29 @@ func Backup(ctx context.Context, path, out string) error {
 		return fmt.Errorf("back up to %s: %w", out, err)
 	}
 	return syncFile(filepath.Dir(out)) // the rename itself
+}
+
+// stalePartial is how long a backup's partial copy must have been left
+// untouched before another backup to the same path removes it: a copy
+// being written is touched all the time.
+const stalePartial = time.Minute
+
+// removeStalePartials removes the partial copies that earlier backups to
+// out left when they were killed (kill -9 runs no deferred Remove). They
+// hold the link secret and, at a database's size, the disk.
+func removeStalePartials(out string) {
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(out), "."+globEscape(filepath.Base(out))+".*.partial"))
+	for _, m := range matches {
+		if fi, err := os.Lstat(m); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > stalePartial {
+			os.Remove(m)
+		}
+	}
+}
+
+// globEscape quotes the characters filepath.Match reads as a pattern.
+func globEscape(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`)
+	return r.Replace(s)
 }
 
 // vacuumInto copies the database at path into the empty file out through

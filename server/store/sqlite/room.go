@@ -32,7 +32,7 @@ func stamp(t time.Time) string { return t.UTC().Truncate(time.Second).Format(tim
 func (db *DB) CreateRoom(ctx context.Context, r Room) error {
 	policies, err := json.Marshal(r.Policies)
 	if err != nil {
-		return fmt.Errorf("create room: %w", err)
+		return fmt.Errorf("create room: %w", storeError(err))
 	}
 	res, err := db.write.ExecContext(ctx, `
 		INSERT INTO rooms (id, code, secret_hash, page, title, policies, diagram, step, created_at, expires_at)
@@ -41,7 +41,7 @@ func (db *DB) CreateRoom(ctx context.Context, r Room) error {
 		r.ID, r.Code, r.SecretHash, r.Page, r.Title, string(policies), r.Diagram,
 		stamp(r.CreatedAt), stamp(r.ExpiresAt), r.Code, stamp(r.CreatedAt))
 	if err != nil {
-		return fmt.Errorf("create room: %w", err)
+		return fmt.Errorf("create room: %w", storeError(err))
 	}
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
 		return fmt.Errorf("create room %s: %w", r.Code, ErrCodeTaken)
@@ -76,7 +76,7 @@ func scanRoom(row *sql.Row) (Room, error) {
 func (db *DB) Room(ctx context.Context, id string) (Room, error) {
 	r, err := scanRoom(db.read.QueryRowContext(ctx, `SELECT `+roomColumns+` FROM rooms WHERE id = ?`, id))
 	if err != nil {
-		return Room{}, fmt.Errorf("read room %q: %w", id, err)
+		return Room{}, fmt.Errorf("read room %q: %w", id, storeError(err))
 	}
 	return r, nil
 }
@@ -86,7 +86,7 @@ func (db *DB) RoomByCode(ctx context.Context, code string, now time.Time) (Room,
 	r, err := scanRoom(db.read.QueryRowContext(ctx,
 		`SELECT `+roomColumns+` FROM rooms WHERE code = ? AND created_at <= ? AND expires_at > ? ORDER BY created_at DESC LIMIT 1`, code, stamp(now), stamp(now)))
 	if err != nil {
-		return Room{}, fmt.Errorf("read room %q: %w", code, err)
+		return Room{}, fmt.Errorf("read room %q: %w", code, storeError(err))
 	}
 	return r, nil
 }
@@ -96,7 +96,7 @@ func (db *DB) RoomByCode(ctx context.Context, code string, now time.Time) (Room,
 func (db *DB) MoveRoom(ctx context.Context, id string, step int, q *Question) error {
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("move room %q: %w", id, err)
+		return fmt.Errorf("move room %q: %w", id, storeError(err))
 	}
 	defer tx.Rollback()
 	res, err := tx.ExecContext(ctx, `UPDATE rooms SET step = ? WHERE id = ?`, step, id)
@@ -114,7 +114,7 @@ func (db *DB) MoveRoom(ctx context.Context, id string, step int, q *Question) er
 		err = tx.Commit()
 	}
 	if err != nil {
-		return fmt.Errorf("move room %q to step %d: %w", id, step, err)
+		return fmt.Errorf("move room %q to step %d: %w", id, step, storeError(err))
 	}
 	return nil
 }
@@ -129,7 +129,7 @@ func (db *DB) Reveal(ctx context.Context, id string, step int, at time.Time) err
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("reveal step %d of room %q: %w", step, id, err)
+		return fmt.Errorf("reveal step %d of room %q: %w", step, id, storeError(err))
 	}
 	return nil
 }
@@ -143,7 +143,7 @@ func (db *DB) Answer(ctx context.Context, roomID string, a Answer) error {
 		ON CONFLICT (room_id, step, student) DO NOTHING`,
 		roomID, a.Step, a.Student, a.Name, a.Guess, stamp(a.AnsweredAt), roomID, a.Step)
 	if err != nil {
-		return fmt.Errorf("answer step %d of room %q: %w", a.Step, roomID, err)
+		return fmt.Errorf("answer step %d of room %q: %w", a.Step, roomID, storeError(err))
 	}
 	if n, _ := res.RowsAffected(); n == 1 {
 		return nil
@@ -156,7 +156,7 @@ func (db *DB) Answer(ctx context.Context, roomID string, a Answer) error {
 			err = ErrNoQuestion
 		}
 	}
-	return fmt.Errorf("answer step %d of room %q: %w", a.Step, roomID, err)
+	return fmt.Errorf("answer step %d of room %q: %w", a.Step, roomID, storeError(err))
 }
 
 // Questions returns the room's questions in step order, with their counts.
@@ -167,7 +167,7 @@ func (db *DB) Questions(ctx context.Context, id string) ([]Question, error) {
 		FROM questions q LEFT JOIN answers a ON a.room_id = q.room_id AND a.step = q.step
 		WHERE q.room_id = ? GROUP BY q.step ORDER BY q.step`, id)
 	if err != nil {
-		return nil, fmt.Errorf("read questions of room %q: %w", id, err)
+		return nil, fmt.Errorf("read questions of room %q: %w", id, storeError(err))
 	}
 	defer rows.Close()
 	var out []Question
@@ -175,15 +175,15 @@ func (db *DB) Questions(ctx context.Context, id string) ([]Question, error) {
 		var q Question
 		var opened string
 		if err := rows.Scan(&q.Step, &q.Ask, &q.Answer, &opened, &q.Revealed, &q.Accepted, &q.Rejected); err != nil {
-			return nil, fmt.Errorf("read questions of room %q: %w", id, err)
+			return nil, fmt.Errorf("read questions of room %q: %w", id, storeError(err))
 		}
 		if q.OpenedAt, err = time.Parse(time.RFC3339, opened); err != nil {
-			return nil, fmt.Errorf("read questions of room %q: %w", id, err)
+			return nil, fmt.Errorf("read questions of room %q: %w", id, storeError(err))
 		}
 		out = append(out, q)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read questions of room %q: %w", id, err)
+		return nil, fmt.Errorf("read questions of room %q: %w", id, storeError(err))
 	}
 	return out, nil
 }
@@ -195,7 +195,7 @@ func (db *DB) Answers(ctx context.Context, id, student string) ([]Answer, error)
 		SELECT step, student, name, guess, answered_at FROM answers
 		WHERE room_id = ? AND (? = '' OR student = ?) ORDER BY step, answered_at, student`, id, student, student)
 	if err != nil {
-		return nil, fmt.Errorf("read answers of room %q: %w", id, err)
+		return nil, fmt.Errorf("read answers of room %q: %w", id, storeError(err))
 	}
 	defer rows.Close()
 	var out []Answer
@@ -203,15 +203,15 @@ func (db *DB) Answers(ctx context.Context, id, student string) ([]Answer, error)
 		var a Answer
 		var at string
 		if err := rows.Scan(&a.Step, &a.Student, &a.Name, &a.Guess, &at); err != nil {
-			return nil, fmt.Errorf("read answers of room %q: %w", id, err)
+			return nil, fmt.Errorf("read answers of room %q: %w", id, storeError(err))
 		}
 		if a.AnsweredAt, err = time.Parse(time.RFC3339, at); err != nil {
-			return nil, fmt.Errorf("read answers of room %q: %w", id, err)
+			return nil, fmt.Errorf("read answers of room %q: %w", id, storeError(err))
 		}
 		out = append(out, a)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read answers of room %q: %w", id, err)
+		return nil, fmt.Errorf("read answers of room %q: %w", id, storeError(err))
 	}
 	return out, nil
 }

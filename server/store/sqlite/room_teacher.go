@@ -38,7 +38,7 @@ func (db *DB) TakeHandover(ctx context.Context, id, codeHash, secretHash string)
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("take hand-over of room %q: %w", id, err)
+		return fmt.Errorf("take hand-over of room %q: %w", id, storeError(err))
 	}
 	return nil
 }
@@ -52,7 +52,7 @@ func (db *DB) updateRoom(ctx context.Context, op, id, query string, args ...any)
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("%s %q: %w", op, id, err)
+		return fmt.Errorf("%s %q: %w", op, id, storeError(err))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // open opens a fresh database file in t.TempDir(), never ":memory:": each
@@ -179,4 +180,33 @@ func errIs(err, want error) bool {
 		return err == nil
 	}
 	return errors.Is(err, want)
+}
+
+// TestBackupRemovesStalePartials: the partial copy a backup killed with
+// -9 left beside its target is removed by the next backup to the same
+// path once it is old; a fresh one (a backup still writing) and another
+// target's are left alone.
+func TestBackupRemovesStalePartials(t *testing.T) {
+	_, path := open(t)
+	dir := filepath.Dir(path)
+	out := filepath.Join(dir, "copy.db")
+	stale := filepath.Join(dir, ".copy.db.123.partial")
+	fresh := filepath.Join(dir, ".copy.db.456.partial")
+	other := filepath.Join(dir, ".other.db.789.partial")
+	for _, f := range []string{stale, fresh, other} {
+		if err := os.WriteFile(f, []byte("half a copy"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(stale, old, old)
+	os.Chtimes(other, old, old)
+	if err := Backup(t.Context(), path, out); err != nil {
+		t.Fatal(err)
+	}
+	for f, kept := range map[string]bool{stale: false, fresh: true, other: true, out: true} {
+		if _, err := os.Stat(f); (err == nil) != kept {
+			t.Errorf("after the backup, %s exists = %v, want %v", filepath.Base(f), err == nil, kept)
+		}
+	}
 }

@@ -96,3 +96,7 @@ func TestPingReplacedFile(t *testing.T) {
 func TestTakedowns(t *testing.T) {
 	storetest.TestTakedowns(t, storetest.Harness{Fresh: freshFile})
 }
+
+func TestPurge(t *testing.T) {
+	storetest.TestPurge(t, storetest.Harness{Fresh: freshFile})
+}

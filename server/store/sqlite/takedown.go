@@ -106,3 +106,63 @@ func (db *DB) Size(ctx context.Context) (int64, error) {
 	}
 	return n, nil
 }
+
+// Purge deletes the runs f matches, hidden ones never, in one
+// transaction of its own (as Hide, beside a running server); with
+// f.DryRun it only lists them.
+func (db *DB) Purge(ctx context.Context, f store.PurgeFilter) ([]store.Listing, error) {
+	from, to := "", "9999"
+	if !f.From.IsZero() {
+		from = f.From.UTC().Format(time.RFC3339)
+	}
+	if !f.To.IsZero() {
+		to = f.To.UTC().Format(time.RFC3339)
+	}
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("purge runs: %w", storeError(err))
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `
+		SELECT r.id, r.title, r.created_at,
+			length(CAST(r.scenario AS BLOB)) + length(CAST(r.trace AS BLOB)) + coalesce(length(CAST(r.observed AS BLOB)), 0),
+			r.client
+		FROM runs r WHERE r.created_at >= ? AND r.created_at < ?
+			AND NOT EXISTS (SELECT 1 FROM takedowns t WHERE t.run_id = r.id)
+		ORDER BY r.created_at, r.id`, from, to)
+	if err != nil {
+		return nil, fmt.Errorf("purge runs: %w", storeError(err))
+	}
+	var out []store.Listing
+	for rows.Next() {
+		var l store.Listing
+		var created string
+		if err := rows.Scan(&l.ID, &l.Title, &created, &l.Bytes, &l.Client); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("purge runs: %w", storeError(err))
+		}
+		if l.CreatedAt, err = time.Parse(time.RFC3339, created); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("purge runs: parse created_at: %w", err)
+		}
+		if f.Matches(l.Client) {
+			out = append(out, l)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("purge runs: %w", storeError(err))
+	}
+	if f.DryRun {
+		return out, nil
+	}
+	for _, l := range out {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM runs WHERE id = ?`, l.ID); err != nil {
+			return nil, fmt.Errorf("purge run %q: %w", l.ID, storeError(err))
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("purge runs: %w", storeError(err))
+	}
+	return out, nil
+}

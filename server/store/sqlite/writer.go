@@ -225,15 +225,15 @@ func (w *writer) runGroup(live []*save) ([]saveResult, error) {
 // binds []byte as a BLOB: hence the string conversions.
 func insertRuns(ctx context.Context, tx *sql.Tx, runs []Run) (int64, error) {
 	var q strings.Builder
-	q.WriteString(`INSERT INTO runs (id, title, scenario, trace, engine_version, created_at, observed) VALUES `)
-	args := make([]any, 0, 7*len(runs))
+	q.WriteString(`INSERT INTO runs (id, title, scenario, trace, engine_version, created_at, observed, client) VALUES `)
+	args := make([]any, 0, 8*len(runs))
 	for i, r := range runs {
 		if i > 0 {
 			q.WriteString(", ")
 		}
-		q.WriteString("(?, ?, ?, ?, ?, ?, ?)")
+		q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
 		args = append(args, r.ID, r.Title, string(r.Scenario), string(r.Trace), r.EngineVersion,
-			r.CreatedAt.Format(time.RFC3339), nullText(r.Observed))
+			r.CreatedAt.Format(time.RFC3339), nullText(r.Observed), r.Client)
 	}
 	q.WriteString(` ON CONFLICT (id) DO NOTHING`)
 	res, err := tx.ExecContext(ctx, q.String(), args...)

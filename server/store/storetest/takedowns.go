@@ -3,6 +3,7 @@ package storetest
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -130,5 +131,73 @@ func testSize(t *testing.T, runs store.Runs, s store.Sizer) {
 	after, err := s.Size(t.Context())
 	if err != nil || after-before < 512<<10 {
 		t.Errorf("Size() after saving 1 MB = %d, %v; want at least %d", after, err, before+512<<10)
+	}
+}
+
+// TestPurge is the contract of a store.Purger: runs are picked by the
+// client that saved them (an address, or its whole /64, inside a prefix)
+// and by time; a dry run deletes nothing; hidden runs are never purged,
+// and stay hidden; the others are gone.
+func TestPurge(t *testing.T, h Harness) {
+	db := h.Fresh(t)
+	runs := open(t, db)
+	p, ok := runs.(store.Purger)
+	td, ok2 := runs.(store.Takedowns)
+	if !ok || !ok2 {
+		t.Fatal("the store cannot purge or hide runs (not a store.Purger and store.Takedowns)")
+	}
+	ctx := t.Context()
+	base := Sample("x").CreatedAt
+	clients := []string{"198.51.100.1", "198.51.100.2", "203.0.113.5", "2001:db8:1:2::/64", ""}
+	for i, c := range clients {
+		save(t, runs, with(Sample(fmt.Sprint("purge-", i)), func(r *store.Run) {
+			r.Client = c
+			r.CreatedAt = base.Add(time.Duration(i) * time.Hour)
+		}))
+	}
+	if err := td.Hide(ctx, "purge-1", "Hidden first.", base); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(ls []store.Listing) string {
+		var out []string
+		for _, l := range ls {
+			out = append(out, l.ID)
+		}
+		return strings.Join(out, " ")
+	}
+	tests := []struct {
+		name string
+		f    store.PurgeFilter
+		want string
+	}{
+		{"a /24", store.PurgeFilter{Within: netip.MustParsePrefix("198.51.100.0/24")}, "purge-0"},
+		{"one address", store.PurgeFilter{Within: netip.MustParsePrefix("203.0.113.5/32")}, "purge-2"},
+		{"a /48 holds the /64", store.PurgeFilter{Within: netip.MustParsePrefix("2001:db8:1::/48")}, "purge-3"},
+		{"a /96 is inside the /64, not around it", store.PurgeFilter{Within: netip.MustParsePrefix("2001:db8:1:2::/96")}, ""},
+		{"a time window", store.PurgeFilter{From: base.Add(2 * time.Hour), To: base.Add(4 * time.Hour)}, "purge-2 purge-3"},
+		{"from on", store.PurgeFilter{From: base.Add(3 * time.Hour)}, "purge-3 purge-4"},
+	}
+	for _, tt := range tests {
+		tt.f.DryRun = true
+		got, err := p.Purge(ctx, tt.f)
+		if err != nil || ids(got) != tt.want {
+			t.Errorf("Purge(%s, dry run) = %q, %v; want %q", tt.name, ids(got), err, tt.want)
+		}
+	}
+	for i := range clients {
+		if _, err := runs.Run(ctx, fmt.Sprint("purge-", i)); err != nil {
+			t.Fatalf("after dry runs: Run(purge-%d) = %v", i, err)
+		}
+	}
+	got, err := p.Purge(ctx, store.PurgeFilter{Within: netip.MustParsePrefix("198.51.100.0/24")})
+	if err != nil || ids(got) != "purge-0" || got[0].Client != "198.51.100.1" || got[0].Bytes == 0 {
+		t.Fatalf("Purge(198.51.100.0/24) = %+v, %v; want purge-0 with its client and bytes", got, err)
+	}
+	if _, err := runs.Run(ctx, "purge-0"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Run(purge-0) after the purge = %v, want ErrNotFound", err)
+	}
+	wantHidden(t, td, "purge-1", "Hidden first.", true)
+	if _, err := runs.Run(ctx, "purge-2"); err != nil {
+		t.Errorf("Run(purge-2), another client's = %v, want it kept", err)
 	}
 }
