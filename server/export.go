@@ -89,6 +89,9 @@ func (s *Server) handleRunSVG(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if im := importedPicture(run); im != nil {
+		return writeImportedSVG(c, run.ID, sc, tr, im)
+	}
 	var buf bytes.Buffer
 	if err := diagram.SVG(&buf, sc, tr, diagramPolicy(c)); err != nil {
 		return fmt.Errorf("draw diagram of run %s: %w", run.ID, err)

@@ -31,11 +31,18 @@ const (
 var errImportTooLarge = echo.NewHTTPError(http.StatusRequestEntityTooLarge,
 	"The logs are over the import page's limit of 4 MiB: import a shorter window, or use fencelab import on your machine, which has no limit.")
 
+// errSavedImportTooLarge refuses a saved import over the limit.
+var errSavedImportTooLarge = echo.NewHTTPError(http.StatusRequestEntityTooLarge,
+	"The import is over the limit of 4 MiB for a saved import: import a shorter window (--since, --until).")
+
 // bodyLimit is the most a request to path may send, and the error that
 // refuses more: the import page takes logs, every other route 64 KiB.
 func bodyLimit(path string) (int64, error) {
-	if path == views.ImportPath() || path == views.ImportPreviewPath() {
+	switch path {
+	case views.ImportPath(), views.ImportPreviewPath():
 		return maxImportBody, errImportTooLarge
+	case views.APIImportsPath():
+		return maxImportBody, errSavedImportTooLarge
 	}
 	return maxBody, errTooLarge
 }
@@ -71,6 +78,18 @@ func (s *Server) handleImportForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if c.FormValue("op") == "example" { // the form is read: FormValue parses nothing more
+		if in, err = exampleInput(); err != nil {
+			return err
+		}
+	}
+	switch c.FormValue("op") {
+	case "suggest": // the first step: the look at the logs, before any import
+		page := importPageOf(in)
+		return render(c, http.StatusOK, views.Import(page))
+	case "suggestion":
+		return handleImportSuggestion(c, in)
+	}
 	page, res := runImport(c.Request().Context(), in)
 	switch c.FormValue("op") {
 	case "mapping":
@@ -95,6 +114,13 @@ func (s *Server) handleImportPreview(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if c.FormValue("op") == "suggest" {
+		if strings.Contains(c.Request().Header.Get(echo.HeaderAccept), echo.MIMEApplicationJSON) {
+			// What fencelab import --suggest --json prints.
+			return writeJSON(c, http.StatusOK, map[string]any{"mapping": in.survey.SuggestMapping(), "files": in.survey.Files})
+		}
+		return render(c, http.StatusOK, views.ImportSuggestSection(suggestionView(in.survey)))
+	}
 	page, _ := runImport(c.Request().Context(), in)
 	return render(c, http.StatusOK, views.ImportResultSection(page.Result, page.Errors))
 }
@@ -109,6 +135,7 @@ type importInput struct {
 	outcome *views.OutcomeForm
 	skew    string
 	errs    []string
+	loaded  *views.LoadedMapping // a version 2 mapping the form cannot show
 }
 
 // readImportForm reads the logs and the mapping from the form. An upload
@@ -135,10 +162,7 @@ func readImportForm(c echo.Context) (*importInput, error) {
 	if err := in.readFiles(req); err != nil {
 		return nil, err
 	}
-	in.survey = logs.NewSurvey()
-	for _, f := range in.files {
-		in.survey.Add(f.Name, strings.NewReader(f.Text), "")
-	}
+	in.survey = surveyOf(in.files)
 	in.readMapping(req)
 	return in, nil
 }
@@ -187,8 +211,10 @@ func readUpload(fh *multipart.FileHeader) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, maxImportBody))
 }
 
-// readMapping builds the mapping: from an uploaded mapping file, from the
-// form's fields, or, when the form names no field yet, from the survey.
+// readMapping builds the mapping: from an uploaded mapping file, else from
+// the mapping the page keeps (a version 2 mapping loaded before, unless
+// the reviewer turned it off), else from the form's fields, or, when the
+// form names no field yet, from the survey.
 func (in *importInput) readMapping(req *http.Request) {
 	var m *logs.Mapping
 	if fhs := uploads(req, "mapfile"); len(fhs) > 0 && fhs[0].Size > 0 {
@@ -199,18 +225,21 @@ func (in *importInput) readMapping(req *http.Request) {
 		if err != nil {
 			in.errs = append(in.errs, fhs[0].Filename+": "+err.Error())
 		}
-	}
-	var flat logs.Flat
-	if m != nil {
-		flat = m.Flat()
-	} else {
-		flat = flatFromForm(req.PostForm)
-		if flat.KindField == "" && len(req.PostForm["kv_value"]) == 0 {
-			flat = in.survey.Suggest()
+	} else if kept := req.PostForm.Get("mapping_json"); kept != "" && req.PostForm.Get("mapping_off") == "" {
+		var err error
+		if m, err = logs.ReadMapping(strings.NewReader(kept)); err != nil {
+			in.errs = append(in.errs, "the loaded mapping: "+err.Error())
 		}
-		m = flat.Mapping()
 	}
-	in.mapping, in.flat = m, flat
+	if m != nil {
+		in.useMapping(m)
+		return
+	}
+	flat := flatFromForm(req.PostForm)
+	if flat.KindField == "" && len(req.PostForm["kv_value"]) == 0 {
+		flat = in.survey.Suggest()
+	}
+	in.mapping, in.flat = flat.Mapping(), flat
 	in.kinds, in.outcome = in.choices(flat)
 }
 

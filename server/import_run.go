@@ -16,6 +16,7 @@ import (
 	"fencelab/lab/logs"
 	"fencelab/server/store"
 	"fencelab/views"
+	"fencelab/views/export"
 )
 
 // choices lists each distinct value of the kind field (and of the
@@ -48,10 +49,12 @@ func valuesOf[V any](s *logs.Survey, field string, mapped map[string]V) []string
 	return vals
 }
 
-// runImport imports the posted logs under the mapping and fills the page.
-func runImport(ctx context.Context, in *importInput) (views.ImportPage, *logs.Result) {
+// importPageOf is the page with the posted logs, the mapping and the
+// first look at the logs, before the import runs.
+func importPageOf(in *importInput) views.ImportPage {
 	page := views.ImportPage{Files: append(slices.Clone(in.files), views.ImportFile{}), Fields: in.survey.Fields,
-		Slots: slotsOf(in.flat), Kinds: in.kinds, Outcome: in.outcome, Skew: in.skew, MaxSize: "4 MiB", Errors: in.errs}
+		Slots: slotsOf(in.flat), Kinds: in.kinds, Outcome: in.outcome, Skew: in.skew, MaxSize: "4 MiB", Errors: in.errs,
+		Suggest: suggestionView(in.survey), Loaded: in.loaded}
 	if len(page.Files) > maxImportFiles {
 		page.Files = page.Files[:maxImportFiles]
 	}
@@ -60,6 +63,12 @@ func runImport(ctx context.Context, in *importInput) (views.ImportPage, *logs.Re
 			page.Files[i].Format = string(f)
 		}
 	}
+	return page
+}
+
+// runImport imports the posted logs under the mapping and fills the page.
+func runImport(ctx context.Context, in *importInput) (views.ImportPage, *logs.Result) {
+	page := importPageOf(in)
 	if len(in.files) == 0 {
 		return page, nil
 	}
@@ -173,17 +182,6 @@ func orderingsView(x *lab.Exploration) []string {
 	return out
 }
 
-// importObservation is what a saved import keeps in a run's observed
-// column; "source" tells it from a probe's observation.
-type importObservation struct {
-	Source   string             `json:"source"` // "import"
-	Files    []string           `json:"files"`
-	Sources  []string           `json:"sources"` // each step's line
-	Observed []logs.Observation `json:"observed"`
-	Against  []logs.Verdict     `json:"against"`
-	Gaps     []logs.Gap         `json:"gaps"`
-}
-
 // saveImportAnd saves the import, with its observations for "save" or as
 // a plain scenario for the editor, and goes there.
 func (s *Server) saveImportAnd(c echo.Context, op string, in *importInput, res *logs.Result) error {
@@ -201,32 +199,23 @@ func (s *Server) saveImportAnd(c echo.Context, op string, in *importInput, res *
 	return seeOther(c, views.RunPath(run.ID))
 }
 
-// saveImport keeps the import with its observations, through keep: a
-// client's budgets count it as any other save.
+// saveImport keeps the import with what it saw, as POST /api/imports
+// does: logs.ForSaving's part of the result, orderings and clocks included.
 func (s *Server) saveImport(c echo.Context, in *importInput, res *logs.Result) (store.Run, error) {
-	canonical, err := json.Marshal(res.Scenario)
-	if err != nil {
-		return store.Run{}, fmt.Errorf("encode scenario: %w", err)
-	}
-	ob := importObservation{Source: "import", Sources: res.Sources, Observed: res.Observed, Against: res.Against, Gaps: res.Gaps}
+	var files []string
 	for _, f := range in.files {
-		ob.Files = append(ob.Files, f.Name)
+		files = append(files, f.Name)
 	}
-	observed, err := json.Marshal(ob)
-	if err != nil {
-		return store.Run{}, fmt.Errorf("encode observation: %w", err)
-	}
-	id := s.runID(append(append(canonical, '\n'), observed...))
-	run := store.Run{ID: id, Title: res.Scenario.Title, Scenario: canonical, Trace: res.Trace.AppendJSON(nil), Observed: observed, EngineVersion: lab.Version}
-	return s.keep(c, run, nil)
+	saved := logs.ForSaving(res, files)
+	return s.saveImported(c, res.Scenario, res.Trace, &saved)
 }
 
 // importedOf decodes a run's observed column when an import saved it.
-func importedOf(run store.Run) *importObservation {
+func importedOf(run store.Run) *logs.Saved {
 	if run.Observed == nil || !strings.Contains(string(run.Observed), `"source":"import"`) {
 		return nil
 	}
-	var ob importObservation
+	var ob logs.Saved
 	if err := json.Unmarshal(run.Observed, &ob); err != nil || ob.Source != "import" {
 		return nil
 	}
@@ -240,7 +229,8 @@ func importedView(run store.Run, tr *lab.Trace) *views.ImportedRun {
 	if ob == nil {
 		return nil
 	}
-	v := &views.ImportedRun{Files: ob.Files, Against: verdictsView(ob.Against), Gaps: gapsView(ob.Gaps), Closest: lab.Unfenced}
+	v := &views.ImportedRun{Files: ob.Files, Against: verdictsView(ob.Against), Gaps: gapsView(savedGaps(ob)), Closest: lab.Unfenced,
+		Orderings: orderingsView(ob.Orderings), Skew: ob.Skew}
 	if len(ob.Against) > 0 {
 		v.Closest = ob.Against[0].Policy
 	}
@@ -255,7 +245,7 @@ func importedView(run store.Run, tr *lab.Trace) *views.ImportedRun {
 			row.Source = ob.Sources[i]
 		}
 		if o, ok := observed[st.Index]; ok {
-			row.Expected, row.Observed = string(st.Outcomes[pi].Decision), string(o)
+			row.Expected, row.Observed = modelWord(st.Outcomes[pi].Decision), string(o)
 			row.Agree = logs.Agrees(o, st.Outcomes[pi].Decision)
 		}
 		v.Rows = append(v.Rows, row)
@@ -263,10 +253,29 @@ func importedView(run store.Run, tr *lab.Trace) *views.ImportedRun {
 	return v
 }
 
-// importedMarkdown adds, for a saved import, the verdicts and the gaps.
-func importedMarkdown(w io.Writer, ob *importObservation) error {
+// savedGaps are a saved import's gaps as its page can show them: a run
+// saved without its orderings does not point to them.
+func savedGaps(ob *logs.Saved) []logs.Gap {
+	if ob.Orderings != nil {
+		return ob.Gaps
+	}
+	out := slices.Clone(ob.Gaps)
+	for i := range out {
+		out[i].Words = strings.Replace(out[i].Words, "; the orderings the clocks allow try every one", "; the orderings the clocks allow were not saved with this run", 1)
+	}
+	return out
+}
+
+// importedMarkdown adds, for a saved import, the verdicts, each observed
+// step beside what the closest policy would have done, the orderings the
+// clocks allow when they were saved, and the gaps.
+func importedMarkdown(w io.Writer, ob *logs.Saved, tr *lab.Trace) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n## What the logs say the resource did\n\nImported from %s.\n\n", strings.Join(ob.Files, ", "))
+	files := make([]string, len(ob.Files))
+	for i, f := range ob.Files {
+		files[i] = export.Cell(f)
+	}
+	fmt.Fprintf(&b, "\n## What the logs say the resource did\n\nImported from %s.\n\n", strings.Join(files, ", "))
 	for _, v := range ob.Against {
 		mark := "✗"
 		if v.Agrees {
@@ -274,12 +283,52 @@ func importedMarkdown(w io.Writer, ob *importObservation) error {
 		}
 		fmt.Fprintf(&b, "- %s **%s** %s\n", mark, v.Policy, v.Words)
 	}
-	if len(ob.Gaps) > 0 {
+	closest := lab.Unfenced
+	if len(ob.Against) > 0 {
+		closest = ob.Against[0].Policy
+	}
+	if pi := lab.PolicyIndex(closest); len(ob.Observed) > 0 && pi >= 0 {
+		fmt.Fprintf(&b, "\n### The logs beside %s, step by step\n\n", closest)
+		b.WriteString("The logs' “applied” is the model's “accepted”.\n\n")
+		fmt.Fprintf(&b, "| # | event | line | the logs | %s |\n|---|---|---|---|---|\n", closest)
+		for _, o := range ob.Observed {
+			if o.Step < 1 || o.Step > len(tr.Steps) {
+				continue
+			}
+			st := tr.Steps[o.Step-1]
+			d := st.Outcomes[pi].Decision
+			mark := "✓"
+			if !logs.Agrees(o.Outcome, d) {
+				mark = "✗ differs"
+			}
+			src := ""
+			if o.Step <= len(ob.Sources) {
+				src = export.Cell(ob.Sources[o.Step-1])
+			}
+			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s %s |\n", st.Index, export.Cell(lab.DescribeEvent(st.Event)), src, o.Outcome, modelWord(d), mark)
+		}
+	}
+	if lines := orderingsView(ob.Orderings); len(lines) > 0 {
+		fmt.Fprintf(&b, "\n### Every ordering the clocks allow (skew %s)\n\n", export.Cell(ob.Skew))
+		for _, l := range lines {
+			fmt.Fprintf(&b, "- %s\n", export.Cell(l))
+		}
+	}
+	if gaps := savedGaps(ob); len(gaps) > 0 {
 		b.WriteString("\n### Gaps in the logs\n\n")
-		for _, g := range ob.Gaps {
-			fmt.Fprintf(&b, "- `%s` %s: %s\n", g.Kind, strings.Join(g.Sources, ", "), g.Words)
+		for _, g := range gaps {
+			fmt.Fprintf(&b, "- `%s` %s: %s\n", g.Kind, export.Cell(strings.Join(g.Sources, ", ")), g.Words)
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// modelWord is a policy's decision in the logs' words: "applied" for the
+// model's accepted, which the section explains once.
+func modelWord(d lab.Decision) string {
+	if d == lab.Accepted {
+		return "applied"
+	}
+	return string(d)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"fencelab/lab"
+	"fencelab/server/store"
 	"fencelab/views"
 	"fencelab/views/diagram"
 )
@@ -62,7 +63,7 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 	if !ok {
 		return errOEmbedURL
 	}
-	sc, tr, kind, err := s.embedTarget(c, path)
+	sc, tr, kind, run, err := s.embedTarget(c, path)
 	if err != nil {
 		return err
 	}
@@ -78,7 +79,7 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf(
 			"The embed needs a frame at least %d pixels wide; maxwidth=%d is narrower.", views.EmbedMinWidth, width))
 	}
-	height := views.EmbedHeight(views.NewReport(sc, tr, chosen), d, kind, width)
+	height := views.EmbedHeight(markImported(views.NewReport(sc, tr, chosen), run), d, kind, width)
 	if mh, err := strconv.Atoi(c.QueryParam("maxheight")); err == nil && mh > 0 {
 		height = min(height, mh)
 	}
@@ -92,23 +93,24 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 	})
 }
 
-// embedTarget loads what path names: a RunPath or a ScenarioPath.
-func (s *Server) embedTarget(c echo.Context, path string) (*lab.Scenario, *lab.Trace, string, error) {
+// embedTarget loads what path names: a RunPath (and the run) or a
+// ScenarioPath.
+func (s *Server) embedTarget(c echo.Context, path string) (*lab.Scenario, *lab.Trace, string, store.Run, error) {
 	if id, ok := views.CutRunPath(path); ok {
 		run, err := s.runByID(c.Request().Context(), id)
 		if err != nil {
-			return nil, nil, "", err
+			return nil, nil, "", store.Run{}, err
 		}
 		sc, tr, err := decodeRun(run)
-		return sc, tr, "saved run", err
+		return sc, tr, embedKind(run), run, err
 	}
 	if name, ok := views.CutScenarioPath(path); ok {
 		if b, found := s.library.Get(name); found {
-			return b.Scenario, lab.Replay(b.Scenario), "built-in scenario", nil
+			return b.Scenario, lab.Replay(b.Scenario), "built-in scenario", store.Run{}, nil
 		}
-		return nil, nil, "", errNoScenario
+		return nil, nil, "", store.Run{}, errNoScenario
 	}
-	return nil, nil, "", errOEmbedURL
+	return nil, nil, "", store.Run{}, errOEmbedURL
 }
 
 // fullLinkEmbed is the embed page of the page at path, with its choices.

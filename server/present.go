@@ -8,6 +8,7 @@ import (
 	"fencelab/lab"
 	"fencelab/server/store"
 	"fencelab/views"
+	"fencelab/views/diagram"
 )
 
 // handleScenarioPresent shows a built-in scenario one step at a time, for
@@ -17,7 +18,7 @@ func (s *Server) handleScenarioPresent(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.present(c, views.ScenarioPath(b.Name), b.Scenario, lab.Replay(b.Scenario))
+	return s.present(c, views.ScenarioPath(b.Name), b.Scenario, lab.Replay(b.Scenario), nil)
 }
 
 // handleRunPresent shows a saved run one step at a time, with its trace as
@@ -27,12 +28,13 @@ func (s *Server) handleRunPresent(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.present(c, views.RunPath(run.ID), sc, tr)
+	return s.present(c, views.RunPath(run.ID), sc, tr, importedPicture(run))
 }
 
 // present renders the presentation of the page at path: the policies of
 // ?p= in the table, ?d= in the diagram, and ?predict=1 for predict mode.
-func (s *Server) present(c echo.Context, path string, sc *lab.Scenario, tr *lab.Trace) error {
+// A saved import's diagram has the logs' column (im; nil otherwise).
+func (s *Server) present(c echo.Context, path string, sc *lab.Scenario, tr *lab.Trace, im *diagram.Imported) error {
 	page := views.PresentPage{
 		Report:       views.NewReport(sc, tr, choosePolicies(c.QueryParams()["p"])),
 		Diagram:      diagramPolicy(c),
@@ -40,6 +42,7 @@ func (s *Server) present(c echo.Context, path string, sc *lab.Scenario, tr *lab.
 		Predict:      c.QueryParam("predict") == "1",
 		CanStartRoom: s.rooms != nil,
 	}
+	page.Report.Imported = im
 	if id := c.QueryParam("room"); id != "" && s.rooms != nil {
 		if err := s.presentRoom(c, &page, sc, tr, id); err != nil {
 			return err

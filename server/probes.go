@@ -129,7 +129,7 @@ func observedView(run store.Run, tr *lab.Trace) (*views.Observed, error) {
 // the probe's own Markdown, every step with its event.
 func observedMarkdown(w io.Writer, run store.Run, tr *lab.Trace) error {
 	if ob := importedOf(run); ob != nil {
-		return importedMarkdown(w, ob)
+		return importedMarkdown(w, ob, tr)
 	}
 	if run.Observed == nil {
 		return nil

@@ -59,6 +59,7 @@ func (s *Server) routes() {
 	e.POST(views.RouteAPIReplay, s.handleAPIReplay)
 	e.POST(views.RouteAPIRuns, s.withinBudget(s.handleAPISaveRun))
 	e.POST(views.RouteAPIProbes, s.withinBudget(s.handleAPISaveProbe))
+	e.POST(views.RouteAPIImports, s.withinBudget(s.handleAPISaveImport))
 	e.POST(views.RouteAPIExplore, s.handleAPIExplore)
 	read(views.RouteAPIRun, s.shown(false, s.cached(immutableCache, s.handleAPIRun)))
 	read(views.RouteAPIScenarios, s.handleAPIScenarios)

@@ -53,6 +53,7 @@ var builders = map[string][]string{
 	views.RouteAPIRuns:        {views.APIRunsPath()},
 	views.RouteAPIRun:         {views.APIRunPath("x")},
 	views.RouteAPIProbes:      {views.APIProbesPath()},
+	views.RouteAPIImports:     {views.APIImportsPath()},
 	views.RouteAPIExplore:     {views.APIExplorePath()},
 	views.RouteAPIScenarios:   {views.APIScenariosPath()},
 	views.RouteAPIScenario:    {views.APIScenarioPath("paused-worker")},

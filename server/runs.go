@@ -16,6 +16,7 @@ import (
 	"fencelab/lab"
 	"fencelab/server/store"
 	"fencelab/views"
+	"fencelab/views/diagram"
 )
 
 // idLen is the length of a run id: 16 base64url characters, 96 bits.
@@ -274,20 +275,25 @@ func (s *Server) handleRunPage(c echo.Context) error {
 	}
 	path := views.RunPath(run.ID)
 	link, picture := pageLinks(c, path)
+	lesson, alt := views.VerdictsLine(tr, chosen), compareAlt(c, sc, tr)
+	if ob := importedOf(run); ob != nil {
+		lesson, alt = importedLesson(ob), diagram.ImportedAlt(sc, tr, d, importedPicture(run))
+	}
 	page := views.RunPage{
 		Report:        views.NewReport(sc, tr, chosen),
 		Observed:      observed,
 		Imported:      importedView(run, tr),
 		Diagram:       d,
-		Share:         s.share(sc.Title, views.VerdictsLine(tr, chosen), link, picture, compareAlt(c, sc, tr)),
+		Share:         s.share(sc.Title, lesson, link, picture, alt),
 		ID:            run.ID,
 		URL:           s.absURL(c, views.RunPath(run.ID)),
 		EngineVersion: run.EngineVersion,
 		CreatedAt:     run.CreatedAt,
 		Source:        string(run.Scenario),
 		Drift:         s.drifts.of(run),
-		Embed:         embedHTML(s.absURL(c, fullLinkEmbed(path, chosen[:min(2, len(chosen))], d)), sc.Title, embedWidth, views.EmbedHeight(views.NewReport(sc, tr, chosen[:min(2, len(chosen))]), d, "saved run", embedWidth)),
+		Embed:         embedHTML(s.absURL(c, fullLinkEmbed(path, chosen[:min(2, len(chosen))], d)), sc.Title, embedWidth, views.EmbedHeight(markImported(views.NewReport(sc, tr, chosen[:min(2, len(chosen))]), run), d, embedKind(run), embedWidth)),
 	}
+	page.Report.Imported = importedPicture(run)
 	return render(c, http.StatusOK, views.Run(page))
 }
 

@@ -72,6 +72,16 @@ func (s *Server) handleRunPNG(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if im := importedPicture(run); im != nil {
+		if size == diagram.Full {
+			done, err := s.renderTurn(c) // full-size pictures are drawn a few at a time
+			if err != nil {
+				return err
+			}
+			defer done()
+		}
+		return writeImportedPNG(c, run.ID, sc, tr, size, im)
+	}
 	return s.writePNG(c, "run "+run.ID, sc, tr, size)
 }
 
@@ -195,6 +205,9 @@ func (s *Server) handleRunEmbed(c echo.Context) error {
 	run, sc, tr, err := s.loadReplayedRun(c)
 	if err != nil {
 		return err
+	}
+	if importedOf(run) != nil {
+		return renderImportedEmbed(c, run, sc, tr)
 	}
 	return renderEmbed(c, sc, tr, views.RunPath(run.ID), "saved run")
 }

@@ -30,6 +30,7 @@ const (
 	verdictGapX  = 20
 	verdictGapY  = 4
 	headToDiag   = 16 // the header's margin (12) collapsed into the diagram's (16)
+	logsTop      = 4  // .embed-logs's margin above
 
 	diagramMax    = 1100 // diagram.css's max-width
 	diagramBorder = 2
@@ -111,7 +112,11 @@ func embedHeader(r *Report, c float64) float64 {
 		h += float64(lines)*verdictLH + verdictGapY
 		x, lines = min(w, c), wrap.Lines(c, runs...)
 	}
-	return h + float64(lines)*verdictLH
+	h += float64(lines) * verdictLH
+	if r.Logs != "" { // a saved import's line: embed.css's .embed-logs
+		h += logsTop + float64(wrap.Lines(c, wrap.Run{Text: r.Logs, Face: wrap.Sans, Size: verdictSize}))*verdictLH
+	}
+	return h
 }
 
 // verdictRuns is a policy's verdict in the header.
@@ -129,6 +134,9 @@ func verdictRuns(p lab.Policy, vs []lab.Violation) []wrap.Run {
 // embedDiagram is the diagram scaled to the frame, in its bordered box.
 func embedDiagram(r *Report, d lab.Policy, c float64) float64 {
 	dw, dh := diagram.Bounds(r.Scenario, r.Trace, d)
+	if r.Imported != nil {
+		dw, dh = diagram.ImportedBounds(r.Scenario, r.Trace, d, r.Imported)
+	}
 	inner := min(c-diagramBorder, diagramMax)
 	return diagramBorder + float64(dh)*inner/float64(max(1, dw))
 }

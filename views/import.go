@@ -18,6 +18,11 @@ type ImportPage struct {
 	MaxSize string // the most the page takes, in words
 	Result  *ImportResult
 	Errors  []string // why the import made no scenario
+	// Suggest is the first look at the logs (formats, candidate fields,
+	// message texts), shown as soon as there are logs.
+	Suggest *ImportSuggestion
+	// Loaded is a version 2 mapping file the form cannot show; nil for none.
+	Loaded *LoadedMapping
 }
 
 // ImportFile is one host's log, and the format detected in it.
@@ -104,6 +109,10 @@ type ImportedRun struct {
 	Against []ImportVerdict
 	Gaps    []ImportGap
 	Rows    []ImportedRow
+	// Orderings, when the import was saved with a skew: a sentence, then
+	// one line per policy.
+	Orderings []string
+	Skew      string
 }
 
 // ImportedRow is one step of a saved import; Observed is empty where the

@@ -154,6 +154,9 @@ func APIRunPath(id string) string { return fill(RouteAPIRun, id) }
 // APIProbesPath saves a probe's observed run.
 func APIProbesPath() string { return RouteAPIProbes }
 
+// APIImportsPath saves an import of logs, as fencelab import --save sends it.
+func APIImportsPath() string { return RouteAPIImports }
+
 // APIExplorePath explores a posted scenario or a saved one.
 func APIExplorePath() string { return RouteAPIExplore }
 

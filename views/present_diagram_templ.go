@@ -279,7 +279,7 @@ func DiagramPanel(r *Report, d lab.Policy, page, source string) templ.Component 
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Diagram(r.Scenario, r.Trace, d).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = reportDiagram(r, d).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

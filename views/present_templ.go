@@ -174,7 +174,7 @@ func Present(p PresentPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Diagram(p.Report.Scenario, p.Report.Trace, p.Diagram).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = reportDiagram(p.Report, p.Diagram).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"fencelab/lab"
+	"fencelab/views/diagram"
 )
 
 // Report is a replayed scenario as the pages show it: the scenario, its
@@ -19,6 +20,12 @@ type Report struct {
 	Scenario *lab.Scenario
 	Trace    *lab.Trace
 	Policies []lab.Policy // the chosen ones, in the order of lab.Policies
+	// Imported, for a saved import, is what the logs say the resource did:
+	// its diagram then draws a policy's replay beside the logs' outcomes.
+	Imported *diagram.Imported
+	// Logs, for a saved import, says which policy the resource behaved
+	// like, as the logs tell it: the embed's line under the verdicts.
+	Logs string
 
 	actors     map[string]int // actor name → order of first appearance
 	actorList  []string

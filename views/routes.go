@@ -44,6 +44,7 @@ const (
 	RouteAPIRuns         = "/api/runs"
 	RouteAPIRun          = "/api/runs/:id"
 	RouteAPIProbes       = "/api/probes"
+	RouteAPIImports      = "/api/imports"
 	RouteAPIExplore      = "/api/explore"
 	RouteAPIScenarios    = "/api/scenarios"
 	RouteAPIScenario     = "/api/scenarios/:name"

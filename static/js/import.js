@@ -1,7 +1,8 @@
 // fencelab: the import page. The page is a plain form that works without
 // this script (Import posts it and the server answers the whole page).
-// This script previews the result as the reviewer edits the logs or the
-// mapping: it posts the form, without the files chosen for upload, to the
+// This script looks at the logs as soon as they are chosen or pasted
+// (the first step, which the "Look at the logs" button posts without it),
+// and previews the result as the reviewer edits the logs or the mapping: it posts the form, without the files chosen for upload, to the
 // address in the form's data-preview and puts the answer (the result
 // section alone) in place. Loaded with defer from /static/, so the
 // Content-Security-Policy needs no inline script.
@@ -40,9 +41,47 @@
     timer = setTimeout(preview, 400);
   }
 
+  // The first step: as soon as files are chosen or logs pasted, the look
+  // at the logs (formats, candidate fields, message texts) replaces the
+  // section the "Look at the logs" button would post for.
+  var suggest = document.getElementById("import-suggest");
+  var suggestTimer = 0;
+  var suggesting = null;
+
+  function lookAtLogs() {
+    if (!suggest) {
+      return;
+    }
+    var data = new FormData(form);
+    data.delete("mapfile");
+    data.set("op", "suggest");
+    if (suggesting) {
+      suggesting.abort();
+    }
+    suggesting = new AbortController();
+    suggest.setAttribute("aria-busy", "true");
+    fetch(form.dataset.preview, { method: "POST", body: data, signal: suggesting.signal, credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        suggest.replaceChildren.apply(suggest, Array.prototype.slice.call(doc.body.childNodes));
+      })
+      .catch(function () { /* the Look at the logs button still works */ })
+      .finally(function () { suggest.removeAttribute("aria-busy"); });
+  }
+
   form.addEventListener("input", function (e) {
     if (e.target.type !== "file") {
       later();
+    }
+    if (e.target.name === "log") {
+      clearTimeout(suggestTimer);
+      suggestTimer = setTimeout(lookAtLogs, 400);
+    }
+  });
+  form.addEventListener("change", function (e) {
+    if (e.target.type === "file" && e.target.name === "upload") {
+      lookAtLogs();
     }
   });
   form.addEventListener("change", function (e) {

@@ -25,6 +25,11 @@ func (g *grid) drawBands() []band {
 			b.groups = append(b.groups, g.violationLabels(i, vs))
 		}
 		b.groups = append(b.groups, g.event(i, b.fill)...)
+		if g.imported != nil {
+			if obs, ok := g.observedLabel(i, b.fill); ok {
+				b.groups = append(b.groups, obs)
+			}
+		}
 		bands[i] = b
 	}
 	return bands

@@ -135,10 +135,18 @@ func newDiagram(s *lab.Scenario, t *lab.Trace, p lab.Policy, standalone bool, or
 
 // layoutDiagram lays out the whole picture: the geometry both renderers draw.
 func layoutDiagram(s *lab.Scenario, t *lab.Trace, p lab.Policy, standalone bool, order []string) *diagram {
+	return layoutWith(s, t, p, standalone, order, nil)
+}
+
+// layoutWith is layoutDiagram, of an imported timeline when im is not nil.
+func layoutWith(s *lab.Scenario, t *lab.Trace, p lab.Policy, standalone bool, order []string, im *Imported) *diagram {
 	p = known(p)
-	g := newGrid(s, t, p, standalone, order)
+	g := newGrid(s, t, p, standalone, order, im)
 	d := &diagram{id: "diagram-" + string(p), standalone: standalone, policy: p, verdict: g.verdict()}
 	d.title = clip(s.Title, lab.MaxTitle) + " — under " + string(p)
+	if im != nil {
+		d.title = clip(s.Title, lab.MaxTitle) + " — the imported timeline replayed under " + string(p) + ", beside what the logs say"
+	}
 	d.desc = g.describe()
 	d.header = g.header()
 	d.lanes = g.laneLines()

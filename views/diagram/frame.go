@@ -17,6 +17,9 @@ func (g *grid) header() []shape {
 		y = headTitleH
 	}
 	caption := "Policy " + string(g.p) + " · " + g.verdict()
+	if g.imported != nil {
+		caption = g.importedCaption()
+	}
 	out = append(out, shape{kind: shText, x1: 12, y1: y + 18, text: clip(caption, (g.width-24)/8), fill: colInk, size: 14, bold: true})
 	y += captionH
 	out = append(out, shape{kind: shText, x1: leaseX, y1: y + 17, text: "lease service", fill: colInk, bold: true, anchor: "middle"})
@@ -25,6 +28,9 @@ func (g *grid) header() []shape {
 	}
 	for k, name := range g.resources {
 		out = append(out, g.resourceLabel(name, g.resX[k], y)...)
+	}
+	if g.imported != nil {
+		out = append(out, g.observedHead(y)...)
 	}
 	return out
 }
@@ -116,6 +122,12 @@ func (g *grid) laneLines() []group {
 // describe says in words what the picture shows, for screen readers.
 func (g *grid) describe() string {
 	var b strings.Builder
+	if g.imported != nil {
+		b.WriteString("The imported timeline, replayed under policy " + string(g.p) + "; the column on the right says what the logs say the resource did at each step, and whether " + string(g.p) + " would have done the same. ")
+		if g.imported.Behaved != "" {
+			b.WriteString("The resource behaved like " + string(g.imported.Behaved) + ". ")
+		}
+	}
 	b.WriteString("Space-time diagram under policy " + string(g.p) + ". Time runs down, one band per step, " + plural(len(g.t.Steps), "step") + ". Lanes, left to right: the lease service")
 	if len(g.actors) > 0 {
 		b.WriteString("; " + plural(len(g.actors), "worker") + ", " + strings.Join(g.actors, ", "))

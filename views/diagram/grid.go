@@ -36,6 +36,9 @@ type grid struct {
 	actorX    []int
 	resX      []int
 	violX     int // x of the violations column; 0 without one
+	obsX      int // x of the logs' column of an imported timeline; 0 without one
+
+	imported *Imported // what the logs say, for an imported timeline; nil otherwise
 
 	bandY      []int // per step: top of its band
 	bandH      []int
@@ -55,8 +58,8 @@ type grid struct {
 // newGrid lays out the lanes: the actors named in order first (the
 // editor's actor list, so lanes keep the cards' colours), then the rest in
 // order of first appearance.
-func newGrid(s *lab.Scenario, t *lab.Trace, p lab.Policy, standalone bool, order []string) *grid {
-	g := &grid{s: s, t: t, p: p, standalone: standalone, actorIdx: map[string]int{}, used: map[legendKey]bool{}}
+func newGrid(s *lab.Scenario, t *lab.Trace, p lab.Policy, standalone bool, order []string, im *Imported) *grid {
+	g := &grid{s: s, t: t, p: p, standalone: standalone, actorIdx: map[string]int{}, used: map[legendKey]bool{}, imported: im}
 	for _, a := range order {
 		g.addActor(a)
 	}
@@ -123,6 +126,10 @@ func (g *grid) placeLanes(violCol bool) {
 	if violCol {
 		g.violX = g.width
 		g.width += violW
+	}
+	if g.imported != nil {
+		g.obsX = g.width
+		g.width += obsW
 	}
 	g.width = max(g.width, minWidth)
 }

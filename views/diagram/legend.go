@@ -13,6 +13,7 @@ const (
 	legendRefused
 	legendCrash
 	legendViolation
+	legendObserved
 	numLegend
 )
 
@@ -27,6 +28,7 @@ var legendText = [numLegend]string{
 	legendRefused:   "refused",
 	legendCrash:     "crash",
 	legendViolation: "invariant violated, tinted by its class",
+	legendObserved:  "logs: what the logs say the resource did (applied is the model's accepted)",
 }
 
 // longDiagram is the number of steps from which the actors' names are

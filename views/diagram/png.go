@@ -103,8 +103,11 @@ func (c *canvas) diagram(d *diagram) {
 // card draws the 1200×630 preview: a strip in the verdict's colour, the
 // title, the verdict, and under them the diagram without its own caption,
 // as large as fits; a diagram too long to fit fades out at the bottom.
-func card(s *lab.Scenario, t *lab.Trace, p lab.Policy) *canvas {
-	d := layoutDiagram(s, t, p, false, nil)
+func card(s *lab.Scenario, t *lab.Trace, p lab.Policy) *canvas { return cardWith(s, t, p, nil) }
+
+// cardWith is card, of an imported timeline when im is not nil.
+func cardWith(s *lab.Scenario, t *lab.Trace, p lab.Policy, im *Imported) *canvas {
+	d := layoutWith(s, t, p, false, nil, im)
 	c := newCanvas(CardWidth, CardHeight)
 	broken := len(t.Summary[d.policy].Violations) > 0
 	strip := colGood
@@ -113,6 +116,10 @@ func card(s *lab.Scenario, t *lab.Trace, p lab.Policy) *canvas {
 	}
 	title := shape{kind: shText, x1: cardMargin, y1: 112, text: clip(s.Title, lab.MaxTitle), fill: colInk, size: 40, bold: true}
 	verdict := shape{kind: shText, x1: cardMargin, y1: 154, text: "Policy " + string(d.policy) + " · " + d.verdict, fill: strip, size: 28, bold: true}
+	if im != nil {
+		verdict.text, strip = importedHeadline(t, d.policy, im)
+		verdict.fill = strip
+	}
 	c.fit(&title, 30)
 	c.fit(&verdict, 22)
 	c.shapes([]shape{
