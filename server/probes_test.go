@@ -89,7 +89,7 @@ func TestSaveProbe(t *testing.T) {
 	if first == nil || htmltest.Attr(first, "id") != "observed-8" {
 		t.Fatalf("GET %s: no highlighted first divergence at step 8", path)
 	}
-	for _, want := range []string{`rejected "new-result" @42`, `applied "old-result" @41`, "differs"} {
+	for _, want := range []string{`rejected; holds new-result @42`, `applied; holds old-result @41`, "differs"} {
 		if !strings.Contains(htmltest.Text(first), want) {
 			t.Errorf("GET %s: the highlighted row %q lacks %q", path, htmltest.Text(first), want)
 		}

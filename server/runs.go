@@ -222,8 +222,12 @@ func (s *Server) handleRunPage(c echo.Context) error {
 	}
 	path := views.RunPath(run.ID)
 	link, picture := pageLinks(c, path)
+	report := views.NewReport(sc, tr, chosen)
+	if observed != nil {
+		report.ModelNote = observed.ModelNote()
+	}
 	page := views.RunPage{
-		Report:        views.NewReport(sc, tr, chosen),
+		Report:        report,
 		Observed:      observed,
 		Imported:      importedView(run, tr),
 		Diagram:       d,

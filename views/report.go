@@ -19,6 +19,10 @@ type Report struct {
 	Scenario *lab.Scenario
 	Trace    *lab.Trace
 	Policies []lab.Policy // the chosen ones, in the order of lab.Policies
+	// ModelNote, when not empty, says whose the verdicts are where
+	// something else ran too (a probe's receiver): the section is then
+	// "The model's verdicts", with this sentence.
+	ModelNote string
 
 	actors     map[string]int // actor name → order of first appearance
 	actorList  []string

@@ -126,6 +126,17 @@ func (r *Report) eventFields(e lab.Event) []field {
 // exploring every ordering shows; the pages set it apart and link it.
 const everyOrdering = "Every ordering:"
 
+// hasOriginal reports whether a description holds an original's words,
+// labelled as such (export.CutOriginal).
+func hasOriginal(desc string) bool {
+	for _, p := range paragraphs(desc) {
+		if _, _, ok := export.CutOriginal(p); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // paragraphs splits a description at blank lines, as the Markdown export does.
 func paragraphs(s string) []string { return export.Paragraphs(s) }
 
