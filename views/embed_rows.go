@@ -30,7 +30,7 @@ const (
 	verPad      = tokSize * .25 / 2
 	badgeLineH  = cellLH
 	reasonAbove = 4.8
-	actorLH     = 20 // embed.css; the chip's padding is .05em .5em
+	actorLH     = 20  // embed.css; the chip's padding is .05em .5em
 	actorScale  = .85 // the chip's font size in the table, embed.css and site.css's cards
 
 	cardStepPadX  = 12.8 + 9.6
@@ -145,7 +145,13 @@ func (r *Report) actorBucket() int {
 func (r *Report) actorColumn() float64 { return actorWidths[r.actorBucket()] }
 
 // actorWidthClass names the actor column's width for embed.css.
-func (r *Report) actorWidthClass() string { return "act-w" + itoa(r.actorBucket()) }
+// (none for the narrowest).
+func (r *Report) actorWidthClass() string {
+	if b := r.actorBucket(); b > 0 {
+		return "act-w" + itoa(b)
+	}
+	return ""
+}
 
 // eventCell is the event's kind, a line or more per field, its note and
 // its warning, in a box w pixels wide.

@@ -42,7 +42,7 @@ func StepTable(r *Report) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var2 = []any{"steps", r.actorWidthClass()}
+			var templ_7745c5c3_Var2 = []any{"steps", templ.KV(r.actorWidthClass(), r.actorWidthClass() != "")}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_ElementWriter, templ_7745c5c3_Var2...)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
