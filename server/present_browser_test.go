@@ -6,10 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
 	"fencelab/server"
+	"fencelab/views"
 )
 
 // openPresent loads a presentation at the given viewport size and waits
@@ -229,4 +231,26 @@ func checkStep8(t *testing.T, ctx context.Context, name string, phone bool, leas
 	}
 	t.Logf("%s: %+v", name, got)
 	screenshot(t, ctx, "present-paused-worker-step-8-"+name)
+}
+
+// TestPresentWithoutJavaScript opens the presentation with scripts off on
+// a 16:9 and a 4:3 projector and a phone: the diagram is drawn (every
+// step is shown, as the notice says), however many cards follow it.
+func TestPresentWithoutJavaScript(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t)
+	if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+		t.Fatalf("turn JavaScript off: %v", err)
+	}
+	for _, size := range [][2]int64{{1280, 720}, {1024, 768}, {390, 844}} {
+		for _, name := range []string{"paused-worker", "split-brain"} {
+			url := base + views.ScenarioPresentPath(name)
+			run(t, ctx, "open "+url, chromedp.EmulateViewport(size[0], size[1]), chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS(".present-noscript")))
+			h := eval[float64](t, ctx, `document.querySelector(".present svg.diagram").getBoundingClientRect().height`)
+			w := eval[float64](t, ctx, `document.querySelector(".present svg.diagram").getBoundingClientRect().width`)
+			if h < 200 || w < 200 {
+				t.Errorf("%s without JavaScript at %dx%d: the diagram is %.0fx%.0f pixels, want it drawn", name, size[0], size[1], w, h)
+			}
+		}
+	}
 }
