@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -166,3 +167,46 @@ func sentencesOf(desc string) []string {
 }
 
 func unescape(s string) string { return strings.NewReplacer(`\`, "", "`", "").Replace(s) }
+
+// TestUnknownPolicyNotice: a policy name that names no policy is left out
+// with a sentence that says so, on the scenario page and a run's.
+func TestUnknownPolicyNotice(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t)
+	rec := postJSON(t, s, "/api/runs", builtinSource(t, "paused-worker"))
+	var saved struct{ ID string }
+	if err := json.Unmarshal(rec.Body.Bytes(), &saved); err != nil || saved.ID == "" {
+		t.Fatalf("POST /api/runs: %d %s", rec.Code, rec.Body.String())
+	}
+	for _, path := range []string{"/scenarios/paused-worker", "/r/" + saved.ID} {
+		pg := editorPage(t, s, http.MethodGet, path+"?p=bogus&p=fenced&d=nope", nil, http.StatusOK)
+		n := htmltest.Find(pg.root, func(e *html.Node) bool { return htmltest.HasClass(e, "unknown-policies") })
+		if n == nil || !strings.Contains(htmltest.Text(n), "“bogus” or “nope”") || !strings.Contains(htmltest.Text(n), "shows fenced") {
+			t.Errorf("GET %s?p=bogus&p=fenced&d=nope: no notice that bogus and nope name no policy", path)
+		}
+		pg = editorPage(t, s, http.MethodGet, path+"?p=fenced", nil, http.StatusOK)
+		if htmltest.Find(pg.root, func(e *html.Node) bool { return htmltest.HasClass(e, "unknown-policies") }) != nil {
+			t.Errorf("GET %s?p=fenced: a notice of unknown policies", path)
+		}
+	}
+}
+
+// TestCASSaysWhenItDecidesLikeUnfenced: on a scenario without a
+// read-modify-write, cas's verdict and its explorer line say why it
+// equals unfenced; with one, they do not.
+func TestCASSaysWhenItDecidesLikeUnfenced(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t)
+	for name, want := range map[string]bool{"paused-worker": true, "stale-read-fresh-token": false} {
+		for _, path := range []string{"/scenarios/" + name + "?p=unfenced&p=cas", "/explore?from=" + name} {
+			pg := editorPage(t, s, http.MethodGet, path, nil, http.StatusOK)
+			n := htmltest.Find(pg.root, func(e *html.Node) bool { return htmltest.HasClass(e, "cas-note") })
+			switch {
+			case want && (n == nil || !strings.Contains(htmltest.Text(n), "as unfenced does")):
+				t.Errorf("GET %s: cas decides as unfenced, and no sentence says why", path)
+			case !want && n != nil:
+				t.Errorf("GET %s: %q, but a write here is a read-modify-write", path, htmltest.Text(n))
+			}
+		}
+	}
+}

@@ -223,6 +223,7 @@ func (s *Server) handleRunPage(c echo.Context) error {
 	path := views.RunPath(run.ID)
 	link, picture := pageLinks(c, path)
 	report := views.NewReport(sc, tr, chosen)
+	report.Unknown = unknownPolicies(c.QueryParams()["p"], c.QueryParam("d"))
 	if observed != nil {
 		report.ModelNote = observed.ModelNote()
 	}

@@ -23,6 +23,9 @@ type Report struct {
 	// something else ran too (a probe's receiver): the section is then
 	// "The model's verdicts", with this sentence.
 	ModelNote string
+	// Unknown are the policy names the reader asked for that name no
+	// policy: the page says it left them out.
+	Unknown []string
 
 	actors     map[string]int // actor name → order of first appearance
 	actorList  []string
