@@ -9,6 +9,7 @@ package views
 
 import (
 	"slices"
+	"strings"
 
 	"fencelab/lab"
 )
@@ -131,3 +132,15 @@ func (r *Report) chosen(p lab.Policy) bool { return slices.Contains(r.Policies, 
 
 func sameString(a, b *string) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 func sameInt(a, b *int64) bool     { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+
+// actorRole says what an actor does in the run, in a few words: the kinds
+// of its events, in order, each once ("acquire, read, pause, write").
+func (r *Report) actorRole(a string) string {
+	var kinds []string
+	for _, e := range r.Scenario.Events {
+		if e.Actor == a && !slices.Contains(kinds, string(e.Kind)) {
+			kinds = append(kinds, string(e.Kind))
+		}
+	}
+	return strings.Join(kinds, ", ")
+}
