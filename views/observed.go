@@ -88,3 +88,17 @@ func runStyles(p RunPage) []string {
 	}
 	return []string{"css/diagram.css"}
 }
+
+// ModelNote says whose the verdicts below the observation are: the
+// model's, of a receiver that keeps what the policy promises, which the
+// receiver observed did or did not.
+func (o *Observed) ModelNote() string {
+	base := "What a receiver that keeps what " + string(o.Policy) + " promises gives, by the model"
+	switch o.Verdict {
+	case "agree":
+		return base + "; the receiver above did the same."
+	case "disagree":
+		return base + ", not what the receiver above did: it disagrees with the model (see above)."
+	}
+	return base + "; the receiver above could not be tested against it."
+}

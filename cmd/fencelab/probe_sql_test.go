@@ -32,7 +32,7 @@ func TestProbeSQLCommand(t *testing.T) {
 		stderr string
 	}{
 		{"agree", []string{"--sql", good, "--db", db, "--scenario", "paused-worker"}, 0,
-			[]string{"sqlite-conditional-update.sql on " + db, `rejected "new-result" @42`, "AGREE"}, ""},
+			[]string{"sqlite-conditional-update.sql on " + db, `rejected; holds new-result @42`, "AGREE"}, ""},
 		{"every ordering", []string{"--sql", good, "--db", db, "--scenario", orderings, "--orderings", "all"}, 0,
 			[]string{"disagree", "AGREE"}, ""},
 		{"concurrent", []string{"--sql", good, "--db", db, "--concurrent", "2", "--duration", duration}, 0,

@@ -121,11 +121,14 @@ func ObservationText(o *Observation) string {
 	}
 	s := o.Outcome
 	if o.Value != nil || o.Token != nil {
-		v := "null"
+		// What the resource holds after the answer, set apart from the
+		// outcome: "rejected; holds new-result @42" (not "rejected
+		// new-result", which reads as if new-result were refused).
+		v := "empty"
 		if o.Value != nil {
-			v = strconv.Quote(*o.Value)
+			v = valueWord(*o.Value)
 		}
-		s += " " + v
+		s += "; holds " + v
 		if o.Token != nil {
 			s += " @" + strconv.FormatInt(*o.Token, 10)
 		}
@@ -220,4 +223,14 @@ func writeSQLMarkdown(b *strings.Builder, q *SQLFile) {
 		fence += "`"
 	}
 	fmt.Fprintf(b, "Statements: `%s` on %s%s.\n\n%ssql\n%s\n%s\n\n", md(q.Name), q.Engine, iso, fence, strings.TrimRight(q.Text, "\n"), fence)
+}
+
+// valueWord is a value as the probe's columns show it: bare when it is one
+// plain word, quoted when it is empty, has spaces or quotes, or could be
+// taken for "empty".
+func valueWord(v string) string {
+	if v == "" || v == "empty" || strings.ContainsAny(v, " \t\n\"'@;") {
+		return strconv.Quote(v)
+	}
+	return v
 }
