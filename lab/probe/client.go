@@ -103,6 +103,9 @@ type WriteRequest struct {
 	Op            *string `json:"op"`
 	ID            string  `json:"id"`
 	ExpectVersion *int64  `json:"expect_version,omitempty"`
+	// Writer is the actor writing (A; w3 concurrently), for a SQL
+	// receiver's :writer; an HTTP receiver is not sent it.
+	Writer string `json:"-"`
 }
 
 // Reset empties the receiver.

@@ -53,6 +53,9 @@ func (p *Prober) Concurrent(ctx context.Context, opt ConcurrentOptions) (*Result
 	if opt.Resource == "" {
 		opt.Resource = "result"
 	}
+	if d, ok := p.Client.(Declarer); ok {
+		d.Declare(Declaration{Resources: []string{opt.Resource}, Scopes: []string{leaseScope}, Concurrent: true})
+	}
 	if err := p.Client.Reset(ctx); err != nil {
 		return nil, err
 	}
@@ -149,7 +152,7 @@ func (r *run) write(out []Record, worker int, token int64, value, op string) []R
 	floor := r.acked.Load() // before the tick: see Record
 	rec := Record{Seq: int(r.seq.Add(1)), Worker: worker, Token: token, Op: op, Value: value}
 	scope := leaseScope
-	w := WriteRequest{Resource: r.opt.Resource, Value: value, Token: &token, Scope: &scope, ID: fmt.Sprintf("#%d", rec.Seq)}
+	w := WriteRequest{Resource: r.opt.Resource, Value: value, Token: &token, Scope: &scope, ID: fmt.Sprintf("#%d", rec.Seq), Writer: fmt.Sprintf("w%d", worker)}
 	if op != "" {
 		w.Op = &op
 	}

@@ -56,7 +56,7 @@ func (r *run) casWrite(out []Record, worker int, token, v int64, value string) [
 	rec := Record{Seq: int(r.seq.Add(1)), Worker: worker, Token: token, Value: value, Expect: &v}
 	scope := leaseScope
 	w := WriteRequest{Resource: r.opt.Resource, Value: value, Token: &token, Scope: &scope,
-		ID: fmt.Sprintf("#%d", rec.Seq), ExpectVersion: &v}
+		ID: fmt.Sprintf("#%d", rec.Seq), ExpectVersion: &v, Writer: fmt.Sprintf("w%d", worker)}
 	rec.Sent, rec.SentAt = r.tick.Add(1), time.Since(r.start)
 	a, err := r.p.Client.Write(context.Background(), w)
 	rec.Answered, rec.AnsweredAt = r.tick.Add(1), time.Since(r.start)

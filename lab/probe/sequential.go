@@ -67,6 +67,7 @@ func (p *Prober) play(ctx context.Context, s *lab.Scenario) (played, error) {
 	t := lab.Replay(s)
 	pl := &player{p: p, ctx: ctx, trace: t, expect: expectations(t, p.Policy),
 		sends: map[string]lab.Event{}, opStep: map[string]int{}, out: played{verdict: Agree}}
+	declare(p.Client, s)
 	if err := p.Client.Reset(ctx); err != nil {
 		var ce *ContractError
 		if errors.As(err, &ce) {
@@ -121,7 +122,7 @@ func (pl *player) step(st *lab.Step) (stop bool, err error) {
 // write sends a write or a delivered send, with its version condition
 // when it has one.
 func (pl *player) write(row *Step, st *lab.Step, e lab.Event, expect *int64) error {
-	w := WriteRequest{Resource: e.Resource, Value: deref(e.Value), Token: st.Token, ID: e.ID, ExpectVersion: expect}
+	w := WriteRequest{Resource: e.Resource, Value: deref(e.Value), Token: st.Token, ID: e.ID, ExpectVersion: expect, Writer: e.Actor}
 	if e.Scope != "" {
 		w.Scope = &e.Scope
 	}
