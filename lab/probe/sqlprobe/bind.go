@@ -355,8 +355,12 @@ func (f *File) bindStatement(role string, q *Query, st *Statement, items []*item
 
 // source finds what a placeholder binds and checks its role has it.
 func (f *File) source(role string, q *Query, p *ph, items []*item, mapped bool, noted map[string]bool) (*source, error) {
+	who := "query " + q.Name
+	if strings.EqualFold(q.Name, role) {
+		who = "block " + role
+	}
 	bad := func(msg string) error {
-		return &FileError{f.Name, p.line, fmt.Sprintf("query %s: %s", q.Name, msg)}
+		return &FileError{f.Name, p.line, fmt.Sprintf("%s: %s", who, msg)}
 	}
 	src := (*source)(nil)
 	if it := lookup(items, q, p.key()); it != nil {
