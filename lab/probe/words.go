@@ -44,6 +44,9 @@ func (pl *player) outcomeWords(row Step, value, tok string) string {
 		if ack != "" && pl.ackAt == fmt.Sprintf("at step %d", row.Index) {
 			ack = "" // this very write raised it
 		}
+		if still := pl.stillHolds(row, value); still != "" {
+			return fmt.Sprintf("the receiver answered applied to %s%s, but the row still holds %s: its answer claims a write that did not happen; under %s it must reject it (%s)", value, tok, still, pl.p.Policy, row.Reason)
+		}
 		return fmt.Sprintf("the receiver applied %s%s%s; under %s it must reject it (%s)", value, tok, ack, pl.p.Policy, row.Reason)
 	case got == "applied" && want == "suppressed":
 		op := pl.opOf(row)
@@ -52,6 +55,24 @@ func (pl *player) outcomeWords(row Step, value, tok string) string {
 		return fmt.Sprintf("the receiver rejected %s%s (%s), the model expects %s under %s (%s)", value, tok, orNone(row.Observed.Reason), want, pl.p.Policy, row.Reason)
 	}
 	return fmt.Sprintf("the receiver answered %s to %s%s, the model expects %s under %s (%s)", got, value, tok, want, pl.p.Policy, row.Reason)
+}
+
+// stillHolds is what the resource holds after a write answered applied,
+// in words, when that is not what the write would leave (its value with
+// its token): "" when it is.
+func (pl *player) stillHolds(row Step, value string) string {
+	got := row.Observed
+	e := row.Event
+	if e.Kind == "deliver" {
+		e = pl.sends[row.Event.Request]
+	}
+	if got.Value == nil && got.Token == nil {
+		return ""
+	}
+	if got.Value != nil && strconv.Quote(*got.Value) == value && eq(got.Token, e.Token) {
+		return ""
+	}
+	return holdingWords(got.Value, got.Token)
 }
 
 func (pl *player) opOf(row Step) string {

@@ -294,7 +294,7 @@ func (res *result) holding(cas bool) (probe.Holding, error) {
 	if err != nil {
 		return h, res.broken("token " + err.Error())
 	}
-	h.Token = tok
+	h.Token, h.NoToken = tok, !okT
 	if v, ok := res.column("version"); ok {
 		if h.Version, err = integer(v); err != nil {
 			return h, res.broken("version " + err.Error())

@@ -243,7 +243,7 @@ func (r *Receiver) Resource(ctx context.Context, name string) (probe.Holding, er
 	r.vmu.Lock()
 	defer r.vmu.Unlock()
 	if e, ok := r.empty[name]; ok && (e.Value != nil || e.Token != nil || e.Version != nil) && sameHolding(e, h) {
-		h = probe.Holding{}
+		h = probe.Holding{NoToken: h.NoToken}
 		if e.Version != nil {
 			h.Version = new(int64)
 		}
