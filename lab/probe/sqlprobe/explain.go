@@ -1,7 +1,9 @@
 package sqlprobe
 
 import (
+	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 
 	"fencelab/lab/probe"
@@ -18,6 +20,35 @@ func (r *Receiver) Annotate(res *probe.Result) {
 	res.Divergence += ". " + r.Deciders()
 }
 
+// SQLFile is the statement file as a saved probe keeps it: its text, its
+// queries with their roles and placeholders, and the maps.
+func (r *Receiver) SQLFile() *probe.SQLFile {
+	iso := ""
+	if r.iso != sql.LevelDefault {
+		iso = strings.ToLower(r.iso.String())
+	}
+	f := r.file
+	out := &probe.SQLFile{Name: f.Name, Engine: string(r.engine), Isolation: iso, Text: f.Text,
+		Roles: f.Roles, Params: f.Params, Columns: f.Columns}
+	for _, q := range f.Queries {
+		sq := probe.SQLQuery{Name: q.Name, Line: q.Line, Roles: q.roles}
+		for _, role := range q.roles {
+			for _, st := range f.Blocks[role].Statements {
+				if st.Query != q.Name {
+					continue
+				}
+				for _, n := range st.plan.names {
+					if !slices.Contains(sq.Placeholders, n) {
+						sq.Placeholders = append(sq.Placeholders, n)
+					}
+				}
+			}
+		}
+		out.Queries = append(out.Queries, sq)
+	}
+	return out
+}
+
 // Deciders names the statements that decide a write, in words.
 func (r *Receiver) Deciders() string {
 	var parts []string
@@ -26,8 +57,12 @@ func (r *Receiver) Deciders() string {
 		if b == nil {
 			continue
 		}
-		for i, st := range b.Statements {
-			parts = append(parts, fmt.Sprintf("block %s statement %d (%s line %d): %s", name, i+1, r.file.Name, st.Line, clip(st.Text)))
+		for _, st := range b.Statements {
+			q := ""
+			if !strings.EqualFold(st.Query, name) {
+				q = " query " + st.Query
+			}
+			parts = append(parts, fmt.Sprintf("block %s%s statement %d (%s line %d): %s", name, q, st.Index, r.file.Name, st.Line, clip(st.Text)))
 		}
 	}
 	iso := "the database's default isolation"

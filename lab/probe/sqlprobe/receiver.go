@@ -127,15 +127,6 @@ func (r *Receiver) Close() error {
 	return r.db.Close()
 }
 
-// SQLFile is the statement file as a saved probe keeps it.
-func (r *Receiver) SQLFile() *probe.SQLFile {
-	iso := ""
-	if r.iso != sql.LevelDefault {
-		iso = strings.ToLower(r.iso.String())
-	}
-	return &probe.SQLFile{Name: r.file.Name, Engine: string(r.engine), Isolation: iso, Text: r.file.Text}
-}
-
 // Reset implements probe.Receiver: reset (each statement once per
 // declared resource or scope it uses), then read once per declared
 // resource, whose result is the empty state.
