@@ -86,6 +86,9 @@ type Observation struct {
 	Value   *string `json:"value"`
 	Token   *int64  `json:"token"`
 	Version *int64  `json:"version,omitempty"`
+	// NoToken: the receiver keeps no token (a SQL read without a token
+	// column, under cas), so tokens are not compared.
+	NoToken bool `json:"no_token,omitempty"`
 }
 
 // OrderingsResult sums up the every-ordering mode.

@@ -12,7 +12,8 @@ import (
 type plan struct {
 	q     string
 	binds []*source
-	names []string // PostgreSQL: the file's placeholder of each $k
+	names []string // the file's placeholder of each bind, as written (PostgreSQL: of each $k)
+	shown []string // the same with a bare ? numbered (?1, ?2), for the saved page
 }
 
 // colNames renames result columns (lower case) to facts.
@@ -424,6 +425,13 @@ func newPlanner(e Engine) *planner {
 func (pb *planner) text(s string) { pb.b.WriteString(s) }
 
 func (pb *planner) param(written, key string, src *source) {
+	shown := written
+	if written == "?" {
+		shown = key
+	}
+	if !slices.Contains(pb.p.shown, shown) {
+		pb.p.shown = append(pb.p.shown, shown)
+	}
 	if pb.e != Postgres {
 		pb.b.WriteByte('?')
 		pb.p.binds = append(pb.p.binds, src)

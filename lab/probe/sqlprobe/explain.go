@@ -37,7 +37,7 @@ func (r *Receiver) SQLFile() *probe.SQLFile {
 				if st.Query != q.Name {
 					continue
 				}
-				for _, n := range st.plan.names {
+				for _, n := range st.plan.shown {
 					if !slices.Contains(sq.Placeholders, n) {
 						sq.Placeholders = append(sq.Placeholders, n)
 					}
