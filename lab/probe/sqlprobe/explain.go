@@ -3,6 +3,7 @@ package sqlprobe
 import (
 	"database/sql"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -18,6 +19,31 @@ func (r *Receiver) Annotate(res *probe.Result) {
 		return
 	}
 	res.Divergence += ". " + r.Deciders()
+	if v := r.versionWords(); v != "" && res.Mode == "sequential" {
+		res.Divergence += ". " + v
+	}
+}
+
+// versionWords tells the versions the probe numbered in order against
+// the receiver's own, when they differ: "" when they are the same.
+func (r *Receiver) versionWords() string {
+	if !r.opt.Policy.ChecksVersion() {
+		return ""
+	}
+	r.vmu.Lock()
+	defer r.vmu.Unlock()
+	var parts []string
+	same := true
+	for _, name := range slices.Sorted(maps.Keys(r.seen)) {
+		for i, v := range r.seen[name] {
+			same = same && v == int64(i)
+			parts = append(parts, fmt.Sprintf("%s %d = %d", name, i, v))
+		}
+	}
+	if same {
+		return ""
+	}
+	return "The probe numbers the versions it read 0, 1, 2… in the order they rose; the receiver's own: " + strings.Join(parts, ", ")
 }
 
 // SQLFile is the statement file as a saved probe keeps it: its text, its
