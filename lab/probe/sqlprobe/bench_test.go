@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"testing"
+	"time"
 
 	"fencelab/lab"
 	"fencelab/lab/probe"
@@ -102,4 +103,54 @@ func bareOnce(ctx context.Context, db *sql.DB, engine sqlprobe.Engine, q [2]stri
 		return fmt.Errorf("bare write token %d changed %d rows (%v), want 1", tok, n, err)
 	}
 	return tx.Commit()
+}
+
+// BenchmarkOverhead interleaves the two: each iteration writes once by
+// hand and once through the receiver, timing each, so that the load of a
+// shared machine falls on both alike. It reports µs per write of each and
+// the receiver's overhead in percent.
+func BenchmarkOverhead(b *testing.B) {
+	for _, engine := range []sqlprobe.Engine{sqlprobe.SQLite, sqlprobe.Postgres, sqlprobe.MySQL} {
+		b.Run(string(engine), func(b *testing.B) {
+			path := fmt.Sprintf("../../../docs/sql/%s-conditional-update.sql", engine)
+			r, url := open(b, path, engine, lab.Fenced, 1)
+			ctx := b.Context()
+			if err := r.Reset(ctx); err != nil {
+				b.Fatal(err)
+			}
+			_, dsn, err := sqlprobe.DSN(url)
+			if err != nil {
+				b.Fatal(err)
+			}
+			db, err := sql.Open(sqlprobe.Drivers[engine], dsn)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer db.Close()
+			db.SetMaxOpenConns(1)
+			scope := "job"
+			var bare, through time.Duration
+			b.ResetTimer()
+			for range b.N {
+				tok := nextToken()
+				t1 := time.Now()
+				a, err := r.Write(ctx, probe.WriteRequest{Resource: "result", Value: "v", Token: &tok, Scope: &scope, ID: "#1"})
+				t2 := time.Now()
+				if err != nil || a.Outcome != "applied" {
+					b.Fatalf("Write token %d = %+v, %v; want applied", tok, a, err)
+				}
+				tok = nextToken()
+				t0 := time.Now()
+				if err := bareOnce(ctx, db, engine, bareWrite[engine], tok); err != nil {
+					b.Fatal(err)
+				}
+				t3 := time.Now()
+				bare, through = bare+t3.Sub(t0), through+t2.Sub(t1)
+			}
+			n := float64(b.N)
+			b.ReportMetric(float64(bare.Microseconds())/n, "bare-µs/write")
+			b.ReportMetric(float64(through.Microseconds())/n, "probe-µs/write")
+			b.ReportMetric(100*(float64(through)/float64(bare)-1), "overhead-%")
+		})
+	}
 }

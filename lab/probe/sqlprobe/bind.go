@@ -339,7 +339,7 @@ func (f *File) bindStatement(role string, q *Query, st *Statement, items []*item
 		}
 		pb.text(st.parts[2*i+2])
 	}
-	st.plan = pb.done()
+	st.plan, st.rows = pb.done(), st.ReturnsRows()
 	st.cols = colNames{}
 	for _, it := range items {
 		if it.kind == columnItem && it.query == "" {
@@ -371,7 +371,8 @@ func (f *File) source(role string, q *Query, p *ph, items []*item, mapped bool, 
 	named := p.kind == ':' || p.kind == '@'
 	switch {
 	case src == nil && named && slices.Contains(facts, p.name):
-		src = &source{key: p.written, fact: factName(p.name)}
+		src = factSource(factName(p.name))
+		src.key = p.written
 		if mapped && !noted[p.written] {
 			noted[p.written] = true
 			f.Notes = append(f.Notes, fmt.Sprintf("note: query %s binds %s as the probe's %s; map it if it means something else", q.Name, p.written, p.name))
@@ -453,7 +454,9 @@ func (pb *planner) expr(e *Statement, uses map[string]bool) {
 		if p.kind == ':' {
 			fact := factName(p.name)
 			uses[fact] = true
-			pb.param(p.written, ":"+p.name, &source{key: p.written, fact: fact})
+			src := factSource(fact)
+			src.key = p.written
+			pb.param(p.written, ":"+p.name, src)
 		} else {
 			pb.text(p.written)
 		}

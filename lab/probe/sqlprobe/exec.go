@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"maps"
 	"net"
 	"slices"
 	"strconv"
@@ -120,7 +119,7 @@ type result struct {
 }
 
 // run runs a block's statements in tx.
-func (r *Receiver) run(ctx context.Context, tx *sql.Tx, b *Block, args map[string]any) (*result, error) {
+func (r *Receiver) run(ctx context.Context, tx *sql.Tx, b *Block, args *args) (*result, error) {
 	var res *result
 	for _, st := range b.Statements {
 		var err error
@@ -134,10 +133,10 @@ func (r *Receiver) run(ctx context.Context, tx *sql.Tx, b *Block, args map[strin
 // each runs a block of reset or grant: a statement that uses resource
 // once per resource, one that uses scope once per scope, one that uses
 // both once per pair, the others once.
-func (r *Receiver) each(ctx context.Context, tx *sql.Tx, b *Block, base map[string]any, resources, scopes []string) (*result, error) {
+func (r *Receiver) each(ctx context.Context, tx *sql.Tx, b *Block, base args, resources, scopes []string) (*result, error) {
 	var res *result
 	for _, st := range b.Statements {
-		rs, ss := []any{base["resource"]}, []any{base["scope"]}
+		rs, ss := []any{base[fResource]}, []any{base[fScope]}
 		if st.uses["resource"] {
 			rs = toAny(resources)
 		}
@@ -146,10 +145,10 @@ func (r *Receiver) each(ctx context.Context, tx *sql.Tx, b *Block, base map[stri
 		}
 		for _, rn := range rs {
 			for _, sn := range ss {
-				args := maps.Clone(base)
-				args["resource"], args["scope"] = rn, sn
+				a := base
+				a[fResource], a[fScope] = rn, sn
 				var err error
-				if res, err = r.runOne(ctx, tx, b, st, args); err != nil {
+				if res, err = r.runOne(ctx, tx, b, st, &a); err != nil {
 					return nil, err
 				}
 			}
@@ -167,17 +166,17 @@ func toAny(ss []string) []any {
 }
 
 // runOne runs one statement of a block with the facts in args.
-func (r *Receiver) runOne(ctx context.Context, tx *sql.Tx, b *Block, st Statement, args map[string]any) (*result, error) {
+func (r *Receiver) runOne(ctx context.Context, tx *sql.Tx, b *Block, st Statement, args *args) (*result, error) {
 	p := st.plan
 	a := make([]any, len(p.binds))
 	for i, src := range p.binds {
 		if src.fact != "" {
-			a[i] = args[src.fact]
+			a[i] = args[src.fi]
 		} else {
 			a[i] = src.lit
 		}
 	}
-	res := &result{stmt: st, block: b, rows: st.ReturnsRows()}
+	res := &result{stmt: st, block: b, rows: st.rows}
 	var err error
 	if res.rows {
 		err = res.query(ctx, tx, p.q, a)

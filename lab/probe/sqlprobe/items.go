@@ -160,6 +160,7 @@ func (it *item) classify() error {
 type source struct {
 	key  string // the placeholder as written, for messages
 	fact string // a fact's name (version read as expect_version), or ""
+	fi   factID // the fact's place in args
 	lit  any    // a literal, when fact and expr are unset
 	expr *Statement
 }
@@ -170,7 +171,7 @@ func value(v string, line int) (*source, error) {
 	lv := strings.ToLower(v)
 	switch {
 	case slices.Contains(facts, lv):
-		return &source{fact: factName(lv)}, nil
+		return factSource(factName(lv)), nil
 	case lv == "null":
 		return &source{}, nil
 	case lv == "true", lv == "false":
@@ -195,6 +196,29 @@ func value(v string, line int) (*source, error) {
 	}
 	return nil, fmt.Errorf("%s is not a fact (%s), a literal (null, true, false, an integer, 'text') or an (expression)", v, strings.Join(facts, ", "))
 }
+
+// factID is a fact's place in args.
+type factID int
+
+const (
+	fResource factID = iota
+	fValue
+	fToken
+	fScope
+	fOp
+	fID
+	fExpect
+	fWriter
+	nFacts
+)
+
+var factIDs = map[string]factID{"resource": fResource, "value": fValue, "token": fToken, "scope": fScope,
+	"op": fOp, "id": fID, "expect_version": fExpect, "writer": fWriter}
+
+// args are the facts a statement may bind, nil where a request has none.
+type args [nFacts]any
+
+func factSource(fact string) *source { return &source{fact: fact, fi: factIDs[fact]} }
 
 func factName(f string) string {
 	if f == "version" {

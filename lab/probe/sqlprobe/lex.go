@@ -21,6 +21,7 @@ type Statement struct {
 	plan  *plan    // how it runs on the engine, once the file is bound
 	cols  colNames // its columns' renames
 	uses  map[string]bool
+	rows  bool // ReturnsRows, once bound
 }
 
 // ph is a placeholder candidate as written: :name, @name, sqlc.arg(name),

@@ -136,7 +136,7 @@ func (r *Receiver) Reset(ctx context.Context) error {
 	r.empty, r.seen = nil, map[string][]int64{}
 	r.vmu.Unlock()
 	err := giveUpStops(r.retry(ctx, func(tx *sql.Tx) error {
-		_, err := r.each(ctx, tx, r.file.Blocks["reset"], map[string]any{}, d.Resources, d.Scopes)
+		_, err := r.each(ctx, tx, r.file.Blocks["reset"], args{}, d.Resources, d.Scopes)
 		return err
 	}))
 	if err != nil {
@@ -178,7 +178,8 @@ func (r *Receiver) Grant(ctx context.Context, scope string, token int64) error {
 	r.vmu.Lock()
 	res := r.declared.Resources
 	r.vmu.Unlock()
-	args := map[string]any{"scope": scope, "token": token, "writer": nil}
+	var args args
+	args[fScope], args[fToken] = scope, token
 	err := giveUpStops(r.retry(ctx, func(tx *sql.Tx) error {
 		first := len(b.Queries[0].Statements)
 		if last := b.Statements[first-1]; last.ReturnsRows() && last.reads("token") {
@@ -218,7 +219,7 @@ func (r *Receiver) Restart(ctx context.Context, resource string) error {
 		return err
 	}
 	return giveUpStops(r.retry(ctx, func(tx *sql.Tx) error {
-		_, err := r.run(ctx, tx, r.file.Blocks["restart"], map[string]any{"resource": resource})
+		_, err := r.run(ctx, tx, r.file.Blocks["restart"], &args{fResource: resource})
 		return err
 	}))
 }
@@ -304,7 +305,7 @@ func (r *Receiver) dbVersion(name string, v int64) int64 {
 func (r *Receiver) read(ctx context.Context, name string) (probe.Holding, error) {
 	var h probe.Holding
 	err := r.retry(ctx, func(tx *sql.Tx) error {
-		res, err := r.run(ctx, tx, r.file.Blocks["read"], map[string]any{"resource": name})
+		res, err := r.run(ctx, tx, r.file.Blocks["read"], &args{fResource: name})
 		if err != nil {
 			return err
 		}
@@ -345,30 +346,29 @@ func (r *Receiver) Write(ctx context.Context, w probe.WriteRequest) (probe.Answe
 // errRollback ends a transaction without committing it.
 var errRollback = errors.New("roll back")
 
-func (r *Receiver) writeArgs(w probe.WriteRequest) map[string]any {
-	args := map[string]any{"resource": w.Resource, "value": w.Value, "id": w.ID,
-		"token": nil, "scope": nil, "op": nil, "expect_version": nil, "writer": nil}
+func (r *Receiver) writeArgs(w probe.WriteRequest) *args {
+	a := &args{fResource: w.Resource, fValue: w.Value, fID: w.ID}
 	if w.Token != nil {
-		args["token"] = *w.Token
+		a[fToken] = *w.Token
 	}
 	if w.ExpectVersion != nil {
-		args["expect_version"] = r.dbVersion(w.Resource, *w.ExpectVersion) // the version condition of an rmw write under cas
+		a[fExpect] = r.dbVersion(w.Resource, *w.ExpectVersion) // the version condition of an rmw write under cas
 	}
 	if w.Scope != nil {
-		args["scope"] = *w.Scope
+		a[fScope] = *w.Scope
 	}
 	if w.Op != nil {
-		args["op"] = *w.Op
+		a[fOp] = *w.Op
 	}
 	if w.Writer != "" {
-		args["writer"] = w.Writer
+		a[fWriter] = w.Writer
 	}
-	return args
+	return a
 }
 
 // decide runs check (deciding in the application's place, or as the
 // check's own outcome says) and write.
-func (r *Receiver) decide(ctx context.Context, tx *sql.Tx, args map[string]any, token *int64) (probe.Answer, error) {
+func (r *Receiver) decide(ctx context.Context, tx *sql.Tx, args *args, token *int64) (probe.Answer, error) {
 	if c := r.file.Blocks["check"]; c != nil {
 		res, err := r.run(ctx, tx, c, args)
 		if err != nil {
@@ -411,7 +411,7 @@ func reasonOf(v any, dflt string) string {
 
 // passes decides after the check block as the application would: on the
 // version it returned under cas, else on the token.
-func (r *Receiver) passes(res *result, args map[string]any, token *int64) (bool, string, error) {
+func (r *Receiver) passes(res *result, args *args, token *int64) (bool, string, error) {
 	if !r.opt.Policy.ChecksVersion() {
 		remembered, err := res.token()
 		if err != nil {
@@ -428,9 +428,9 @@ func (r *Receiver) passes(res *result, args map[string]any, token *int64) (bool,
 	if err != nil {
 		return false, "", res.broken("version " + err.Error())
 	}
-	expect, _ := args["expect_version"].(int64)
+	expect, _ := args[fExpect].(int64)
 	switch {
-	case args["expect_version"] == nil:
+	case args[fExpect] == nil:
 		return true, "", nil
 	case version == nil && expect == 0, version != nil && *version == expect:
 		return true, "", nil
