@@ -176,7 +176,7 @@ func (r *run) write(out []Record, worker int, token int64, value, op string) []R
 func (r *run) grant(out []Record, worker int, token int64) []Record {
 	rec := Record{Seq: int(r.seq.Add(1)), Worker: worker, Grant: true, Token: token}
 	rec.Sent, rec.SentAt = r.tick.Add(1), time.Since(r.start)
-	err := r.p.Client.Grant(context.Background(), leaseScope, token)
+	err := grant(context.Background(), r.p.Client, leaseScope, token, fmt.Sprintf("w%d", worker))
 	rec.Answered, rec.AnsweredAt = r.tick.Add(1), time.Since(r.start)
 	rec.Outcome = "ok"
 	if err != nil {

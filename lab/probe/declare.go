@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"context"
 	"slices"
 
 	"fencelab/lab"
@@ -40,4 +41,18 @@ func declare(r Receiver, s *lab.Scenario) {
 	}
 	slices.Sort(scopes)
 	d.Declare(Declaration{Resources: res, Scopes: scopes})
+}
+
+// grantAs is a receiver that binds who is granted (a SQL receiver's
+// :writer in grant).
+type grantAs interface {
+	GrantAs(ctx context.Context, scope string, token int64, writer string) error
+}
+
+// grant registers a granted token at r, naming the holder where r takes it.
+func grant(ctx context.Context, r Receiver, scope string, token int64, writer string) error {
+	if g, ok := r.(grantAs); ok {
+		return g.GrantAs(ctx, scope, token, writer)
+	}
+	return r.Grant(ctx, scope, token)
 }

@@ -103,7 +103,7 @@ func (pl *player) step(st *lab.Step) (stop bool, err error) {
 	row.Expected = &exp
 	switch x.Request {
 	case "POST /grants":
-		if err = pl.p.Client.Grant(pl.ctx, st.Event.Scope, *st.Token); err == nil {
+		if err = grant(pl.ctx, pl.p.Client, st.Event.Scope, *st.Token, st.Event.Actor); err == nil {
 			row.Observed = &Observation{Outcome: "ok"}
 			pl.acknowledge(*st.Token, fmt.Sprintf("registered at step %d", st.Index))
 		}

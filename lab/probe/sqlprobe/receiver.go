@@ -171,6 +171,11 @@ func orZero(v *int64) int64 {
 // the granted token is greater (the new holder's compare-and-set);
 // otherwise the grant is rolled back.
 func (r *Receiver) Grant(ctx context.Context, scope string, token int64) error {
+	return r.GrantAs(ctx, scope, token, "")
+}
+
+// GrantAs is Grant with the holder granted, for :writer ("" binds NULL).
+func (r *Receiver) GrantAs(ctx context.Context, scope string, token int64, writer string) error {
 	b := r.file.Blocks["grant"]
 	if b == nil {
 		return probe.ErrNotSupported
@@ -180,6 +185,9 @@ func (r *Receiver) Grant(ctx context.Context, scope string, token int64) error {
 	r.vmu.Unlock()
 	var args args
 	args[fScope], args[fToken] = scope, token
+	if writer != "" {
+		args[fWriter] = writer
+	}
 	err := giveUpStops(r.retry(ctx, func(tx *sql.Tx) error {
 		first := len(b.Queries[0].Statements)
 		if last := b.Statements[first-1]; last.ReturnsRows() && last.reads("token") {
