@@ -98,7 +98,11 @@ func TestExamples(t *testing.T) {
 			p := &probe.Prober{Client: r, Policy: ex.policy, Remember: lab.Durable}
 			ctx := t.Context()
 			if ex.expect == "wrong" {
-				res, err := p.Sequential(ctx, scenario(t, "../../../docs/sql/"+ex.scenario))
+				path := "../../../docs/sql/" + ex.scenario
+				if _, err := os.Stat(path); err != nil {
+					path = "../../../scenarios/" + ex.scenario + ".json"
+				}
+				res, err := p.Sequential(ctx, scenario(t, path))
 				verdict(t, ex, "in order on "+ex.scenario, res, err, probe.Disagree)
 				return
 			}
