@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"fencelab/lab"
 	"fencelab/lab/probe"
@@ -158,5 +159,45 @@ func TestV2PostgresNames(t *testing.T) {
 	_, err := (&probe.Prober{Client: r, Policy: lab.Fenced}).Sequential(t.Context(), scenario(t, "../../../scenarios/paused-worker.json"))
 	if err == nil || !strings.Contains(err.Error(), "parameter :token") || strings.Contains(err.Error(), "$1") {
 		t.Errorf("Sequential = %v, want an error naming parameter :token", err)
+	}
+}
+
+// TestV2VersionSteps: under cas a version that rises by any step agrees
+// in every mode; one that stays after an applied write is caught.
+func TestV2VersionSteps(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("../../../docs/sql/sqlite-cas.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := scenario(t, "../../../scenarios/stale-read-fresh-token.json")
+	for _, tt := range []struct{ name, step, want, words string }{
+		{"by seven", "version = version + 7", probe.Agree, ""},
+		{"by random steps", "version = version + 1000 + abs(random() % 1000)", probe.Agree, ""},
+		{"not at all", "version = version", probe.Disagree, "after it the resource is at version 0"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			file := strings.Replace(string(b), "version = version + 1", tt.step, 1)
+			r := openV2(t, file, sqlprobe.SQLite, filepath.Join(t.TempDir(), "r.db"), lab.CAS)
+			p := &probe.Prober{Client: r, Policy: lab.CAS}
+			res, err := p.Sequential(t.Context(), s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Annotate(res)
+			if res.Verdict != tt.want || !strings.Contains(res.Divergence, tt.words) {
+				t.Errorf("in order: %s (%s), want %s saying %q", res.Verdict, res.Divergence, tt.want, tt.words)
+			}
+			if tt.want == probe.Agree {
+				res, err = p.Orderings(t.Context(), s, probe.OrderingsOptions{N: orderings(), Seed: 1})
+				if err != nil || res.Verdict != probe.Agree {
+					t.Errorf("every ordering: %v, %v; want agree", res, err)
+				}
+				res, err = p.Concurrent(t.Context(), probe.ConcurrentOptions{Workers: 3, Duration: 100 * time.Millisecond})
+				if err != nil || res.Verdict != probe.Agree || res.Concurrent.Applied == 0 {
+					t.Errorf("concurrent: %+v, %v; want agree with writes applied", res, err)
+				}
+			}
+		})
 	}
 }
