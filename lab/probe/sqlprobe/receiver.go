@@ -382,7 +382,7 @@ func (r *Receiver) decide(ctx context.Context, tx *sql.Tx, args *args, token *in
 		if err != nil {
 			return probe.Answer{}, err
 		}
-		if o, found := res.column("outcome"); found && !r.opt.Policy.ChecksVersion() {
+		if o, found := res.column("outcome"); found {
 			s := text(o)
 			switch {
 			case s == nil || *s == "applied":
@@ -482,12 +482,21 @@ func (r *Receiver) admits(t, remembered *int64) (bool, string) {
 	return true, ""
 }
 
-// giveUpStops: only a write may give up quietly; a reset, read, grant or
+// giveUpStops: only a write may give up quietly or be refused by an
+// error refused-on names; a reset, read, grant or
 // restart that never serializes ends the probe.
 func giveUpStops(err error) error {
 	var gu *gaveUp
-	if errors.As(err, &gu) {
+	var rf *refusal
+	switch {
+	case errors.As(err, &gu):
 		return &probe.BrokenError{Where: "a transaction", Err: gu}
+	case errors.As(err, &rf): // refused-on speaks of writes only
+		var se *stmtError
+		if errors.As(rf.err, &se) {
+			return &probe.BrokenError{Where: se.where, Err: se.err}
+		}
+		return &probe.BrokenError{Where: "a transaction", Err: rf.err}
 	}
 	return err
 }
