@@ -105,8 +105,8 @@ func Redact(db string) string {
 	return u.String()
 }
 
-// pgParam is PostgreSQL's $k in an error message.
-var pgParam = regexp.MustCompile(`\$([0-9]+)`)
+// pgParam is PostgreSQL's $k, or pgx's args[k-1], in an error message.
+var pgParam = regexp.MustCompile(`\$([0-9]+)|args\[([0-9]+)\]`)
 
 // renamedError is a database error whose words name the file's own
 // placeholders instead of the probe's $k; its codes stay readable.
@@ -126,7 +126,12 @@ func (e Engine) rename(err error, names []string) error {
 	}
 	msg := err.Error()
 	out := pgParam.ReplaceAllStringFunc(msg, func(m string) string {
-		k, _ := strconv.Atoi(m[1:])
+		sub := pgParam.FindStringSubmatch(m)
+		k, _ := strconv.Atoi(sub[1])
+		if sub[2] != "" {
+			k, _ = strconv.Atoi(sub[2])
+			k++
+		}
 		if k >= 1 && k <= len(names) {
 			return names[k-1]
 		}

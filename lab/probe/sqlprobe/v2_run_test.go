@@ -154,11 +154,16 @@ func TestV2GrantAndReset(t *testing.T) {
 // never the probe's $k.
 func TestV2PostgresNames(t *testing.T) {
 	db := database(t, sqlprobe.Postgres)
-	file := strings.ReplaceAll(okReset, "INTEGER", "BIGINT") + "-- name: write\nSELECT 'applied' AS outcome WHERE :token::text = :token::bigint::text;\n" + okRead
-	r := openV2(t, file, sqlprobe.Postgres, db, lab.Fenced)
-	_, err := (&probe.Prober{Client: r, Policy: lab.Fenced}).Sequential(t.Context(), scenario(t, "../../../scenarios/paused-worker.json"))
-	if err == nil || !strings.Contains(err.Error(), "parameter :token") || strings.Contains(err.Error(), "$1") {
-		t.Errorf("Sequential = %v, want an error naming parameter :token", err)
+	for _, tt := range []struct{ write, words string }{
+		{"SELECT 'applied' AS outcome WHERE @value IS NOT NULL", "parameter @value"},
+		{"SELECT 'applied' AS outcome WHERE :resource = 'result' AND :token::text = :token::bigint::text", "encode :token"},
+	} {
+		file := strings.ReplaceAll(okReset, "INTEGER", "BIGINT") + "-- name: write\n" + tt.write + ";\n" + okRead
+		r := openV2(t, file, sqlprobe.Postgres, db, lab.Fenced)
+		_, err := (&probe.Prober{Client: r, Policy: lab.Fenced}).Sequential(t.Context(), scenario(t, "../../../scenarios/paused-worker.json"))
+		if err == nil || !strings.Contains(err.Error(), tt.words) || strings.Contains(err.Error(), "$1") || strings.Contains(err.Error(), "args[") {
+			t.Errorf("%s: Sequential = %v, want an error saying %q", tt.write, err, tt.words)
+		}
 	}
 }
 
