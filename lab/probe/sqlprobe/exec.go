@@ -116,6 +116,7 @@ type result struct {
 	columns  []string // as facts where an item renames them, else lower case
 	last     []any    // nil when it returned no row
 	affected int64
+	version  any // a read's version as the database gave it
 }
 
 // run runs a block's statements in tx.
@@ -295,11 +296,38 @@ func (res *result) holding(cas bool) (probe.Holding, error) {
 	}
 	h.Token, h.NoToken = tok, !okT
 	if v, ok := res.column("version"); ok {
-		if h.Version, err = integer(v); err != nil {
+		if h.Version, res.version, err = versionOf(v); err != nil {
 			return h, res.broken("version " + err.Error())
 		}
 	}
 	return h, nil
+}
+
+// timeLayouts are the date-times a version may be written in, for a
+// driver that returns them as text.
+var timeLayouts = []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999-07",
+	"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999"}
+
+// versionOf reads a version: an integer, or a date-time, as its
+// microseconds since 1970 (so that time order is number order), with the
+// value as the database gave it, to send back as expect_version.
+func versionOf(v any) (*int64, any, error) {
+	if t, ok := v.(time.Time); ok {
+		n := t.UnixMicro()
+		return &n, t, nil
+	}
+	n, err := integer(v)
+	if err == nil || v == nil {
+		return n, v, err
+	}
+	s := strings.TrimSpace(*text(v))
+	for _, l := range timeLayouts {
+		if t, terr := time.Parse(l, s); terr == nil {
+			m := t.UnixMicro()
+			return &m, s, nil
+		}
+	}
+	return nil, nil, fmt.Errorf("%q is neither an integer nor a date-time", s)
 }
 
 // token reads the check block's token column.

@@ -49,6 +49,7 @@ type Receiver struct {
 	declared probe.Declaration
 	empty    map[string]probe.Holding // each resource's empty state, as read after reset
 	seen     map[string][]int64       // sequentially: the versions read, in order; [0] the empty state's
+	given    map[int64]any            // a version as the database gave it (a date-time), by its number
 }
 
 var _ probe.Receiver = (*Receiver)(nil)
@@ -133,7 +134,7 @@ func (r *Receiver) Close() error {
 func (r *Receiver) Reset(ctx context.Context) error {
 	r.vmu.Lock()
 	d := r.declared
-	r.empty, r.seen = nil, map[string][]int64{}
+	r.empty, r.seen, r.given = nil, map[string][]int64{}, map[int64]any{}
 	r.vmu.Unlock()
 	err := giveUpStops(r.retry(ctx, func(tx *sql.Tx) error {
 		_, err := r.each(ctx, tx, r.file.Blocks["reset"], args{}, d.Resources, d.Scopes)
@@ -293,33 +294,47 @@ func (r *Receiver) version(name string, raw int64) int64 {
 	return -1
 }
 
-// dbVersion is version's inverse, for a write's expect_version.
-func (r *Receiver) dbVersion(name string, v int64) int64 {
+// dbVersion is version's inverse, for a write's expect_version: the
+// version as the database gave it (a date-time stays one).
+func (r *Receiver) dbVersion(name string, v int64) any {
 	r.vmu.Lock()
 	defer r.vmu.Unlock()
 	seen := r.seen[name]
+	raw := v
 	switch {
 	case r.declared.Concurrent && v == 0 && len(seen) > 0:
-		return seen[0]
+		raw = seen[0]
 	case r.declared.Concurrent:
-		return v
 	case v >= 0 && int(v) < len(seen):
-		return seen[v]
+		raw = seen[v]
 	}
-	return v
+	if g, ok := r.given[raw]; ok {
+		return g
+	}
+	return raw
 }
 
 // read runs the read block.
 func (r *Receiver) read(ctx context.Context, name string) (probe.Holding, error) {
 	var h probe.Holding
+	var given any
 	err := r.retry(ctx, func(tx *sql.Tx) error {
 		res, err := r.run(ctx, tx, r.file.Blocks["read"], &args{fResource: name})
 		if err != nil {
 			return err
 		}
 		h, err = res.holding(r.opt.Policy.ChecksVersion())
+		given = res.version
 		return err
 	})
+	if _, isInt := given.(int64); err == nil && h.Version != nil && given != nil && !isInt {
+		r.vmu.Lock()
+		if r.given == nil {
+			r.given = map[int64]any{}
+		}
+		r.given[*h.Version] = given
+		r.vmu.Unlock()
+	}
 	return h, giveUpStops(err)
 }
 
@@ -432,11 +447,14 @@ func (r *Receiver) passes(res *result, args *args, token *int64) (bool, string, 
 	if !res.rows || !found {
 		return false, "", res.broken(fmt.Sprintf("returns columns %v; under cas block check must return version", res.columns))
 	}
-	version, err := integer(v)
+	version, _, err := versionOf(v)
 	if err != nil {
 		return false, "", res.broken("version " + err.Error())
 	}
-	expect, _ := args[fExpect].(int64)
+	var expect int64
+	if e, _, err := versionOf(args[fExpect]); err == nil && e != nil {
+		expect = *e
+	}
 	switch {
 	case args[fExpect] == nil:
 		return true, "", nil

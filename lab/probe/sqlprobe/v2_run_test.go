@@ -206,3 +206,30 @@ func TestV2VersionSteps(t *testing.T) {
 		})
 	}
 }
+
+// TestV2DateTimeVersion: a version may be a date-time, compared in time
+// order and sent back as the database gave it.
+func TestV2DateTimeVersion(t *testing.T) {
+	t.Parallel()
+	file := `-- name: reset
+CREATE TABLE IF NOT EXISTS r (name TEXT PRIMARY KEY, value TEXT, token INTEGER, updated_at TEXT NOT NULL);
+DELETE FROM r;
+INSERT INTO r (name, updated_at) VALUES (:resource, '2026-01-01 00:00:00.000');
+-- name: write
+UPDATE r SET value = :value, token = :token, updated_at = strftime('%Y-%m-%d %H:%M:%f', updated_at, '+1.5 seconds')
+ WHERE name = :resource AND (:expect_version IS NULL OR updated_at = :expect_version);
+-- name: read
+SELECT value, token, updated_at AS version FROM r WHERE name = :resource;
+`
+	r := openV2(t, file, sqlprobe.SQLite, filepath.Join(t.TempDir(), "r.db"), lab.CAS)
+	p := &probe.Prober{Client: r, Policy: lab.CAS}
+	s := scenario(t, "../../../scenarios/stale-read-fresh-token.json")
+	res, err := p.Sequential(t.Context(), s)
+	if err != nil || res.Verdict != probe.Agree {
+		t.Fatalf("in order: %+v, %v; want agree", res, err)
+	}
+	res, err = p.Concurrent(t.Context(), probe.ConcurrentOptions{Workers: 3, Duration: 100 * time.Millisecond})
+	if err != nil || res.Verdict != probe.Agree || res.Concurrent.Applied == 0 {
+		t.Errorf("concurrent: %+v, %v; want agree with writes applied", res, err)
+	}
+}
