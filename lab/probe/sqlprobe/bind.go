@@ -26,7 +26,7 @@ type colNames map[string]string
 func (f *File) Bind(cfg Config) error {
 	f.cfg = cfg
 	f.Blocks, f.Notes, f.Roles, f.Params, f.Columns = map[string]*Block{}, nil, nil, nil, nil
-	f.outcomeRows, f.decide, f.refused, f.Isolation = false, "", nil, ""
+	f.outcomeRows, f.decide, f.refused, f.Isolation, f.noted = false, "", nil, "", map[string]bool{}
 	items, err := f.items(cfg)
 	if err != nil {
 		return err
@@ -45,12 +45,8 @@ func (f *File) Bind(cfg Config) error {
 			}
 		}
 	}
-	for _, role := range roleOrder {
-		if b := f.Blocks[role]; b != nil {
-			if err := f.bindBlock(b, items, cfg.Engine, mapped); err != nil {
-				return err
-			}
-		}
+	if err := f.bindAll(items, cfg.Engine, mapped); err != nil {
+		return err
 	}
 	for _, it := range items {
 		if it.kind == paramItem && !it.used {
@@ -62,11 +58,18 @@ func (f *File) Bind(cfg Config) error {
 			return &FileError{f.Name, line, fmt.Sprintf("%sthe item %s maps a placeholder %s: a typo must not pass quietly", pre, it.text(), who)}
 		}
 	}
+	var blocks []*Block // in the file's order of the statements that decide
 	for _, role := range roleOrder {
 		if b := f.Blocks[role]; b != nil {
-			if err := f.columns(b, cfg); err != nil {
-				return err
-			}
+			blocks = append(blocks, b)
+		}
+	}
+	slices.SortStableFunc(blocks, func(a, b *Block) int {
+		return a.Statements[len(a.Statements)-1].Line - b.Statements[len(b.Statements)-1].Line
+	})
+	for _, b := range blocks {
+		if err := f.columns(b, cfg); err != nil {
+			return err
 		}
 	}
 	return f.isolation(items)
@@ -232,24 +235,48 @@ func (f *File) shape(b *Block) error {
 	return nil
 }
 
-// bindBlock binds every placeholder of a role's statements and plans them.
-func (f *File) bindBlock(b *Block, items []*item, e Engine, mapped bool) error {
-	b.Statements = nil
-	for _, q := range b.Queries {
+// bindAll binds every placeholder of the queries that play a role, in
+// the file's order (so that the first mistake reported is the file's
+// first), and plans their statements; each role's block then takes its
+// queries' statements in the map's order.
+func (f *File) bindAll(items []*item, e Engine, mapped bool) error {
+	type played struct {
+		role string
+		q    *Query
+	}
+	bound := map[played][]Statement{}
+	for _, q := range f.Queries {
 		own := false // PostgreSQL: an item of this query's own names a ?k
 		for _, it := range items {
 			if it.kind == paramItem && it.query != "" && strings.EqualFold(it.query, q.Name) && it.key[0] == '?' {
 				own = true
 			}
 		}
-		for _, st := range q.Statements {
-			if err := f.bindStatement(b.Name, q, &st, items, e, own, mapped); err != nil {
-				return err
+		for _, role := range q.roles {
+			if _, done := bound[played{role, q}]; done {
+				continue
 			}
-			if slices.Contains([]string{"check", "write"}, b.Name) {
+			var sts []Statement
+			for _, st := range q.Statements {
+				if err := f.bindStatement(role, q, &st, items, e, own, mapped); err != nil {
+					return err
+				}
+				sts = append(sts, st)
+			}
+			bound[played{role, q}] = sts
+		}
+	}
+	for _, role := range roleOrder {
+		b := f.Blocks[role]
+		if b == nil {
+			continue
+		}
+		b.Statements = nil
+		for _, q := range b.Queries {
+			b.Statements = append(b.Statements, bound[played{role, q}]...)
+			if role == "check" || role == "write" {
 				f.refused = append(f.refused, q.refused...)
 			}
-			b.Statements = append(b.Statements, st)
 		}
 	}
 	return nil
@@ -314,7 +341,6 @@ func (f *File) bindStatement(role string, q *Query, st *Statement, items []*item
 	st.uses = map[string]bool{}
 	pb := newPlanner(e)
 	pb.text(st.parts[0])
-	noted := map[string]bool{}
 	for i, p := range st.phs {
 		is, text, err := f.placeholder(q, p, e, own)
 		if err != nil {
@@ -325,7 +351,7 @@ func (f *File) bindStatement(role string, q *Query, st *Statement, items []*item
 			pb.text(st.parts[2*i+2])
 			continue
 		}
-		src, err := f.source(role, q, p, items, mapped, noted)
+		src, err := f.source(role, q, p, items, mapped)
 		if err != nil {
 			return err
 		}
@@ -355,7 +381,7 @@ func (f *File) bindStatement(role string, q *Query, st *Statement, items []*item
 }
 
 // source finds what a placeholder binds and checks its role has it.
-func (f *File) source(role string, q *Query, p *ph, items []*item, mapped bool, noted map[string]bool) (*source, error) {
+func (f *File) source(role string, q *Query, p *ph, items []*item, mapped bool) (*source, error) {
 	who := "query " + q.Name
 	if strings.EqualFold(q.Name, role) {
 		who = "block " + role
@@ -373,8 +399,8 @@ func (f *File) source(role string, q *Query, p *ph, items []*item, mapped bool, 
 	case src == nil && named && slices.Contains(facts, p.name):
 		src = factSource(factName(p.name))
 		src.key = p.written
-		if mapped && !noted[p.written] {
-			noted[p.written] = true
+		if k := q.Name + "\x00" + p.written; mapped && !f.noted[k] {
+			f.noted[k] = true
 			f.Notes = append(f.Notes, fmt.Sprintf("note: query %s binds %s as the probe's %s; map it if it means something else", q.Name, p.written, p.name))
 		}
 	case src == nil && named && p.kind == ':' && !mapped:

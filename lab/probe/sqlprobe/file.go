@@ -45,6 +45,7 @@ type File struct {
 	decide      string
 	refused     []string
 	cfg         Config
+	noted       map[string]bool // the placeholders a note was said for, by query
 }
 
 // Query is one -- name: block.
