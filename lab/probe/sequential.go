@@ -60,6 +60,11 @@ type player struct {
 	ackAt  string // "at step 5" or "registered at step 4"
 	opStep map[string]int
 	out    played
+	// versions is each resource's version as last read, before is what it
+	// was before the latest read (cas), for the words of a divergence.
+	versions map[string]*int64
+	before   *int64
+	readRes  string // the resource of the latest read
 }
 
 // play resets the receiver and plays the prepared scenario's steps in order.
@@ -167,6 +172,14 @@ func (pl *player) read(row *Step, res string) error {
 		if h.Version == nil && h.Value == nil && h.Token == nil {
 			row.Observed.Version = new(int64) // holds nothing (a 404, no row): never written, version 0
 		}
+		if pl.versions == nil {
+			pl.versions = map[string]*int64{}
+		}
+		pl.before, pl.readRes = pl.versions[res], res
+		if pl.before == nil {
+			pl.before = new(int64) // never read: version 0
+		}
+		pl.versions[res] = row.Observed.Version
 	}
 	return nil
 }

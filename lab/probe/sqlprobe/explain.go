@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"fencelab/lab/probe"
@@ -22,6 +23,26 @@ func (r *Receiver) Annotate(res *probe.Result) {
 	if v := r.versionWords(); v != "" && res.Mode == "sequential" {
 		res.Divergence += ". " + v
 	}
+}
+
+// VersionName is a version the probe numbered (see version) as the
+// receiver gave it.
+func (r *Receiver) VersionName(resource string, v int64) string {
+	r.vmu.Lock()
+	defer r.vmu.Unlock()
+	seen := r.seen[resource]
+	raw := v
+	switch {
+	case v < 0:
+		return "one below a version it gave before"
+	case r.declared.Concurrent:
+	case int(v) < len(seen):
+		raw = seen[v]
+	}
+	if g, ok := r.given[raw]; ok {
+		return fmt.Sprint(g)
+	}
+	return strconv.FormatInt(raw, 10)
 }
 
 // versionWords tells the versions the probe numbered in order against

@@ -179,7 +179,7 @@ func TestV2VersionSteps(t *testing.T) {
 	for _, tt := range []struct{ name, step, want, words string }{
 		{"by seven", "version = version + 7", probe.Agree, ""},
 		{"by random steps", "version = version + 1000 + abs(random() % 1000)", probe.Agree, ""},
-		{"not at all", "version = version", probe.Disagree, "after it the resource is at version 0"},
+		{"not at all", "version = version", probe.Disagree, "step 6: the receiver answered applied, but the version stayed at 0"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			file := strings.Replace(string(b), "version = version + 1", tt.step, 1)
@@ -188,6 +188,9 @@ func TestV2VersionSteps(t *testing.T) {
 			res, err := p.Sequential(t.Context(), s)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if got := r.VersionName("balance", 1); tt.name == "by seven" && got != "7" {
+				t.Errorf("VersionName(balance, 1) = %q, want 7, the version the receiver gave", got)
 			}
 			r.Annotate(res)
 			if res.Verdict != tt.want || !strings.Contains(res.Divergence, tt.words) {
