@@ -37,6 +37,10 @@ type run struct {
 	acked    atomic.Int64 // the highest token (cas: expected version) acknowledged so far
 	versions sync.Map     // cas: the expected versions acknowledged applied, to notice one twice
 	stop     atomic.Bool
+	// cas: the highest version a read answered so far, and the first read
+	// that returned less than one answered before it was sent.
+	readMax  atomic.Int64
+	readBack atomic.Pointer[Violation]
 	checker  Checker
 	mu       sync.Mutex
 	firstErr error
@@ -63,6 +67,7 @@ func (p *Prober) Concurrent(ctx context.Context, opt ConcurrentOptions) (*Result
 		checker: Checker{Strict: p.Policy.Strict(), Idempotent: p.Policy.Idempotent(), Versions: p.Policy.ChecksVersion()}}
 	r.next.Store(1)
 	r.acked.Store(math.MinInt64)
+	r.readMax.Store(math.MinInt64)
 	ctx, cancel := context.WithTimeout(ctx, opt.Duration)
 	defer cancel()
 	recs := make([][]Record, opt.Workers)
