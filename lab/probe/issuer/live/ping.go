@@ -76,7 +76,7 @@ func probeIssuer(ctx context.Context, cfg *Config) (string, time.Duration, error
 		if err != nil {
 			return "", 0, err
 		}
-		is, err := sqlprobe.OpenIssuer(ctx, f, cfg.DB, sqlprobe.Options{Isolation: cfg.Isolation, Retries: cfg.Retries})
+		is, err := openStarting(ctx, f, cfg)
 		if err != nil {
 			return "", 0, err
 		}
@@ -88,4 +88,21 @@ func probeIssuer(ctx context.Context, cfg *Config) (string, time.Duration, error
 		return v, cfg.TTL, nil
 	}
 	return "", 0, errors.New("unknown issuer kind " + cfg.Kind)
+}
+
+// openStarting opens the lease table's database, again while the server
+// answers that it is still starting up (PostgreSQL's SQLSTATE 57P03: its
+// port opens before it takes logins), until ctx ends.
+func openStarting(ctx context.Context, f *sqlprobe.File, cfg *Config) (*sqlprobe.Issuer, error) {
+	for {
+		is, err := sqlprobe.OpenIssuer(ctx, f, cfg.DB, sqlprobe.Options{Isolation: cfg.Isolation, Retries: cfg.Retries})
+		if err == nil || !strings.Contains(err.Error(), "SQLSTATE 57P03") {
+			return is, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
