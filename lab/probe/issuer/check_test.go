@@ -230,3 +230,16 @@ func TestMarkdown(t *testing.T) {
 		}
 	}
 }
+
+// TestCauseDuringFault: a grant asked after a kill began, answered before
+// the server died and then lost, still has the kill as its cause.
+func TestCauseDuringFault(t *testing.T) {
+	t.Parallel()
+	r, err := issuer.Check(run, []issuer.Op{grant("w1", 1, 0, 0.1), fault("kill-all", "postgres-1", 1, 1.5), grant("w2", 500, 1.01, 1.02), grant("w3", 2, 2, 2.05)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := r.FirstViolation; v == nil || v.Cause != "kill-all 1.00–1.50 s" || !strings.Contains(v.Words, "after the probe killed every member (postgres-1)") {
+		t.Errorf("the first violation %+v; want the kill as its cause", v)
+	}
+}

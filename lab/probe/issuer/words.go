@@ -5,14 +5,16 @@ import (
 	"strings"
 )
 
-// cause names the latest fault or outage that began between the two
-// grants of a violation, and says the violation in words.
+// cause names the latest fault that went on while the two grants of a
+// violation were asked and answered (a grant asked just after a kill
+// began may still be answered, then lost), or else the latest outage
+// that began between them, and says the violation in words.
 func (r *Report) cause(v *Violation) (cause, words string) {
 	from, to := v.Earlier.Sent, v.Later.Answered
 	why := "with no fault or outage seen in between"
 	latest := -1.0
 	for _, f := range r.Faults {
-		if !f.Missed && f.From >= from && f.From <= to && f.From > latest {
+		if !f.Missed && f.To >= from && f.From <= to && f.From > latest {
 			latest, cause, why = f.From, fmt.Sprintf("%s %s", f.Kind, span(f.From, f.To)), "after "+FaultWords(f)
 		}
 	}
