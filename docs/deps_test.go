@@ -48,6 +48,8 @@ var importRules = []importRule{
 		func(p string) bool {
 			return p == "fencelab/lab" || isStd(p) && (p == "time" || !slices.Contains(impure, p))
 		}},
+	{"lab/probe/issuer", false, "the issuer checker judges only the history it is given: lab and the pure standard library",
+		func(p string) bool { return p == "fencelab/lab" || isStd(p) && !slices.Contains(impure, p) }},
 	{"scenarios", false, "the built-ins are a leaf: embed only", func(p string) bool { return p == "embed" }},
 	{"static", false, "the static files are a leaf: embed and what serves them",
 		func(p string) bool { return isStd(p) }},

@@ -12,6 +12,7 @@ import (
 	"fencelab/lab"
 	"fencelab/lab/draft"
 	"fencelab/views"
+	"fencelab/views/export"
 )
 
 // handleEditor opens the timeline editor: blank, on a copy of a built-in
@@ -38,13 +39,23 @@ func (s *Server) draftFrom(c echo.Context, from string) (draft.Draft, error) {
 		if err != nil {
 			return draft.Draft{}, &withSource{err: err, source: string(run.Scenario)}
 		}
-		return draft.Of(sc, from), nil
+		return copyOf(sc, from, "run "+id), nil
 	}
 	b, ok := s.library.Get(from)
 	if !ok {
 		return draft.Draft{}, errNoScenario
 	}
-	return draft.Of(b.Scenario, from), nil
+	return copyOf(b.Scenario, from, from), nil
+}
+
+// copyOf is the draft of a copy of sc: its description is the original's,
+// labelled as such ("paused-worker's lesson, before your edit: …"), since
+// an edit may make any of its sentences false; the editor shows it open,
+// as it will be saved.
+func copyOf(sc *lab.Scenario, from, whose string) draft.Draft {
+	d := draft.Of(sc, from)
+	d.Description = export.Original(export.LessonLabel(whose, export.BeforeEdit), sc.Description)
+	return d
 }
 
 // handleEditorForm is the editor without JavaScript: every button posts

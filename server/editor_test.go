@@ -82,8 +82,11 @@ func TestEditorPages(t *testing.T) {
 	if n := len(blank.cards()); n != 0 {
 		t.Errorf("GET /lab: %d cards, want a blank timeline", n)
 	}
-	if f := editorForm(t, blank); f.Get("title") == "" || f.Get("actor.1.name") != "A" || f.Get("actor.2.name") != "B" {
-		t.Errorf("GET /lab: form %v, want a title and actors A and B", f)
+	if f := editorForm(t, blank); f.Get("title") != "" || f.Get("actor.1.name") != "A" || f.Get("actor.2.name") != "B" {
+		t.Errorf("GET /lab: form %v, want an empty title (its placeholder shows the default) and actors A and B", f)
+	}
+	if in := htmltest.Find(blank.root, func(e *html.Node) bool { return htmltest.Attr(e, "name") == "title" }); in == nil || htmltest.Attr(in, "placeholder") != "A new timeline" {
+		t.Errorf("GET /lab: the title field has no placeholder %q", "A new timeline")
 	}
 
 	p := editorPage(t, s, http.MethodGet, "/lab?from=paused-worker", nil, http.StatusOK)

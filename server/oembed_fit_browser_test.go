@@ -67,12 +67,28 @@ func checkFrameFits(t *testing.T, ctx context.Context, base string, c embedCase,
 	if width <= 500 && eval[bool](t, ctx, `(w => w.scrollWidth > w.clientWidth)(document.querySelector(".diagram-wrap"))`) {
 		t.Errorf("embed of %s at %d pixels: the diagram's box scrolls sideways; want the whole diagram, result lane included", c.name, width)
 	}
+	// An actor's chip is one line, whole, inside its cell: names up to the
+	// model's limit (16 characters) fit.
+	if bad := eval[string](t, ctx, actorChipsSpill); bad != "" {
+		t.Errorf("embed of %s at %d pixels: actor chips that wrap, are cut or spill out of their cell: %s", c.name, width, bad)
+	}
 	if testing.Verbose() {
 		t.Logf("%-40s %d: oEmbed %5d page %5d %+.1f%% parts %s", c.name, width, frame.height, content, 100*e,
 			eval[string](t, ctx, embedParts))
 	}
 	return e
 }
+
+// actorChipsSpill lists the actor chips of the step table that hide part
+// of the name or reach out of their cell, or, in the wide table (a row is a
+// table row, not a card) or in a card with room for it, take more than one
+// line.
+const actorChipsSpill = `[...document.querySelectorAll(".steps .actor")].filter(a => {
+	const r = a.getBoundingClientRect(), c = a.closest("td, th").getBoundingClientRect();
+	const card = getComputedStyle(a.closest("tr")).display === "grid";
+	const roomy = card && c.width > 180;
+	return (r.height > 30 && (!card || roomy)) || a.scrollWidth > a.clientWidth + 1 || r.right > c.right + .5 || r.left < c.left - .5;
+}).map(a => a.textContent + " " + Math.round(a.getBoundingClientRect().width) + "x" + Math.round(a.getBoundingClientRect().height)).join(", ")`
 
 // fitWidths are the frame widths checked: wide, just wider than the
 // breakpoint where rows turn into cards, and narrow.
@@ -112,6 +128,12 @@ func oembedCases(t *testing.T, base string) []embedCase {
 			for i, e := range s["events"].([]any) {
 				note := strings.Repeat(fmt.Sprintf("note %d says more and more-and-more ", i), i%4) + "https://example.com/a/very/long/unbroken/path/" + strings.Repeat("x", 40)
 				e.(map[string]any)["note"] = note[:min(len(note), lab.MaxNote)]
+			}
+		}))},
+		embedCase{"run, actor names of 16 characters", views.RunPath(saveEdited(t, base, "paused-worker", func(s map[string]any) {
+			for _, e := range s["events"].([]any) {
+				e := e.(map[string]any)
+				e["actor"] = map[any]string{"A": "worker-1", "B": "reconciler-0042x"}[e["actor"]]
 			}
 		}))},
 		embedCase{"run, hyphenated actors, CJK title", views.RunPath(saveEdited(t, base, "paused-worker", func(s map[string]any) {

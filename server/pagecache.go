@@ -158,6 +158,14 @@ func (s *Server) pageKey(c echo.Context) string {
 func (s *Server) cached(control string, h echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
+		// A page that names policies that do not exist says so in a
+		// notice that quotes them: it is rendered afresh (milliseconds),
+		// never kept, so that junk names neither fill the cache nor reach
+		// a reader of the plain page. A PNG ignores them and is kept.
+		q := req.URL.Query()
+		if len(unknownPolicies(q["p"], q.Get("d"))) > 0 && !strings.HasSuffix(req.URL.Path, ".png") {
+			return h(c)
+		}
 		key := s.pageKey(c)
 		if p := s.pages.get(key); p != nil {
 			return p.send(c)

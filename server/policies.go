@@ -35,3 +35,15 @@ func linkPolicies(chosen []lab.Policy) []lab.Policy {
 	}
 	return chosen
 }
+
+// unknownPolicies are the names in ?p= (or a form's p fields) and ?d= that
+// name no policy, each once, for the page to say it left them out.
+func unknownPolicies(names []string, d string) []string {
+	var out []string
+	for _, n := range append(slices.Clone(names), d) {
+		if n != "" && lab.PolicyIndex(lab.Policy(n)) < 0 && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -6,10 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
 	"fencelab/server"
+	"fencelab/views"
 )
 
 // openPresent loads a presentation at the given viewport size and waits
@@ -69,7 +71,17 @@ func TestPresentKeys(t *testing.T) {
 	base := startServer(t)
 	ctx := newBrowser(t)
 	openPresent(t, ctx, base+"/scenarios/old-token-first/present", 1280, 800)
-	checkPresentState(t, ctx, "on opening", 1)
+	// A link that names no step opens on the title slide; → leaves it for
+	// step 1, and ← at step 1 comes back to it.
+	checkOpening(t, ctx, "on opening", true)
+	run(t, ctx, "press Right on the title slide", chromedp.KeyEvent(kb.ArrowRight))
+	checkOpening(t, ctx, "after Right", false)
+	checkPresentState(t, ctx, "after Right from the title slide", 1)
+	run(t, ctx, "press Left at step 1", chromedp.KeyEvent(kb.ArrowLeft))
+	checkOpening(t, ctx, "after Left at step 1", true)
+	run(t, ctx, "click Start", chromedp.Click(chromedp.CSS(".opening-start")))
+	checkOpening(t, ctx, "after Start", false)
+	checkPresentState(t, ctx, "after Start", 1)
 	entries := eval[int](t, ctx, `history.length`)
 	run(t, ctx, "press Right three times and Left once",
 		chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight),
@@ -92,6 +104,24 @@ func TestPresentKeys(t *testing.T) {
 	openPresent(t, ctx, base+"/scenarios/old-token-first/present#step-0", 1920, 1080)
 	checkPresentState(t, ctx, "opening #step-0", 1)
 	screenshot(t, ctx, "present-step-5-1920x1080")
+}
+
+// checkOpening checks that the title slide is shown (with the title, the
+// question and the actors) or not.
+func checkOpening(t *testing.T, ctx context.Context, what string, shown bool) {
+	t.Helper()
+	got := eval[bool](t, ctx, `(o => !!o && !o.hidden && o.getBoundingClientRect().height > 100)(document.querySelector(".present-opening"))`)
+	if got != shown {
+		t.Fatalf("%s: the title slide shown = %v, want %v", what, got, shown)
+	}
+	if shown {
+		text := eval[string](t, ctx, `document.querySelector(".present-opening").innerText`)
+		for _, want := range []string{"The question:", "lease service", "\nA acquire", "\nB acquire"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s: the title slide lacks %q: %q", what, want, text)
+			}
+		}
+	}
 }
 
 // TestPresentPredict guesses A's write in old-token-first under fenced:
@@ -229,4 +259,26 @@ func checkStep8(t *testing.T, ctx context.Context, name string, phone bool, leas
 	}
 	t.Logf("%s: %+v", name, got)
 	screenshot(t, ctx, "present-paused-worker-step-8-"+name)
+}
+
+// TestPresentWithoutJavaScript opens the presentation with scripts off on
+// a 16:9 and a 4:3 projector and a phone: the diagram is drawn (every
+// step is shown, as the notice says), however many cards follow it.
+func TestPresentWithoutJavaScript(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t)
+	if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+		t.Fatalf("turn JavaScript off: %v", err)
+	}
+	for _, size := range [][2]int64{{1280, 720}, {1024, 768}, {390, 844}} {
+		for _, name := range []string{"paused-worker", "split-brain"} {
+			url := base + views.ScenarioPresentPath(name)
+			run(t, ctx, "open "+url, chromedp.EmulateViewport(size[0], size[1]), chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS(".present-noscript")))
+			h := eval[float64](t, ctx, `document.querySelector(".present svg.diagram").getBoundingClientRect().height`)
+			w := eval[float64](t, ctx, `document.querySelector(".present svg.diagram").getBoundingClientRect().width`)
+			if h < 200 || w < 200 {
+				t.Errorf("%s without JavaScript at %dx%d: the diagram is %.0fx%.0f pixels, want it drawn", name, size[0], size[1], w, h)
+			}
+		}
+	}
 }

@@ -102,7 +102,11 @@ func observedView(run store.Run, tr *lab.Trace) (*views.Observed, error) {
 		Verdict: res.Verdict, Divergence: res.Divergence, Overrides: res.Overrides}
 	if q := res.SQL; q != nil {
 		v.SQL = &views.ObservedSQL{Name: q.Name, Engine: q.Engine, Isolation: q.Isolation,
-			Lines: strings.Split(strings.TrimRight(q.Text, "\n"), "\n")}
+			Lines: strings.Split(strings.TrimRight(q.Text, "\n"), "\n"), Roles: q.Roles, Params: q.Params, Columns: q.Columns}
+		for _, qq := range q.Queries {
+			v.SQL.Queries = append(v.SQL.Queries, views.ObservedQuery{Name: qq.Name, Line: qq.Line,
+				Roles: strings.Join(qq.Roles, ", "), Placeholders: strings.Join(qq.Placeholders, " ")})
+		}
 	}
 	if o := res.Orderings; o != nil {
 		v.Orderings = fmt.Sprintf("%s orderings requested; %d played, %d disagree. This is the first that disagreed.", o.Requested, o.Tried, o.Disagreed)

@@ -80,6 +80,14 @@ func TestSaveSQLProbe(t *testing.T) {
 	if line6 == nil || !strings.HasPrefix(htmltest.Text(line6), "6INSERT INTO r (name, value, token)") {
 		t.Errorf("GET %s: line 6 of the file = %q, want it numbered and as written", path, htmltest.Text(line6))
 	}
+	queries := htmltest.Find(fig, func(n *html.Node) bool { return htmltest.HasClass(n, "sql-queries") })
+	if queries == nil || !strings.Contains(htmltest.Text(queries), "write 5 write :resource :value :token") {
+		t.Errorf("GET %s: the queries table = %q, want write at line 5 playing write with its placeholders", path, htmltest.Text(queries))
+	}
+	maps := htmltest.Find(fig, func(n *html.Node) bool { return htmltest.HasClass(n, "sql-maps") })
+	if maps == nil || !strings.Contains(htmltest.Text(maps), "reset=reset") {
+		t.Errorf("GET %s: no role map beside the table", path)
+	}
 	first := htmltest.Find(pg.root, func(n *html.Node) bool { return htmltest.HasClass(n, "observed-first") })
 	if first == nil || htmltest.Attr(first, "id") != "observed-5" {
 		t.Errorf("GET %s: no highlighted first divergence at step 5", path)
@@ -88,7 +96,7 @@ func TestSaveSQLProbe(t *testing.T) {
 		t.Errorf("GET %s: the divergence does not name the statement that decided", path)
 	}
 	md := get(t, s, path+".md")
-	if !strings.Contains(md.Body.String(), "```sql\n-- tokens as text") {
+	if !strings.Contains(md.Body.String(), "```sql\n-- tokens as text") || !strings.Contains(md.Body.String(), "| write | 5 | write | :resource :value :token |") {
 		t.Errorf("GET %s.md lacks the statement file:\n%s", path, md.Body.String())
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"fencelab/lab"
 	"fencelab/lab/probe"
 	"fencelab/lab/receiver"
+	"fencelab/views/export"
 	"fencelab/views/htmltest"
 )
 
@@ -89,10 +90,26 @@ func TestSaveProbe(t *testing.T) {
 	if first == nil || htmltest.Attr(first, "id") != "observed-8" {
 		t.Fatalf("GET %s: no highlighted first divergence at step 8", path)
 	}
-	for _, want := range []string{`rejected "new-result" @42`, `applied "old-result" @41`, "differs"} {
+	for _, want := range []string{`rejected; holds new-result @42`, `applied; holds old-result @41`, "differs"} {
 		if !strings.Contains(htmltest.Text(first), want) {
 			t.Errorf("GET %s: the highlighted row %q lacks %q", path, htmltest.Text(first), want)
 		}
+	}
+	// The page's words are of the resource the probe ran (durable), not of
+	// the scenario's (forgetful), and its verdicts say they are the model's.
+	if cell := pg.cell(t, 6, "Event"); strings.Contains(cell, "forgets") {
+		t.Errorf("GET %s: step 6 reads %q: the scenario's note of a forgetful resource, beside a durable one", path, cell)
+	}
+	orig := htmltest.Find(pg.root, func(n *html.Node) bool { return htmltest.HasClass(n, "original-lesson") })
+	if orig == nil || !strings.HasPrefix(htmltest.Text(orig), probe.OriginalLabel) {
+		t.Errorf("GET %s: the scenario's description is not labelled as the original's", path)
+	}
+	if _, _, ok := export.CutOriginal(probe.OriginalLabel + " words"); !ok {
+		t.Errorf("export.CutOriginal does not know probe.OriginalLabel %q", probe.OriginalLabel)
+	}
+	note := htmltest.Find(pg.root, func(n *html.Node) bool { return htmltest.HasClass(n, "model-note") })
+	if note == nil || !strings.Contains(htmltest.Text(note), "not what the receiver above did") {
+		t.Errorf("GET %s: the verdicts do not say they are the model's, not the disagreeing receiver's", path)
 	}
 	if !strings.Contains(page.Body.String(), "step 8: the receiver applied &#34;old-result&#34; with token 41 after it had acknowledged token 42") {
 		t.Errorf("GET %s: the divergence is not said in words", path)

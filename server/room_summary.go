@@ -62,6 +62,9 @@ func (s *Server) summary(ctx context.Context, r store.Room, names bool) (views.R
 		sum.Steps = append(sum.Steps, q.Step)
 	}
 	sum.Students = students(qs, answers, names)
+	for i := range sum.Questions { // the shares are of the class
+		sum.Questions[i].Class = len(sum.Students)
+	}
 	sort.SliceStable(sum.Questions, func(i, j int) bool {
 		return sum.Questions[i].WrongShare() > sum.Questions[j].WrongShare()
 	})

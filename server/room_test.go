@@ -147,6 +147,10 @@ func TestRoom(t *testing.T) {
 	if !strings.Contains(page, "✓ You were right.") {
 		t.Errorf("student 0's page after the reveal does not say they were right")
 	}
+	// A phone shows the room only: no site header or footer to tap out of it.
+	if strings.Contains(page, `class="site-header"`) || strings.Contains(page, `class="site-footer"`) {
+		t.Errorf("student 0's page shows the site's header or footer, a way out of the room in one tap")
+	}
 
 	testSummaries(t, base, id, presenter)
 }

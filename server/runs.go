@@ -291,8 +291,13 @@ func (s *Server) handleRunPage(c echo.Context) error {
 	if ob := importedOf(run); ob != nil {
 		lesson, alt = importedLesson(ob), diagram.ImportedAlt(sc, tr, d, importedPicture(run))
 	}
+	report := views.NewReport(sc, tr, chosen)
+	report.Unknown = unknownPolicies(c.QueryParams()["p"], c.QueryParam("d"))
+	if observed != nil {
+		report.ModelNote = observed.ModelNote()
+	}
 	page := views.RunPage{
-		Report:        views.NewReport(sc, tr, chosen),
+		Report:        report,
 		Observed:      observed,
 		Imported:      importedView(run, tr),
 		Diagram:       d,

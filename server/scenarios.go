@@ -17,6 +17,7 @@ func (s *Server) handleScenarioPage(c echo.Context) error {
 	tr := lab.Replay(b.Scenario)
 	chosen, d := choosePolicies(c.QueryParams()["p"]), diagramPolicy(c)
 	report := views.NewReport(b.Scenario, tr, chosen)
+	report.Unknown = unknownPolicies(c.QueryParams()["p"], c.QueryParam("d"))
 	page := views.ScenarioPage{Report: report, Name: b.Name, Source: string(b.Source), Diagram: d}
 	lesson := b.Lesson
 	if lesson == "" {

@@ -30,7 +30,8 @@ const (
 	verPad      = tokSize * .25 / 2
 	badgeLineH  = cellLH
 	reasonAbove = 4.8
-	actorLH     = 20 // embed.css; the chip's padding is .05em .5em
+	actorLH     = 20  // embed.css; the chip's padding is .05em .5em
+	actorScale  = .85 // the chip's font size in the table, embed.css and site.css's cards
 
 	cardStepPadX  = 12.8 + 9.6
 	cardPadX      = 9.6
@@ -46,7 +47,7 @@ const (
 // as tall as its tallest cell.
 func embedRows(r *Report, c float64) float64 {
 	inner := c - 2
-	share := (inner - wideStepW - wideActW - wideTokW) / float64(1+len(r.Policies))
+	share := (inner - wideStepW - r.actorColumn() - wideTokW) / float64(1+len(r.Policies))
 	text := share - 2*widePadX
 	h := 2 + theadH
 	for i, st := range r.Trace.Steps {
@@ -79,8 +80,7 @@ func embedCards(r *Report, c float64) float64 {
 }
 
 // cardHead is a card's first band: the step and its flags, the actor and
-// the token, each as wide as it needs but the actor, which takes what is
-// left and may break its name after a hyphen.
+// the token, each as wide as it needs.
 func cardHead(r *Report, st lab.Step, inner float64) float64 {
 	step := cardStepPadX + wrap.Width(wrap.SansBold, stepNoSize, itoa(st.Index))
 	for _, f := range []struct {
@@ -95,23 +95,22 @@ func cardHead(r *Report, st lab.Step, inner float64) float64 {
 	if st.Token != nil {
 		tok += wrap.Width(wrap.Sans, cardTokenSize, "token ")
 	}
+	// The actor's chip, at actorScale, keeps its name on one line where
+	// the head has room and breaks it after a hyphen where it has not.
 	h := float64(cardHeadH)
 	if a := st.Event.Actor; a != "" {
-		n := wrap.Lines(inner-step-tok-cardActorPadX-cellSize, wrap.Run{Text: a, Face: wrap.SansBold, Size: cellSize})
-		h = max(h, 2*cardPadY+actorLH*float64(n)+cellSize*.1)
+		size := cellSize * actorScale
+		n := wrap.Lines(inner-step-tok-cardActorPadX-size, wrap.Run{Text: a, Face: wrap.SansBold, Size: size})
+		h = max(h, 2*cardPadY+actorLH*float64(n)+size*.1)
 	}
 	return h
 }
 
-// stepCell is the step's number and its flags, or the actor's chip if
-// its name breaks after a hyphen in the wide table's narrow column (a
-// card's head has room for it).
+// stepCell is the step's number and its flags; the actor's chip, on one
+// line in a column wide enough for the longest name (actorColumn), is no
+// taller than a line.
 func stepCell(r *Report, st lab.Step) float64 {
 	h := float64(cellLH)
-	if a := st.Event.Actor; a != "" {
-		n := wrap.Lines(wideActW-2*widePadX-cellSize, wrap.Run{Text: a, Face: wrap.SansBold, Size: cellSize})
-		h = max(h, actorLH*float64(n)+cellSize*.1)
-	}
 	if r.disagree(st) {
 		h += flagH
 	}
@@ -119,6 +118,39 @@ func stepCell(r *Report, st lab.Step) float64 {
 		h += flagH
 	}
 	return h
+}
+
+// actorWidths are the wide table's actor columns, in pixels, as embed.css
+// sets them for the classes act-w0, act-w1, ...: the narrowest that holds
+// the longest actor name's chip on one line.
+var actorWidths = []float64{wideActW, 104, 144, 184}
+
+// actorBucket is the index in actorWidths of the column r's actors need.
+func (r *Report) actorBucket() int {
+	need := 0.0
+	for _, a := range r.actorList {
+		// the chip is .85em (embed.css), padded .5em each side; the cell
+		// is padded widePadX
+		need = max(need, (wrap.Width(wrap.SansBold, cellSize, a)+cellSize)*actorScale+2*widePadX+2)
+	}
+	for i, w := range actorWidths {
+		if need <= w {
+			return i
+		}
+	}
+	return len(actorWidths) - 1
+}
+
+// actorColumn is the wide table's actor column, in pixels.
+func (r *Report) actorColumn() float64 { return actorWidths[r.actorBucket()] }
+
+// actorWidthClass names the actor column's width for embed.css.
+// (none for the narrowest).
+func (r *Report) actorWidthClass() string {
+	if b := r.actorBucket(); b > 0 {
+		return "act-w" + itoa(b)
+	}
+	return ""
 }
 
 // eventCell is the event's kind, a line or more per field, its note and

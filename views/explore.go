@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"fencelab/lab"
+	"fencelab/views/export"
 )
 
 // ExplorePage is the exploration of every ordering of one scenario.
@@ -114,7 +115,10 @@ func (r *ExploreResult) prepare(o *Ordering) error {
 	for i, n := range o.Order {
 		o.Events[i] = r.X.Events[n-1]
 	}
-	sc.Description = joinDescription(o.note(r.Scenario.Title), sc.Description)
+	// Its own words are the note; the original's lesson, true of another
+	// order, stays only as the original's. The title says it is a reordering.
+	sc.Title = export.Cut("Reordered: "+r.Scenario.Title, lab.MaxTitle)
+	sc.Description = joinDescription(o.note(r.Scenario.Title), export.Original(export.LessonLabel("The original", export.BeforeReordering), sc.Description))
 	b, err := json.Marshal(sc)
 	if err != nil {
 		return fmt.Errorf("encode ordering %s: %w", o.Label, err)

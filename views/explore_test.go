@@ -101,8 +101,11 @@ func TestJoinDescription(t *testing.T) {
 			if n := utf8.RuneCountInString(got); n > lab.MaxDescription || !strings.HasPrefix(got, note) {
 				t.Errorf("ordering %s of a description of %d runes: description of %d runes, prefix %q", o.Label, utf8.RuneCountInString(desc), n, got[:min(len(got), 60)])
 			}
-			if desc == "short" && !strings.HasSuffix(got, "\n\nshort") {
-				t.Errorf("ordering %s of a short description: %q, want the note then the description", o.Label, got)
+			if desc == "short" && !strings.HasSuffix(got, "\n\nThe original's lesson, before this reordering: short") {
+				t.Errorf("ordering %s of a short description: %q, want the note then the description, labelled as the original's", o.Label, got)
+			}
+			if !strings.HasPrefix(saved.Title, "Reordered: ") {
+				t.Errorf("ordering %s: title %q, want it to say the events were reordered", o.Label, saved.Title)
 			}
 		}
 	}

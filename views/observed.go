@@ -26,6 +26,19 @@ type ObservedSQL struct {
 	Engine    string // postgres, mysql or sqlite
 	Isolation string // empty: the database's default
 	Lines     []string
+	// Queries are the file's queries: name, line, roles, placeholders.
+	Queries []ObservedQuery
+	// Roles, Params and Columns are the role map, the parameter map and
+	// the column items, as bound ("write=InsertSQL", "InsertSQL: ?1=resource").
+	Roles, Params, Columns []string
+}
+
+// ObservedQuery is one query of a statement file.
+type ObservedQuery struct {
+	Name         string
+	Line         int
+	Roles        string // "check, read"; empty: it plays none
+	Placeholders string // "?1 ?2 @id", as the file writes them
 }
 
 func (q *ObservedSQL) engineWords() string {
@@ -87,4 +100,30 @@ func runStyles(p RunPage) []string {
 		return []string{"css/diagram.css", "css/observed.css", "css/import.css"}
 	}
 	return []string{"css/diagram.css"}
+}
+
+// ModelNote says whose the verdicts below the observation are: the
+// model's, of a receiver that keeps what the policy promises, which the
+// receiver observed did or did not.
+func (o *Observed) ModelNote() string {
+	base := "What a receiver that keeps what " + string(o.Policy) + " promises gives, by the model"
+	switch o.Verdict {
+	case "agree":
+		return base + "; the receiver above did the same."
+	case "disagree":
+		return base + ", not what the receiver above did: it disagrees with the model (see above)."
+	}
+	return base + "; the receiver above could not be tested against it."
+}
+
+// joinItems shows map items on one line, two spaces apart.
+func joinItems(items []string) string {
+	out := ""
+	for i, it := range items {
+		if i > 0 {
+			out += "  "
+		}
+		out += it
+	}
+	return out
 }

@@ -148,3 +148,31 @@ func quoteNames(s string, names []string) string {
 func wordByte(c byte) bool {
 	return c == '-' || c == '_' || c == '\'' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
+
+// lesson is the opening slide's line of what the run is about: the
+// description's first sentence, unless the description holds an
+// original's words (a copy), which are not this run's.
+func (p PresentPage) lesson() string {
+	ps := paragraphs(p.Report.Scenario.Description)
+	if len(ps) == 0 || hasOriginal(ps[0]) {
+		return ""
+	}
+	first := ps[0]
+	if i := strings.Index(first, ". "); i >= 0 {
+		first = first[:i+1]
+	}
+	return first
+}
+
+// openingQuestion is what the class is to find out, for the opening slide.
+func (p PresentPage) openingQuestion() string {
+	ps := p.Report.Policies
+	if len(ps) == 1 {
+		return "at each step, what does " + string(ps[0]) + " let through, and does the data survive?"
+	}
+	names := policyNames(ps)
+	if len(ps) == 2 {
+		names = string(ps[0]) + " and " + string(ps[1])
+	}
+	return "at each step, what do " + names + " each let through, and which keeps the data? The diagram follows " + string(p.Diagram) + "."
+}

@@ -9,6 +9,7 @@ package views
 
 import (
 	"slices"
+	"strings"
 
 	"fencelab/lab"
 	"fencelab/views/diagram"
@@ -26,6 +27,13 @@ type Report struct {
 	// Logs, for a saved import, says which policy the resource behaved
 	// like, as the logs tell it: the embed's line under the verdicts.
 	Logs string
+	// ModelNote, when not empty, says whose the verdicts are where
+	// something else ran too (a probe's receiver): the section is then
+	// "The model's verdicts", with this sentence.
+	ModelNote string
+	// Unknown are the policy names the reader asked for that name no
+	// policy: the page says it left them out.
+	Unknown []string
 
 	actors     map[string]int // actor name → order of first appearance
 	actorList  []string
@@ -131,3 +139,15 @@ func (r *Report) chosen(p lab.Policy) bool { return slices.Contains(r.Policies, 
 
 func sameString(a, b *string) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 func sameInt(a, b *int64) bool     { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+
+// actorRole says what an actor does in the run, in a few words: the kinds
+// of its events, in order, each once ("acquire, read, pause, write").
+func (r *Report) actorRole(a string) string {
+	var kinds []string
+	for _, e := range r.Scenario.Events {
+		if e.Actor == a && !slices.Contains(kinds, string(e.Kind)) {
+			kinds = append(kinds, string(e.Kind))
+		}
+	}
+	return strings.Join(kinds, ", ")
+}

@@ -98,6 +98,32 @@ type SummaryQuestion struct {
 	Accepted int
 	Rejected int
 	Revealed bool
+	// Class is the number of students in the room (those who answered
+	// any question): the shares are of the class, not of those who
+	// answered this one. Less than the answers (an older caller), it is
+	// taken as the answers.
+	Class int
+}
+
+// class is the number the shares are of: the class, or at least the answers.
+func (q SummaryQuestion) class() int { return max(q.Class, q.Accepted+q.Rejected) }
+
+// Answered is the number of answers.
+func (q SummaryQuestion) Answered() int { return q.Accepted + q.Rejected }
+
+// Unanswered is the number of students who did not answer.
+func (q SummaryQuestion) Unanswered() int { return q.class() - q.Answered() }
+
+// ClassSize is the number of students the shares are of.
+func (q SummaryQuestion) ClassSize() int { return q.class() }
+
+// UnansweredShare is the share of the class that did not answer, in whole
+// percent: with Share of each answer, it makes 100.
+func (q SummaryQuestion) UnansweredShare() int {
+	if q.class() == 0 {
+		return 0
+	}
+	return 100 - q.Share("accepted") - q.Share("rejected")
 }
 
 // Right is the number of right answers.
@@ -111,16 +137,17 @@ func (q SummaryQuestion) Right() int {
 // Wrong is the number of wrong answers.
 func (q SummaryQuestion) Wrong() int { return q.Accepted + q.Rejected - q.Right() }
 
-// WrongShare is the share of wrong answers, in whole percent.
+// WrongShare is the share of wrong answers among the answers, in whole
+// percent: how hard the question was, for the order of the summary.
 func (q SummaryQuestion) WrongShare() int { return percentOf(q.Wrong(), q.Accepted+q.Rejected) }
 
-// Share is the share of answers that were d, in whole percent.
+// Share is the share of the class whose answer was d, in whole percent.
 func (q SummaryQuestion) Share(d string) int {
-	n := q.Accepted + q.Rejected
-	if d == "accepted" || n == 0 {
+	n := q.class()
+	if d == "accepted" || n == 0 || q.Unanswered() > 0 {
 		return percentOf(q.Count(d), n)
 	}
-	return 100 - q.Share("accepted") // the two add up to 100
+	return 100 - q.Share("accepted") // everyone answered: the two add up to 100
 }
 
 // Count is the number of answers that were d.

@@ -126,6 +126,17 @@ func (r *Report) eventFields(e lab.Event) []field {
 // exploring every ordering shows; the pages set it apart and link it.
 const everyOrdering = "Every ordering:"
 
+// hasOriginal reports whether a description holds an original's words,
+// labelled as such (export.CutOriginal).
+func hasOriginal(desc string) bool {
+	for _, p := range paragraphs(desc) {
+		if _, _, ok := export.CutOriginal(p); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // paragraphs splits a description at blank lines, as the Markdown export does.
 func paragraphs(s string) []string { return export.Paragraphs(s) }
 
@@ -155,4 +166,32 @@ func policyNames(ps []lab.Policy) string {
 		names[i] = string(p)
 	}
 	return strings.Join(names, ", ")
+}
+
+// unknownWords says which asked-for policy names the page left out, and
+// what it shows instead.
+func unknownWords(r *Report) string {
+	quoted := make([]string, len(r.Unknown))
+	for i, n := range r.Unknown {
+		quoted[i] = "“" + n + "”"
+	}
+	what := "No policy is called " + strings.Join(quoted, " or ")
+	return what + ", so the page leaves it out and shows " + policyNames(r.Policies) +
+		". The policies are " + policyNames(lab.Policies()) + "."
+}
+
+// casLikeUnfenced says why cas decides as unfenced does on a scenario
+// none of whose writes is a read-modify-write: cas refuses only such a
+// write whose read went stale, and lets every other write in unchecked.
+// "" when some write is one, or for another policy.
+func casLikeUnfenced(s *lab.Scenario, p lab.Policy) string {
+	if p != lab.CAS {
+		return ""
+	}
+	for _, e := range s.Events {
+		if (e.Kind == lab.Write || e.Kind == lab.Send) && e.IsRMW() {
+			return ""
+		}
+	}
+	return "Here cas decides as unfenced does: it checks only a read-modify-write (\"rmw\": true), and no write of this scenario is one."
 }

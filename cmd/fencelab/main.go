@@ -19,10 +19,12 @@ import (
 	"os"
 
 	"fencelab/lab/probe"
+	"fencelab/lab/probe/issuer/live"
 	"fencelab/lab/probe/sqlprobe"
 )
 
 func main() {
+	live.WorkerMain() // a worker of probe --issuer never returns
 	err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	os.Exit(exitCode(err, os.Stderr))
 }

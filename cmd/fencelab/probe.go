@@ -45,6 +45,9 @@ func (disagreeError) Error() string { return "the receiver disagrees with the mo
 // runProbe plays a scenario (or concurrent writers) at a receiver and
 // compares what it does with what the model expects.
 func runProbe(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if isIssuerProbe(args) {
+		return runIssuerProbe(args, stdout, stderr)
+	}
 	f, err := parseProbeFlags(args, piped(stdin))
 	if err != nil {
 		return err
@@ -61,7 +64,7 @@ func runProbe(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	rcv, done, err := openReceiver(ctx, f)
+	rcv, done, err := openReceiver(ctx, f, stderr)
 	if err != nil {
 		return err
 	}
@@ -147,6 +150,8 @@ func parseProbeFlags(args []string, stdinPiped bool) (probeFlags, error) {
 	fs.StringVar(&f.sql.db, "db", "", "with --sql: postgres://…, mysql://user:pass@host:port/db (MySQL, MariaDB) or a SQLite file")
 	fs.StringVar(&f.sql.isolation, "isolation", "", "with --sql: read committed, repeatable read or serializable, when the file has no -- isolation: line")
 	fs.IntVar(&f.sql.retries, "retries", sqlprobe.DefaultRetries, "with --sql: how often a serialization failure or deadlock is retried")
+	fs.Var(&itemFlag{"--role", &f.sql.items}, "role", "with --sql: role map items (write=UpdateJob,SetState check=GetJob refused-on=23505), as a -- fencelab: line; repeatable")
+	fs.Var(&itemFlag{"--param", &f.sql.items}, "param", "with --sql: parameter map items ('$1=token' 'GetJob: @id=resource'), as a -- fencelab: line; repeatable")
 	files, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return f, &usageError{"probe: its options:\n" + flagList(fs)}

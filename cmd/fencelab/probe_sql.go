@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -20,11 +21,25 @@ type sqlFlags struct {
 	db        string
 	isolation string
 	retries   int
+	items     []sqlprobe.FlagItem // --role and --param, in order
+}
+
+// itemFlag gathers --role and --param items.
+type itemFlag struct {
+	name  string
+	items *[]sqlprobe.FlagItem
+}
+
+func (f *itemFlag) String() string { return "" }
+
+func (f *itemFlag) Set(s string) error {
+	*f.items = append(*f.items, sqlprobe.FlagItem{Flag: f.name, Text: s})
+	return nil
 }
 
 // openReceiver opens what the flags name: an HTTP receiver (--target) or
 // a statement file against a database (--sql, --db). done releases it.
-func openReceiver(ctx context.Context, f probeFlags) (probe.Receiver, func(), error) {
+func openReceiver(ctx context.Context, f probeFlags, stderr io.Writer) (probe.Receiver, func(), error) {
 	if f.sql.file == "" {
 		client, err := probe.NewClient(f.target, f.timeout, max(f.concurrent, 1))
 		if err != nil {
@@ -32,12 +47,18 @@ func openReceiver(ctx context.Context, f probeFlags) (probe.Receiver, func(), er
 		}
 		return client, client.Close, nil
 	}
-	file, err := readSQLFile(f.sql.file)
+	engine, _, err := sqlprobe.DSN(f.sql.db)
+	if err != nil {
+		return nil, nil, &usageError{"probe: " + err.Error()}
+	}
+	// Bound for the engine of --db: every mistake is found before the
+	// probe connects.
+	file, err := readSQLFile(f.sql.file, sqlprobe.Config{Engine: engine, Policy: f.policy, Items: f.sql.items})
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, _, err := sqlprobe.DSN(f.sql.db); err != nil {
-		return nil, nil, &usageError{"probe: " + err.Error()}
+	for _, n := range file.Notes {
+		fmt.Fprintln(stderr, n)
 	}
 	r, err := sqlprobe.Open(ctx, file, f.sql.db, sqlprobe.Options{Policy: f.policy,
 		Isolation: f.sql.isolation, Retries: f.sql.retries, Conns: max(f.concurrent, 1)})
@@ -47,13 +68,13 @@ func openReceiver(ctx context.Context, f probeFlags) (probe.Receiver, func(), er
 	return r, func() { r.Close() }, nil
 }
 
-func readSQLFile(name string) (*sqlprobe.File, error) {
+func readSQLFile(name string, cfg sqlprobe.Config) (*sqlprobe.File, error) {
 	in, err := os.Open(name)
 	if err != nil {
 		return nil, &usageError{"probe: --sql: " + err.Error()}
 	}
 	defer in.Close()
-	return sqlprobe.Parse(name, in)
+	return sqlprobe.ParseWith(name, in, cfg)
 }
 
 // annotate keeps a SQL receiver's statements with its result and names

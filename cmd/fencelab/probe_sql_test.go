@@ -17,6 +17,10 @@ func TestProbeSQLCommand(t *testing.T) {
 	good := "../../docs/sql/sqlite-conditional-update.sql"
 	refused := filepath.Join(dir, "refused.sql")
 	os.WriteFile(refused, []byte("-- name: reset\nCREATE TABLE IF NOT EXISTS r (name TEXT PRIMARY KEY);\n-- name: write\nUPDATE nosuch SET v = :value;\n-- name: read\nSELECT value, token FROM r;\n"), 0o600)
+	own := filepath.Join(dir, "own.sql")
+	os.WriteFile(own, []byte("-- name: Wipe :exec\nCREATE TABLE IF NOT EXISTS r (name TEXT PRIMARY KEY, v TEXT, t INTEGER);\nDELETE FROM r;\n"+
+		"-- name: Save :execrows\nINSERT INTO r VALUES (?, ?, :token) ON CONFLICT (name) DO UPDATE SET v = excluded.v, t = excluded.t WHERE r.t <= excluded.t;\n"+
+		"-- name: Load :one\nSELECT v, t FROM r WHERE name = ?;\n"), 0o600)
 	db := filepath.Join(dir, "r.db")
 	// Under -short every ordering of delayed-request (105 plays) stands
 	// for old-token-first's 420, and the concurrent run is shorter.
@@ -32,7 +36,7 @@ func TestProbeSQLCommand(t *testing.T) {
 		stderr string
 	}{
 		{"agree", []string{"--sql", good, "--db", db, "--scenario", "paused-worker"}, 0,
-			[]string{"sqlite-conditional-update.sql on " + db, `rejected "new-result" @42`, "AGREE"}, ""},
+			[]string{"sqlite-conditional-update.sql on " + db, `rejected; holds new-result @42`, "AGREE"}, ""},
 		{"every ordering", []string{"--sql", good, "--db", db, "--scenario", orderings, "--orderings", "all"}, 0,
 			[]string{"disagree", "AGREE"}, ""},
 		{"concurrent", []string{"--sql", good, "--db", db, "--concurrent", "2", "--duration", duration}, 0,
@@ -40,6 +44,11 @@ func TestProbeSQLCommand(t *testing.T) {
 		{"markdown", []string{"--sql", good, "--db", db, "--scenario", "paused-worker", "--policy", "fenced-strict", "--format", "markdown"}, 0,
 			[]string{"## Probe: "}, ""},
 		{"a mistake in the file", []string{"--sql", bad, "--db", db, "--scenario", "paused-worker"}, 2, nil, "bad.sql:4: block write: unknown parameter :vaule"},
+		{"a role map and a parameter map by flag", []string{"--sql", own, "--db", db, "--scenario", "paused-worker",
+			"--role", "reset=Wipe write=Save read=Load", "--role", "Load: v=value t=token", "--param", "Save: ?1=resource ?2=value", "--param", "Load: ?1=resource"}, 0,
+			[]string{"AGREE"}, "note: query Save binds :token as the probe's token; map it if it means something else"},
+		{"a flag naming a missing query", []string{"--sql", own, "--db", db, "--scenario", "paused-worker", "--role", "reset=Wipe write=Store read=Load"}, 2, nil,
+			"own.sql: --role write=Store: role write names Store: no query of that name; the file's queries: Wipe (line 1)"},
 		{"no such file", []string{"--sql", filepath.Join(dir, "none.sql"), "--db", db, "--scenario", "paused-worker"}, 2, nil, "none.sql"},
 		{"a statement the database refuses", []string{"--sql", refused, "--db", db, "--scenario", "paused-worker"}, 2, nil,
 			"step 6: block write, statement 1 (line 4: UPDATE nosuch SET v = :value): no such table: nosuch"},

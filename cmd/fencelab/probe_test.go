@@ -56,7 +56,7 @@ func TestProbeCommand(t *testing.T) {
 		out  []string
 	}{
 		{"agree", []string{"--target", fenced, "--scenario", "paused-worker", "--policy", "fenced"}, 0,
-			[]string{"applied \"new-result\" @42", "AGREE"}},
+			[]string{"applied; holds new-result @42", "AGREE"}},
 		{"forgetful", []string{"--target", forgetful, "--scenario", "forgetful-receiver"}, 1,
 			[]string{"DIFFERS", "DISAGREE: step 8: the receiver applied \"old-result\" with token 41 after it had acknowledged token 42", "note: resource result forgets"}},
 		{"markdown", []string{"--target", forgetful, "--scenario", "forgetful-receiver", "--format", "markdown"}, 1,
@@ -66,7 +66,7 @@ func TestProbeCommand(t *testing.T) {
 		{"racy", []string{"--target", racy, "--concurrent", "8", "--duration", "5s"}, 1,
 			[]string{"requests/s", "the first violating pair:", "DISAGREE: request #"}},
 		{"cas", []string{"--target", cas, "--scenario", "stale-read-fresh-token", "--policy", "cas"}, 0,
-			[]string{"POST /writes expect_version=0", `rejected "balance 7" @42, version 1`, "AGREE"}},
+			[]string{"POST /writes expect_version=0", `rejected; holds "balance 7" @42, version 1`, "AGREE"}},
 		{"cas concurrent", []string{"--target", cas, "--policy", "cas", "--concurrent", "4", "--duration", duration}, 0,
 			[]string{"requests/s", "version", "AGREE"}},
 		{"cas as fenced", []string{"--target", cas, "--scenario", "paused-worker", "--policy", "fenced"}, 1,

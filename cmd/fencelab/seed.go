@@ -44,7 +44,7 @@ func builtinTrace(lib *lab.Library, name string) (*lab.Trace, error) {
 func finalValue(t *lab.Trace, p lab.Policy) string {
 	v := t.Summary[p].Final["result"]
 	if v == nil {
-		return "(none)"
+		return "empty"
 	}
 	return *v
 }

@@ -144,11 +144,16 @@ func HasControl(k lab.Kind, f string) bool {
 	return f == "note" || slices.Contains(Controls(k), f)
 }
 
+// DefaultTitle is the title of a draft whose title was left empty: the
+// title field shows it greyed as its placeholder, so that typing starts a
+// title rather than adding to this one, and a run saved untitled gets it.
+const DefaultTitle = "A new timeline"
+
 // Blank is the editor's empty page: two actors, the default scope and
 // resource, no events yet.
 func Blank() Draft {
 	return Draft{
-		Title:     "A new timeline",
+		Title:     "", // the field shows DefaultTitle as its placeholder
 		Scopes:    []Scope{{Name: "job", FirstToken: "1"}},
 		Resources: []Resource{{Name: "result", Fencing: true, Remember: lab.Durable}},
 		Actors:    []Actor{{Name: "A", Was: "A"}, {Name: "B", Was: "B"}},

@@ -63,7 +63,7 @@ func TestCompile(t *testing.T) {
 		{"missing actor", base("ev.1.kind=read", "ev.1.actor="), nil, []string{"1 actor"}},
 		{"deliver naming no send", base("ev.1.kind=deliver", "ev.1.request=m9"), nil, []string{"1 request"}},
 		{"unknown kind", base("ev.1.kind=teleport", "ev.1.actor=A"), nil, []string{"1 kind"}},
-		{"empty title", base("title=", "ev.1.kind=read", "ev.1.actor=A"), nil, []string{"0 title"}},
+		{"title too long", base("title="+strings.Repeat("t", 121), "ev.1.kind=read", "ev.1.actor=A"), nil, []string{"0 title"}},
 		{"first token not a number", base("scope.1.first_token=forty"), nil, []string{"0 scopes.job.first_token"}},
 		{"scope declared twice", base("scope.2.name=job"), nil, []string{"0 scopes.job"}},
 		{"undeclared resource", base("ev.1.kind=restart", "ev.1.resource=disk"), nil, []string{"1 resource"}},
@@ -329,5 +329,16 @@ func TestMarkAnchor(t *testing.T) {
 		if got := tt.m.Anchor(); got != tt.want {
 			t.Errorf("%+v.Anchor() = %q, want %q", tt.m, got, tt.want)
 		}
+	}
+}
+
+// TestEmptyTitleIsTheDefault: a title left empty (the field shows the
+// default as its placeholder) saves as the default, not as an error.
+func TestEmptyTitleIsTheDefault(t *testing.T) {
+	t.Parallel()
+	d := draft.Decode(base("title=  ", "ev.1.kind=read", "ev.1.actor=A"))
+	sc, err := draft.Compile(&d)
+	if err != nil || sc.Title != draft.DefaultTitle {
+		t.Fatalf("Compile of an empty title = %v, %v; want the title %q", sc, err, draft.DefaultTitle)
 	}
 }

@@ -36,7 +36,11 @@ func Compile(d *Draft) (*lab.Scenario, error) {
 // terms.
 func (d *Draft) scenarioJSON() ([]byte, []lab.FieldError) {
 	var dups []lab.FieldError
-	file := map[string]any{"version": 1, "title": d.Title}
+	title := d.Title
+	if strings.TrimSpace(title) == "" {
+		title = DefaultTitle
+	}
+	file := map[string]any{"version": 1, "title": title}
 	if d.Description != "" {
 		file["description"] = d.Description
 	}

@@ -89,6 +89,9 @@ type Holding struct {
 	Value   *string `json:"value"`
 	Token   *int64  `json:"token"`
 	Version *int64  `json:"version,omitempty"`
+	// NoToken: the receiver keeps no token at all (a SQL read without a
+	// token column, under cas), so tokens are not compared.
+	NoToken bool `json:"-"`
 }
 
 // WriteRequest is the body of POST /writes. ExpectVersion is the version
@@ -103,6 +106,9 @@ type WriteRequest struct {
 	Op            *string `json:"op"`
 	ID            string  `json:"id"`
 	ExpectVersion *int64  `json:"expect_version,omitempty"`
+	// Writer is the actor writing (A; w3 concurrently), for a SQL
+	// receiver's :writer; an HTTP receiver is not sent it.
+	Writer string `json:"-"`
 }
 
 // Reset empties the receiver.

@@ -37,6 +37,10 @@ type run struct {
 	acked    atomic.Int64 // the highest token (cas: expected version) acknowledged so far
 	versions sync.Map     // cas: the expected versions acknowledged applied, to notice one twice
 	stop     atomic.Bool
+	// cas: the highest version a read answered so far, and the first read
+	// that returned less than one answered before it was sent.
+	readMax  atomic.Int64
+	readBack atomic.Pointer[Violation]
 	checker  Checker
 	mu       sync.Mutex
 	firstErr error
@@ -53,6 +57,9 @@ func (p *Prober) Concurrent(ctx context.Context, opt ConcurrentOptions) (*Result
 	if opt.Resource == "" {
 		opt.Resource = "result"
 	}
+	if d, ok := p.Client.(Declarer); ok {
+		d.Declare(Declaration{Resources: []string{opt.Resource}, Scopes: []string{leaseScope}, Concurrent: true})
+	}
 	if err := p.Client.Reset(ctx); err != nil {
 		return nil, err
 	}
@@ -60,6 +67,7 @@ func (p *Prober) Concurrent(ctx context.Context, opt ConcurrentOptions) (*Result
 		checker: Checker{Strict: p.Policy.Strict(), Idempotent: p.Policy.Idempotent(), Versions: p.Policy.ChecksVersion()}}
 	r.next.Store(1)
 	r.acked.Store(math.MinInt64)
+	r.readMax.Store(math.MinInt64)
 	ctx, cancel := context.WithTimeout(ctx, opt.Duration)
 	defer cancel()
 	recs := make([][]Record, opt.Workers)
@@ -149,7 +157,7 @@ func (r *run) write(out []Record, worker int, token int64, value, op string) []R
 	floor := r.acked.Load() // before the tick: see Record
 	rec := Record{Seq: int(r.seq.Add(1)), Worker: worker, Token: token, Op: op, Value: value}
 	scope := leaseScope
-	w := WriteRequest{Resource: r.opt.Resource, Value: value, Token: &token, Scope: &scope, ID: fmt.Sprintf("#%d", rec.Seq)}
+	w := WriteRequest{Resource: r.opt.Resource, Value: value, Token: &token, Scope: &scope, ID: fmt.Sprintf("#%d", rec.Seq), Writer: fmt.Sprintf("w%d", worker)}
 	if op != "" {
 		w.Op = &op
 	}
@@ -173,7 +181,7 @@ func (r *run) write(out []Record, worker int, token int64, value, op string) []R
 func (r *run) grant(out []Record, worker int, token int64) []Record {
 	rec := Record{Seq: int(r.seq.Add(1)), Worker: worker, Grant: true, Token: token}
 	rec.Sent, rec.SentAt = r.tick.Add(1), time.Since(r.start)
-	err := r.p.Client.Grant(context.Background(), leaseScope, token)
+	err := grant(context.Background(), r.p.Client, leaseScope, token, fmt.Sprintf("w%d", worker))
 	rec.Answered, rec.AnsweredAt = r.tick.Add(1), time.Since(r.start)
 	rec.Outcome = "ok"
 	if err != nil {

@@ -19,11 +19,13 @@ func (r *run) casWorker(ctx context.Context, id int) []Record {
 	n := 0
 	for !r.stop.Load() && ctx.Err() == nil {
 		t := r.next.Add(1) - 1
+		floor, sent := r.readMax.Load(), time.Since(r.start)
 		v, err := r.readVersion()
 		if err != nil {
 			r.fail(err)
 			break
 		}
+		r.readAt(floor, sent, v)
 		if old != nil && rng.IntN(3) == 0 {
 			v = *old // a late write on an older read
 		}
@@ -56,7 +58,7 @@ func (r *run) casWrite(out []Record, worker int, token, v int64, value string) [
 	rec := Record{Seq: int(r.seq.Add(1)), Worker: worker, Token: token, Value: value, Expect: &v}
 	scope := leaseScope
 	w := WriteRequest{Resource: r.opt.Resource, Value: value, Token: &token, Scope: &scope,
-		ID: fmt.Sprintf("#%d", rec.Seq), ExpectVersion: &v}
+		ID: fmt.Sprintf("#%d", rec.Seq), ExpectVersion: &v, Writer: fmt.Sprintf("w%d", worker)}
 	rec.Sent, rec.SentAt = r.tick.Add(1), time.Since(r.start)
 	a, err := r.p.Client.Write(context.Background(), w)
 	rec.Answered, rec.AnsweredAt = r.tick.Add(1), time.Since(r.start)
@@ -72,4 +74,22 @@ func (r *run) casWrite(out []Record, worker int, token, v int64, value string) [
 		r.raise(v)
 	}
 	return append(out, rec)
+}
+
+// readAt notes a read of version v sent at sent, when the highest version
+// a read had answered was floor: a version never goes down, so a read
+// answering less than one answered before it was sent is a violation.
+func (r *run) readAt(floor int64, sent time.Duration, v int64) {
+	if v < floor {
+		r.readBack.CompareAndSwap(nil, &Violation{Kind: "version-went-back", Words: fmt.Sprintf(
+			"a read sent at %s answered version %d at %s, but a read answered before it was sent had given version %d: a version must never go down",
+			ms(sent), v, ms(time.Since(r.start)), floor)})
+		r.noticed()
+	}
+	for {
+		cur := r.readMax.Load()
+		if v <= cur || r.readMax.CompareAndSwap(cur, v) {
+			return
+		}
+	}
 }

@@ -52,6 +52,9 @@ func (r *run) result(ctx context.Context, recs []Record, elapsed time.Duration) 
 		cr.Final = &final
 	}
 	cr.Violation = r.checker.Check(recs, cr.Final)
+	if cr.Violation == nil {
+		cr.Violation = r.readBack.Load() // cas: a read that went back
+	}
 	switch {
 	case cr.Violation != nil:
 		res.Verdict, res.Divergence = Disagree, cr.Violation.Words

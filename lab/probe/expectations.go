@@ -82,6 +82,10 @@ func expectations(t *lab.Trace, policy lab.Policy) map[int]expectation {
 	return out
 }
 
+// IssuerMode is the mode of a saved issuer probe (probe --issuer): the
+// scenario is the run's history, the Overrides its figures.
+const IssuerMode = "issuer"
+
 // CheckObserved checks a result posted to be saved against the trace of
 // its scenario: every step it shows exists, and every expectation is the
 // model's. It says what is wrong, or returns nil.
@@ -89,8 +93,11 @@ func CheckObserved(t *lab.Trace, r *Result) error {
 	if err := CheckPolicy(r.Policy); err != nil {
 		return err
 	}
-	if r.Mode != "sequential" && r.Mode != "orderings" {
-		return fmt.Errorf("mode %q: only a sequential probe or one ordering can be saved with its steps", r.Mode)
+	if r.Mode == IssuerMode && len(r.Steps) > 0 {
+		return fmt.Errorf("mode %q: an issuer probe has no steps of the receiver", r.Mode)
+	}
+	if r.Mode != "sequential" && r.Mode != "orderings" && r.Mode != IssuerMode {
+		return fmt.Errorf("mode %q: only a sequential probe, one ordering or an issuer's run can be saved", r.Mode)
 	}
 	if r.Verdict != Agree && r.Verdict != Disagree && r.Verdict != NotTestable {
 		return fmt.Errorf("verdict %q: use agree, disagree or not testable", r.Verdict)

@@ -1,6 +1,7 @@
 package probe_test
 
 import (
+	"context"
 	"encoding/json"
 	"net"
 	"net/http"
@@ -225,5 +226,38 @@ func slowTest(t *testing.T) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("takes a second or more; runs without -short")
+	}
+}
+
+// goingBack is a correct receiver whose every fifth read, after a write
+// landed, answers the version before: a stale replica, say.
+type goingBack struct {
+	probe.Receiver
+	mu    sync.Mutex
+	reads int
+}
+
+func (g *goingBack) Resource(ctx context.Context, name string) (probe.Holding, error) {
+	h, err := g.Receiver.Resource(ctx, name)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.reads++; err == nil && h.Version != nil && *h.Version > 1 && g.reads%5 == 0 {
+		v := *h.Version - 1
+		h.Version = &v
+	}
+	return h, err
+}
+
+// TestCASReadBackCaughtConcurrently: a read that answers a lower version
+// than a read answered before it was sent is caught.
+func TestCASReadBackCaughtConcurrently(t *testing.T) {
+	p := newProber(t, startFake(t, &fake{cas: true}), lab.CAS)
+	p.Client = &goingBack{Receiver: p.Client}
+	res, err := p.Concurrent(t.Context(), probe.ConcurrentOptions{Workers: 2, Duration: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != probe.Disagree || res.Concurrent.Violation == nil || res.Concurrent.Violation.Kind != "version-went-back" {
+		t.Errorf("Concurrent against reads that go back = %s %q", res.Verdict, res.Divergence)
 	}
 }

@@ -27,7 +27,8 @@ type Record struct {
 // Violation is the first thing a correct fencing receiver cannot do.
 type Violation struct {
 	// Kind is "stale-acknowledged", "valid-rejected", "duplicate-applied",
-	// "lost-update" (cas) or "final-value".
+	// "lost-update" (cas), "version-went-back" (cas: a read lower than one
+	// answered before it was sent) or "final-value".
 	Kind string `json:"kind"`
 	// Words say it in a sentence, with both requests and their times.
 	Words  string  `json:"words"`

@@ -13,8 +13,12 @@ import "fmt"
 //   - reject a write that expects version v when no write that expects v
 //     or more (and so could have moved the resource past v) had been sent
 //     before its answer;
-//   - end at another version than one past the highest expected version
-//     applied, holding another value than that write's.
+//   - end at a version not above the highest expected version applied,
+//     or holding another value than that write's.
+//
+// A version need not count writes: it rises strictly by any step with
+// each write applied (a sequence, a global revision), so "one past" is
+// never assumed.
 //
 // It returns the first violation in the order the answers came, or nil.
 func CheckVersions(recs []Record, final *Holding) *Violation {
@@ -58,12 +62,12 @@ func CheckVersions(recs []Record, final *Holding) *Violation {
 	return finalVersion(recs, best, *final)
 }
 
-// finalVersion checks that the resource ends one version past the
-// highest expected version applied, with that write's value. A request
+// finalVersion checks that the resource ends above the highest expected
+// version applied, with that write's value. A request
 // that failed may have been applied: a higher expected version is then
 // allowed too.
 func finalVersion(recs []Record, top *Record, final Holding) *Violation {
-	if final.Version != nil && *final.Version == *top.Expect+1 && final.Value != nil && *final.Value == top.Value {
+	if final.Version != nil && *final.Version > *top.Expect && final.Value != nil && *final.Value == top.Value {
 		return nil
 	}
 	for i := range recs {
@@ -73,8 +77,8 @@ func finalVersion(recs []Record, top *Record, final Holding) *Violation {
 		}
 	}
 	return &Violation{Kind: "final-value", After: top, Words: fmt.Sprintf(
-		"after every request was answered the resource is at version %s holding %s, but the highest version a write expected and was acknowledged applied at is %d: request #%d (%q, answered applied at %s) should have left it at version %d holding its value",
-		versionWords(final.Version), holdingWords(final.Value, final.Token), *top.Expect, top.Seq, top.Value, ms(top.AnsweredAt), *top.Expect+1)}
+		"after every request was answered the resource is at version %s holding %s, but the highest version a write expected and was acknowledged applied at is %d: request #%d (%q, answered applied at %s) should have left it above version %d holding its value",
+		versionWords(final.Version), holdingWords(final.Value, final.Token), *top.Expect, top.Seq, top.Value, ms(top.AnsweredAt), *top.Expect)}
 }
 
 // lostUpdate says that after was applied although before had moved the

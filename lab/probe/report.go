@@ -121,11 +121,14 @@ func ObservationText(o *Observation) string {
 	}
 	s := o.Outcome
 	if o.Value != nil || o.Token != nil {
-		v := "null"
+		// What the resource holds after the answer, set apart from the
+		// outcome: "rejected; holds new-result @42" (not "rejected
+		// new-result", which reads as if new-result were refused).
+		v := "empty"
 		if o.Value != nil {
-			v = strconv.Quote(*o.Value)
+			v = valueWord(*o.Value)
 		}
-		s += " " + v
+		s += "; holds " + v
 		if o.Token != nil {
 			s += " @" + strconv.FormatInt(*o.Token, 10)
 		}
@@ -219,5 +222,35 @@ func writeSQLMarkdown(b *strings.Builder, q *SQLFile) {
 	for strings.Contains(q.Text, fence) {
 		fence += "`"
 	}
-	fmt.Fprintf(b, "Statements: `%s` on %s%s.\n\n%ssql\n%s\n%s\n\n", md(q.Name), q.Engine, iso, fence, strings.TrimRight(q.Text, "\n"), fence)
+	fmt.Fprintf(b, "Statements: `%s` on %s%s.\n\n", md(q.Name), q.Engine, iso)
+	if len(q.Queries) > 0 {
+		b.WriteString("| query | line | plays | placeholders |\n|---|---|---|---|\n")
+		for _, qq := range q.Queries {
+			roles := strings.Join(qq.Roles, ", ")
+			if roles == "" {
+				roles = "none"
+			}
+			fmt.Fprintf(b, "| %s | %d | %s | %s |\n", md(qq.Name), qq.Line, roles, md(strings.Join(qq.Placeholders, " ")))
+		}
+		b.WriteString("\n")
+	}
+	for _, m := range []struct {
+		name  string
+		items []string
+	}{{"Role map", q.Roles}, {"Parameter map", q.Params}, {"Columns", q.Columns}} {
+		if len(m.items) > 0 {
+			fmt.Fprintf(b, "%s: %s.\n\n", m.name, md(strings.Join(m.items, " ")))
+		}
+	}
+	fmt.Fprintf(b, "%ssql\n%s\n%s\n\n", fence, strings.TrimRight(q.Text, "\n"), fence)
+}
+
+// valueWord is a value as the probe's columns show it: bare when it is one
+// plain word, quoted when it is empty, has spaces or quotes, or could be
+// taken for "empty".
+func valueWord(v string) string {
+	if v == "" || v == "empty" || strings.ContainsAny(v, " \t\n\"'@;") {
+		return strconv.Quote(v)
+	}
+	return v
 }

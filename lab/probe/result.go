@@ -33,6 +33,22 @@ type SQLFile struct {
 	Engine    string `json:"engine"` // postgres, mysql or sqlite
 	Isolation string `json:"isolation,omitempty"`
 	Text      string `json:"text"`
+	// Queries are the file's queries with the roles they play and the
+	// placeholders they bind, as the file writes them.
+	Queries []SQLQuery `json:"queries,omitempty"`
+	// Roles, Params and Columns are the role map (with its options), the
+	// parameter map and the column items as bound.
+	Roles   []string `json:"roles,omitempty"`
+	Params  []string `json:"params,omitempty"`
+	Columns []string `json:"columns,omitempty"`
+}
+
+// SQLQuery is one query of a statement file.
+type SQLQuery struct {
+	Name         string   `json:"name"`
+	Line         int      `json:"line"`
+	Roles        []string `json:"roles,omitempty"`
+	Placeholders []string `json:"placeholders,omitempty"`
 }
 
 // The verdicts of a probe.
@@ -70,6 +86,9 @@ type Observation struct {
 	Value   *string `json:"value"`
 	Token   *int64  `json:"token"`
 	Version *int64  `json:"version,omitempty"`
+	// NoToken: the receiver keeps no token (a SQL read without a token
+	// column, under cas), so tokens are not compared.
+	NoToken bool `json:"no_token,omitempty"`
 }
 
 // OrderingsResult sums up the every-ordering mode.

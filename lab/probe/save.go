@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,8 +23,17 @@ var ErrNothingToSave = errors.New("every ordering agreed: there is no ordering t
 // SavedScenario is the scenario a saved observation is shown with: s as
 // the probe played it, with the overrides, or the first ordering that
 // disagreed, its split writes renamed "write-N".
+//
+// Its words are true of the resource the probe ran: when Prepare changed
+// a resource, the scenario's description stays only as the original's,
+// labelled OriginalLabel, after a sentence of what the probe changed, and
+// the notes of the events at a changed resource, which may speak of the
+// resource as written ("forgets token 42"), are left out.
 func (p *Prober) SavedScenario(s *lab.Scenario, r *Result) (*lab.Scenario, error) {
-	prepared, _ := Prepare(s, p.Remember)
+	prepared, changes := Prepare(s, p.Remember)
+	if len(changes) > 0 {
+		prepared = asProbed(s, prepared, changes)
+	}
 	switch {
 	case r.Concurrent != nil:
 		return nil, errors.New("--save keeps a scenario's steps; the concurrent mode has none")
@@ -71,4 +81,52 @@ func Save(ctx context.Context, base string, s *lab.Scenario, r *Result) (string,
 		return "", fmt.Errorf("POST %s: the server answered %d: %s", endpoint, resp.StatusCode, saved.Error)
 	}
 	return "", fmt.Errorf("POST %s: the server answered %d%s; is it a fencelab server?", endpoint, resp.StatusCode, bodyNote(out))
+}
+
+// OriginalLabel begins the paragraph of a saved probe's description that
+// holds the scenario's own words, written of the resource before the probe
+// changed it; the pages recognize it and set it apart as the original's.
+const OriginalLabel = "The scenario's lesson, before the probe's changes:"
+
+// asProbed gives prepared, the scenario as the probe ran it, words true of
+// it: a first paragraph of what the probe changed, the scenario's
+// description labelled as the original's, and no note on an event at a
+// resource the probe changed.
+func asProbed(s, prepared *lab.Scenario, changes []string) *lab.Scenario {
+	c := *prepared
+	changed := map[string]bool{}
+	for name, r := range s.Resources {
+		if r != prepared.Resources[name] {
+			changed[name] = true
+		}
+	}
+	sends := map[string]string{} // a send's id: its resource
+	c.Events = slices.Clone(prepared.Events)
+	for i, e := range c.Events {
+		if e.Kind == lab.Send {
+			sends[e.ID] = e.Resource
+		}
+		res := e.Resource
+		if e.Kind == lab.Deliver || e.Kind == lab.Commit {
+			res = sends[e.Request]
+		}
+		if changed[res] {
+			c.Events[i].Note = ""
+		}
+	}
+	desc := "As probed, the resources are what the receiver claims to be: " + strings.Join(changes, "; ") + "."
+	var own []string
+	for _, para := range strings.Split(strings.ReplaceAll(s.Description, "\r\n", "\n"), "\n\n") {
+		if para = strings.Join(strings.Fields(para), " "); para != "" {
+			own = append(own, para)
+		}
+	}
+	if len(own) > 0 {
+		desc += "\n\n" + OriginalLabel + " " + strings.Join(own, " ")
+	}
+	if r := []rune(desc); len(r) > lab.MaxDescription {
+		desc = string(r[:lab.MaxDescription-1]) + "…"
+	}
+	c.Description = desc
+	return &c
 }

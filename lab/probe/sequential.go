@@ -60,6 +60,11 @@ type player struct {
 	ackAt  string // "at step 5" or "registered at step 4"
 	opStep map[string]int
 	out    played
+	// versions is each resource's version as last read, before is what it
+	// was before the latest read (cas), for the words of a divergence.
+	versions map[string]*int64
+	before   *int64
+	readRes  string // the resource of the latest read
 }
 
 // play resets the receiver and plays the prepared scenario's steps in order.
@@ -67,6 +72,7 @@ func (p *Prober) play(ctx context.Context, s *lab.Scenario) (played, error) {
 	t := lab.Replay(s)
 	pl := &player{p: p, ctx: ctx, trace: t, expect: expectations(t, p.Policy),
 		sends: map[string]lab.Event{}, opStep: map[string]int{}, out: played{verdict: Agree}}
+	declare(p.Client, s)
 	if err := p.Client.Reset(ctx); err != nil {
 		var ce *ContractError
 		if errors.As(err, &ce) {
@@ -102,7 +108,7 @@ func (pl *player) step(st *lab.Step) (stop bool, err error) {
 	row.Expected = &exp
 	switch x.Request {
 	case "POST /grants":
-		if err = pl.p.Client.Grant(pl.ctx, st.Event.Scope, *st.Token); err == nil {
+		if err = grant(pl.ctx, pl.p.Client, st.Event.Scope, *st.Token, st.Event.Actor); err == nil {
 			row.Observed = &Observation{Outcome: "ok"}
 			pl.acknowledge(*st.Token, fmt.Sprintf("registered at step %d", st.Index))
 		}
@@ -121,7 +127,7 @@ func (pl *player) step(st *lab.Step) (stop bool, err error) {
 // write sends a write or a delivered send, with its version condition
 // when it has one.
 func (pl *player) write(row *Step, st *lab.Step, e lab.Event, expect *int64) error {
-	w := WriteRequest{Resource: e.Resource, Value: deref(e.Value), Token: st.Token, ID: e.ID, ExpectVersion: expect}
+	w := WriteRequest{Resource: e.Resource, Value: deref(e.Value), Token: st.Token, ID: e.ID, ExpectVersion: expect, Writer: e.Actor}
 	if e.Scope != "" {
 		w.Scope = &e.Scope
 	}
@@ -160,11 +166,20 @@ func (pl *player) read(row *Step, res string) error {
 		row.Observed = &Observation{Outcome: "ok"}
 	}
 	row.Observed.Value, row.Observed.Token = h.Value, h.Token
+	row.Observed.NoToken = h.NoToken && pl.p.Policy.ChecksVersion() // under cas a receiver may keep no token
 	if row.Expected != nil && row.Expected.Version != nil {
 		row.Observed.Version = h.Version // only where the model expects one: see Observation
 		if h.Version == nil && h.Value == nil && h.Token == nil {
 			row.Observed.Version = new(int64) // holds nothing (a 404, no row): never written, version 0
 		}
+		if pl.versions == nil {
+			pl.versions = map[string]*int64{}
+		}
+		pl.before, pl.readRes = pl.versions[res], res
+		if pl.before == nil {
+			pl.before = new(int64) // never read: version 0
+		}
+		pl.versions[res] = row.Observed.Version
 	}
 	return nil
 }
@@ -206,7 +221,7 @@ func (pl *player) disagree(words string) {
 // same compares an observation with the model's; the version only where
 // the model expects one.
 func same(want, got *Observation) bool {
-	return got != nil && want.Outcome == got.Outcome && eq(want.Value, got.Value) && eq(want.Token, got.Token) &&
+	return got != nil && want.Outcome == got.Outcome && eq(want.Value, got.Value) && (got.NoToken || eq(want.Token, got.Token)) &&
 		(want.Version == nil || eq(want.Version, got.Version))
 }
 

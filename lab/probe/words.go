@@ -25,6 +25,12 @@ func (pl *player) explain(row Step) string {
 		return head + pl.outcomeWords(row, value, tok)
 	case want.Outcome != got.Outcome:
 		return fmt.Sprintf("%sthe receiver answered %s with %s, the model expects %s", head, row.Request, got.Outcome, want.Outcome)
+	case want.Version != nil && !eq(want.Version, got.Version) && pl.namesVersions() && got.Outcome == "applied" && pl.before != nil && got.Version != nil && *got.Version <= *pl.before:
+		return fmt.Sprintf("%sthe receiver answered applied, but the version stayed at %s (a version must rise with each write applied)",
+			head, pl.versionAs(pl.readRes, pl.before))
+	case want.Version != nil && !eq(want.Version, got.Version) && pl.namesVersions() && got.Outcome != "applied" && pl.before != nil && got.Version != nil:
+		return fmt.Sprintf("%safter it the resource is at version %s; it was at %s (a refused write or a restart leaves the version as it was)",
+			head, pl.versionAs(pl.readRes, got.Version), pl.versionAs(pl.readRes, pl.before))
 	case want.Version != nil && !eq(want.Version, got.Version):
 		return fmt.Sprintf("%safter it the resource is at version %s, the model says %d (the writes applied so far)",
 			head, versionWords(got.Version), *want.Version)
@@ -44,6 +50,9 @@ func (pl *player) outcomeWords(row Step, value, tok string) string {
 		if ack != "" && pl.ackAt == fmt.Sprintf("at step %d", row.Index) {
 			ack = "" // this very write raised it
 		}
+		if still := pl.stillHolds(row, value); still != "" {
+			return fmt.Sprintf("the receiver answered applied to %s%s, but the row still holds %s: its answer claims a write that did not happen; under %s it must reject it (%s)", value, tok, still, pl.p.Policy, row.Reason)
+		}
 		return fmt.Sprintf("the receiver applied %s%s%s; under %s it must reject it (%s)", value, tok, ack, pl.p.Policy, row.Reason)
 	case got == "applied" && want == "suppressed":
 		op := pl.opOf(row)
@@ -52,6 +61,46 @@ func (pl *player) outcomeWords(row Step, value, tok string) string {
 		return fmt.Sprintf("the receiver rejected %s%s (%s), the model expects %s under %s (%s)", value, tok, orNone(row.Observed.Reason), want, pl.p.Policy, row.Reason)
 	}
 	return fmt.Sprintf("the receiver answered %s to %s%s, the model expects %s under %s (%s)", got, value, tok, want, pl.p.Policy, row.Reason)
+}
+
+// stillHolds is what the resource holds after a write answered applied,
+// in words, when that is not what the write would leave (its value with
+// its token): "" when it is.
+func (pl *player) stillHolds(row Step, value string) string {
+	got := row.Observed
+	e := row.Event
+	if e.Kind == "deliver" {
+		e = pl.sends[row.Event.Request]
+	}
+	if got.Value == nil && got.Token == nil {
+		return ""
+	}
+	if got.Value != nil && strconv.Quote(*got.Value) == value && eq(got.Token, e.Token) {
+		return ""
+	}
+	return holdingWords(got.Value, got.Token)
+}
+
+// versionNamer is a receiver that numbers versions for the probe (a SQL
+// receiver whose versions rise by any step) and tells the one it gave.
+type versionNamer interface {
+	VersionName(resource string, v int64) string
+}
+
+// namesVersions: the receiver's versions need not count writes (a SQL
+// receiver's rise by any step), so a divergence says what they did
+// rather than the model's count.
+func (pl *player) namesVersions() bool {
+	_, ok := pl.p.Client.(versionNamer)
+	return ok
+}
+
+// versionAs is a version in the receiver's own words where it has them.
+func (pl *player) versionAs(resource string, v *int64) string {
+	if n, ok := pl.p.Client.(versionNamer); ok && v != nil {
+		return n.VersionName(resource, *v)
+	}
+	return versionWords(v)
 }
 
 func (pl *player) opOf(row Step) string {

@@ -55,7 +55,67 @@
     }
   }
   function keepDraft() { storage(function (s) { s.setItem(draftKey, draftText()); }); }
-  function dropDraft() { storage(function (s) { s.removeItem(draftKey); }); }
+  function dropDraft() {
+    storage(function (s) { s.removeItem(draftKey); s.removeItem(historyKey); });
+  }
+
+  // ---------- undo and redo ----------
+
+  // The drafts before and after this one, kept beside the draft in
+  // localStorage so that they survive a reload: each replay and each
+  // redraw remembers the form (typing is remembered once it pauses, as the
+  // replay waits for it). Undo and redo redraw the editor from a draft.
+  var historyKey = draftKey + ":history";
+  var historyMax = 100;
+  var history = storage(function (s) { return JSON.parse(s.getItem(historyKey) || "null"); }) || { past: [], future: [] };
+  var restoring = false;
+
+  function keepHistory() {
+    storage(function (s) { s.setItem(historyKey, JSON.stringify(history)); });
+    var u = $("undo"), r = $("redo");
+    if (u) {
+      u.disabled = history.past.length < 2;
+    }
+    if (r) {
+      r.disabled = history.future.length === 0;
+    }
+  }
+
+  function remember() {
+    if (restoring) {
+      return;
+    }
+    var now = draftText();
+    if (history.past[history.past.length - 1] === now) {
+      return;
+    }
+    history.past.push(now);
+    history.past = history.past.slice(-historyMax);
+    history.future = [];
+    keepHistory();
+  }
+
+  function travel(from, to, word) {
+    if ((from === history.past && from.length < 2) || (from === history.future && from.length === 0)) {
+      announce("Nothing to " + word + ".");
+      return;
+    }
+    if (from === history.past) {
+      history.future.push(history.past.pop());
+    } else {
+      history.past.push(history.future.pop());
+    }
+    keepHistory();
+    restoring = true;
+    redraw(null, new URLSearchParams(history.past[history.past.length - 1])).then(function () {
+      restoring = false;
+      keepHistory();
+      announce(word === "undo" ? "Undone." : "Redone.");
+      policiesChanged();
+    });
+  }
+  function undo() { travel(history.past, history.future, "undo"); }
+  function redo() { travel(history.future, history.past, "redo"); }
 
   // ---------- announcements ----------
 
@@ -218,6 +278,7 @@
     }
     var ctl = inflight = new AbortController();
     var start = performance.now();
+    remember();
     form.setAttribute("aria-busy", "true");
     fetch(form.dataset.preview, { method: "POST", body: body(), signal: ctl.signal })
       .then(function (res) {
@@ -232,6 +293,7 @@
         }
         var out = $("result-body");
         out.innerHTML = html;
+        keepLastGood(out);
         mark();
         // How long from the change to the new table: the browser tests log it.
         out.dataset.ms = String(Math.round(performance.now() - start));
@@ -246,6 +308,34 @@
           status("Could not replay: " + err.message + ". Your changes are kept; try again.");
         }
       });
+  }
+
+  // keepLastGood keeps the last table that replayed in view, dimmed under
+  // the errors, while a card has a mistake: the reader sees what the
+  // timeline did before it and where they were, and it comes back
+  // undimmed once the draft replays again.
+  var lastGood = null;
+  function keepLastGood(out) {
+    if (out.querySelector("table.steps")) {
+      lastGood = out.firstElementChild ? out.firstElementChild.cloneNode(true) : null;
+      return;
+    }
+    if (!lastGood || !out.querySelector(".editor-errors")) {
+      return;
+    }
+    var box = document.createElement("div");
+    box.className = "last-good";
+    var note = document.createElement("p");
+    note.className = "last-good-note";
+    note.textContent = "The last timeline that replayed, before this mistake:";
+    var old = lastGood.cloneNode(true);
+    old.setAttribute("inert", "");
+    old.querySelectorAll(".editor-warnings").forEach(function (el) { el.remove(); }); // mark() reads the new ones only
+    old.querySelectorAll("[id]").forEach(function (el) { el.removeAttribute("id"); });
+    old.querySelectorAll("[aria-labelledby]").forEach(function (el) { el.removeAttribute("aria-labelledby"); });
+    box.appendChild(note);
+    box.appendChild(old);
+    out.firstElementChild.appendChild(box);
   }
 
   // ---------- errors and warnings on the cards ----------
@@ -364,7 +454,9 @@
       .then(function (html) {
         swap(html);
         form.removeAttribute("aria-busy");
+        keepLastGood($("result-body"));
         keepDraft();
+        remember();
         var root = $("result-body").firstElementChild;
         status(root && root.dataset.summary);
       })
@@ -535,6 +627,34 @@
       dropDraft();
       window.location.reload();
     }
+    if (ev.target.closest && ev.target.closest("#undo")) {
+      undo();
+    }
+    if (ev.target.closest && ev.target.closest("#redo")) {
+      redo();
+    }
+  });
+
+  // Ctrl+Z undoes and Ctrl+Shift+Z (or Ctrl+Y) redoes, as in any editor;
+  // inside a text field that has its own undo, the browser's comes first
+  // until the field is left.
+  document.addEventListener("keydown", function (ev) {
+    if (!(ev.ctrlKey || ev.metaKey) || ev.altKey) {
+      return;
+    }
+    var key = ev.key.toLowerCase();
+    var t = ev.target;
+    var typing = t && (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && /^(text|search|number|)$/.test(t.type)));
+    if (typing && t.value !== t.defaultValue) {
+      return;
+    }
+    if (key === "z" && !ev.shiftKey) {
+      ev.preventDefault();
+      undo();
+    } else if ((key === "z" && ev.shiftKey) || key === "y") {
+      ev.preventDefault();
+      redo();
+    }
   });
 
   function setup() {
@@ -559,5 +679,12 @@
   }
 
   setup();
+  // The page as it opened is the first draft undo comes back to, unless
+  // the history already ends with it (a reload).
+  if (history.past.length === 0) {
+    history.past.push(draftText());
+  }
+  keepHistory();
+  keepLastGood($("result-body"));
   restoreDraft();
 })();

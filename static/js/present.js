@@ -69,7 +69,36 @@
     }
   }
 
+  // ---------- the opening slide ----------
+
+  // The title, the question and who takes part, before step 1: shown when
+  // the link names no step (not in a live room, whose bar has the code).
+  var opening = root.querySelector(".present-opening");
+  state.opening = false;
+
+  function showOpening(on) {
+    if (!opening) {
+      return;
+    }
+    state.opening = on;
+    opening.hidden = !on;
+    root.classList.toggle("is-opening", on);
+    root.style.setProperty("--bar-h", root.querySelector(".present-bar").offsetHeight + "px");
+    render();
+    if (on) {
+      opening.querySelector(".opening-start").focus({ preventScroll: true });
+    }
+  }
+
+  if (opening) {
+    opening.querySelector(".opening-start").addEventListener("click", function () { showOpening(false); });
+  }
+
   function next() {
+    if (state.opening) {
+      showOpening(false);
+      return;
+    }
     if (asking(state.step)) {
       reveal(state.step, "");
       return;
@@ -78,6 +107,10 @@
   }
 
   function previous() {
+    if (state.step === 1 && opening && !state.opening) {
+      showOpening(true);
+      return;
+    }
     go(state.step - 1);
   }
 
@@ -91,7 +124,7 @@
       tr.classList.toggle("is-asking", k === n && asking(k));
     });
     root.querySelector(".present-now").textContent = String(n);
-    root.querySelector(".present-prev").disabled = n === 1;
+    root.querySelector(".present-prev").disabled = state.opening || (n === 1 && !opening);
     root.querySelector(".present-next").disabled = n === count && !asking(n);
     keepHash(n);
     renderPanel(n);
@@ -411,7 +444,12 @@
   });
 
   // A fragment typed in the address bar moves too, corrected if out of range.
-  window.addEventListener("hashchange", function () { go(stepFromHash() || state.step || 1); });
+  window.addEventListener("hashchange", function () {
+    if (state.opening && stepFromHash()) {
+      showOpening(false);
+    }
+    go(stepFromHash() || state.step || 1);
+  });
 
   var resizing = 0;
   window.addEventListener("resize", function () {
@@ -450,5 +488,8 @@
   }
   var opened = { fromHash: stepFromHash() !== 0 };
   go(stepFromHash() || 1, roomID !== "" && !opened.fromHash);
+  if (!opened.fromHash && !roomID) {
+    showOpening(true);
+  }
   followRoom();
 })();

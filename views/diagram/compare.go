@@ -2,6 +2,9 @@ package diagram
 
 import (
 	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
 	"io"
 	"slices"
 
@@ -10,17 +13,14 @@ import (
 )
 
 // The comparison card is the link preview of a run: the failure and the
-// fix side by side, each as its result lane in large type (the writes
-// that reached a resource, each with its token chip and its outcome, and
-// the final value), so that chips and outcomes read at 400 pixels wide,
-// where a whole diagram's 13px labels would shrink to 4.
+// fix side by side, each its policy's name and verdict in large type over
+// its space-time diagram, and its final value, as the single-policy card
+// draws one.
 
 // Comparison geometry, in pixels of the 1200×630 card.
 const (
 	cmpTop    = 150 // where the panels start, under the title
 	cmpPanelW = (CardWidth - 3*cardMargin) / 2
-	cmpRowH   = 54
-	cmpRows   = 6 // arrivals shown per panel; earlier ones are summed up
 	cmpText   = 26
 )
 
@@ -82,81 +82,48 @@ func verdictWords(t *lab.Trace, p lab.Policy) string {
 	return "keeps the data: no invariant violated"
 }
 
-// arrival is a write that reached a resource under a policy.
-type arrival struct {
-	token, what string
-	accepted    bool
-	violates    bool // an invariant breaks at this step
-}
-
-// arrivals lists the writes that reached a resource under p, in order.
-func arrivals(s *lab.Scenario, t *lab.Trace, p lab.Policy) []arrival {
-	var out []arrival
-	for _, st := range t.Steps {
-		d := st.Outcomes.Of(p).Decision
-		if d != lab.Accepted && d != lab.Rejected {
-			continue
-		}
-		violates := slices.ContainsFunc(t.Summary[p].Violations, func(v lab.Violation) bool { return v.Step == st.Index })
-		out = append(out, arrival{token: token(st.Token), what: arrivalText(s, st.Event), accepted: d == lab.Accepted, violates: violates})
-	}
-	return out
-}
-
-// arrivalText is who wrote what: "A old-result"; a delivered request
-// says what its send carried.
-func arrivalText(s *lab.Scenario, e lab.Event) string {
-	if e.Request != "" {
-		if i := slices.IndexFunc(s.Events, func(x lab.Event) bool { return x.ID == e.Request }); i >= 0 {
-			e = s.Events[i]
-		}
-	}
-	if e.Value != nil {
-		return e.Actor + " " + *e.Value
-	}
-	return e.Actor + " " + string(e.Kind)
-}
-
-// panel draws one policy's half of the comparison card at x.
+// panel draws one policy's half of the comparison card at x: its name and
+// verdict in large type, the policy's space-time diagram below them as
+// large as the half allows (cropped, fading out, when too long), and the
+// final values.
 func (c *canvas) panel(s *lab.Scenario, t *lab.Trace, p lab.Policy, x int) {
-	right := x + cmpPanelW
 	verdict := shape{kind: shText, x1: x, y1: cmpTop + 66, text: verdictWords(t, p), fill: verdictColour(t, p), size: 28, bold: true}
 	c.fitIn(&verdict, cmpPanelW, 20)
 	c.shapes([]shape{{kind: shText, x1: x, y1: cmpTop + 30, text: "Policy " + string(p), fill: colInk, size: 30, bold: true}, verdict})
-	list := arrivals(s, t, p)
-	y := cmpTop + 96
-	if len(list) > cmpRows {
-		c.shape(&shape{kind: shText, x1: x, y1: y + 30, text: plural(len(list)-cmpRows+1, "earlier write") + " …", fill: colMuted, size: cmpText})
-		list, y = list[len(list)-cmpRows+1:], y+cmpRowH
-	}
-	for _, a := range list {
-		c.arrivalRow(a, x, right, y)
-		y += cmpRowH
-	}
+	keys := len(t.Summary[p].Final)
+	bottom := CardHeight - 30 - 36*max(keys, 1) - 8
+	c.panelDiagram(s, t, p, x, cmpTop+84, bottom)
 	c.final(t, p, x, CardHeight-30)
 }
 
-// arrivalRow draws one write: its token chip, who wrote what, and whether
-// the resource took it.
-func (c *canvas) arrivalRow(a arrival, x, right, y int) {
-	// Green or red says whether the resource did right, not the word: a
-	// rejected stale write is the fix at work.
-	outcome, col := "rejected", colGood
-	if a.accepted {
-		outcome = "accepted"
+// panelDiagram draws p's diagram, without its caption or legend, into the
+// box from x, top to x+cmpPanelW, bottom: as large as fits, but never so
+// small that its labels stop reading; a diagram taller than that is cut
+// and fades out at the box's foot.
+func (c *canvas) panelDiagram(s *lab.Scenario, t *lab.Trace, p lab.Policy, x, top, bottom int) {
+	d := layoutDiagram(s, t, p, false, nil)
+	areaW, areaH := float64(cmpPanelW), float64(bottom-top)
+	h := float64(d.height - captionH)
+	k := min(areaW/float64(d.width), areaH/h, 1.2)
+	k = max(k, min(areaW/float64(d.width), 0.5))
+	saved := *c
+	c.k = k
+	c.ox = float64(x) + (areaW-float64(d.width)*k)/2
+	c.oy = float64(top) - captionH*k
+	c.clip = image.Rect(x, top, x+cmpPanelW, bottom)
+	c.diagram(d)
+	c.k, c.ox, c.oy, c.clip = saved.k, saved.ox, saved.oy, saved.clip
+	if h*k > areaH+8 {
+		fadeBox(c.img, image.Rect(x, bottom-48, x+cmpPanelW, bottom))
 	}
-	if a.violates {
-		col = colBad
+}
+
+// fadeBox whitens the rows of r more and more, down to white.
+func fadeBox(img *image.RGBA, r image.Rectangle) {
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		a := uint8(255 * float64(y-r.Min.Y+1) / float64(r.Dy()))
+		draw.Draw(img, image.Rect(r.Min.X, y, r.Max.X, y+1), image.NewUniform(color.NRGBA{255, 255, 255, a}), image.Point{}, draw.Over)
 	}
-	chipW := 22 + 16*len(a.token)
-	what := shape{kind: shText, x1: x + chipW + 14, y1: y + 34, text: a.what, fill: colInk, size: cmpText}
-	c.fitIn(&what, right-150-what.x1, 18)
-	c.shapes([]shape{
-		{kind: shRect, x1: x, y1: y + 6, x2: chipW, y2: 38, r: 8, fill: colWhite, stroke: colInfo, width: "3"},
-		{kind: shText, x1: x + chipW/2, y1: y + 34, text: a.token, fill: colInfo, size: cmpText, bold: true, anchor: "middle"},
-		what,
-		{kind: shText, x1: right, y1: y + 34, text: outcome, fill: col, size: cmpText, bold: true, anchor: "end"},
-	})
 }
 
 // final draws the resources' final values under p, a line each, the

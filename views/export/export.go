@@ -11,12 +11,12 @@ import (
 )
 
 // Values shows each resource's value with the token that wrote it,
-// as in "result = old-result (41), email = (none)"; plain text, shared by
+// as in "result = old-result (41), email = empty"; plain text, shared by
 // the CLI's table and the Markdown export.
 func Values(values map[string]*string, tokens map[string]*int64) string {
 	var parts []string
 	for _, name := range lab.SortedNames(values) {
-		v := "(none)"
+		v := "empty" // one word for no value, as the pages and pictures say it
 		if values[name] != nil {
 			v = *values[name]
 			if tok := tokens[name]; tok != nil {

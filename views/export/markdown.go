@@ -18,6 +18,10 @@ func Markdown(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Policy,
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %s\n\n", mdLine(s.Title))
 	for _, para := range Paragraphs(s.Description) {
+		if label, rest, ok := CutOriginal(para); ok { // the original's words, quoted as its
+			fmt.Fprintf(&b, "> **%s** %s\n\n", mdCell(label), mdLine(rest))
+			continue
+		}
 		fmt.Fprintf(&b, "%s\n\n", mdLine(para))
 	}
 	if picture != "" {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"testing"
+	"time"
 
 	"fencelab/lab"
 	"fencelab/lab/probe"
@@ -102,4 +103,57 @@ func bareOnce(ctx context.Context, db *sql.DB, engine sqlprobe.Engine, q [2]stri
 		return fmt.Errorf("bare write token %d changed %d rows (%v), want 1", tok, n, err)
 	}
 	return tx.Commit()
+}
+
+// BenchmarkOverhead interleaves the two: each iteration writes once by
+// hand and once through the receiver, each first half the time, timing
+// each, so that the load of a shared machine falls on both alike. It reports µs per write of each and
+// the receiver's overhead in percent.
+func BenchmarkOverhead(b *testing.B) {
+	for _, engine := range []sqlprobe.Engine{sqlprobe.SQLite, sqlprobe.Postgres, sqlprobe.MySQL} {
+		b.Run(string(engine), func(b *testing.B) {
+			path := fmt.Sprintf("../../../docs/sql/%s-conditional-update.sql", engine)
+			r, _ := open(b, path, engine, lab.Fenced, 1)
+			ctx := b.Context()
+			if err := r.Reset(ctx); err != nil {
+				b.Fatal(err)
+			}
+			// By hand on the receiver's own pool: the same connection, so
+			// that only the receiver's work differs (on SQLite two pools on
+			// one file differ by a quarter or more, whichever goes first).
+			db := r.DB()
+			scope := "job"
+			var bare, through time.Duration
+			b.ResetTimer()
+			byHand := func() {
+				t0 := time.Now()
+				if err := bareOnce(ctx, db, engine, bareWrite[engine], nextToken()); err != nil {
+					b.Fatal(err)
+				}
+				bare += time.Since(t0)
+			}
+			probed := func() {
+				tok := nextToken()
+				t0 := time.Now()
+				a, err := r.Write(ctx, probe.WriteRequest{Resource: "result", Value: "v", Token: &tok, Scope: &scope, ID: "#1"})
+				through += time.Since(t0)
+				if err != nil || a.Outcome != "applied" {
+					b.Fatalf("Write token %d = %+v, %v; want applied", tok, a, err)
+				}
+			}
+			for i := range b.N {
+				if i%2 == 0 { // each goes first half the time
+					byHand()
+					probed()
+				} else {
+					probed()
+					byHand()
+				}
+			}
+			n := float64(b.N)
+			b.ReportMetric(float64(bare.Microseconds())/n, "bare-µs/write")
+			b.ReportMetric(float64(through.Microseconds())/n, "probe-µs/write")
+			b.ReportMetric(100*(float64(through)/float64(bare)-1), "overhead-%")
+		})
+	}
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -103,30 +105,94 @@ func Redact(db string) string {
 	return u.String()
 }
 
-// render gives a statement's text in the engine's placeholders and its
-// arguments in order: $1, $2 … for PostgreSQL (one number per name), ?
-// for the others (one per occurrence).
-func (e Engine) render(s Statement, args map[string]any) (string, []any) {
-	var b strings.Builder
-	var out []any
-	num := map[string]int{}
-	for i, part := range s.parts {
-		if i%2 == 0 {
-			b.WriteString(part)
-			continue
-		}
-		if e != Postgres {
-			b.WriteByte('?')
-			out = append(out, args[part])
-			continue
-		}
-		if num[part] == 0 {
-			out = append(out, args[part])
-			num[part] = len(out)
-		}
-		b.WriteString("$" + strconv.Itoa(num[part]))
+// pgParam is PostgreSQL's $k, or pgx's args[k-1], in an error message.
+var pgParam = regexp.MustCompile(`\$([0-9]+)|args\[([0-9]+)\]`)
+
+// renamedError is a database error whose words name the file's own
+// placeholders instead of the probe's $k; its codes stay readable.
+type renamedError struct {
+	msg string
+	err error
+}
+
+func (e *renamedError) Error() string { return e.msg }
+func (e *renamedError) Unwrap() error { return e.err }
+
+// rename makes a PostgreSQL error that mentions a parameter name the
+// file's placeholder ("parameter :token", not "parameter $2").
+func (e Engine) rename(err error, names []string) error {
+	if e != Postgres || len(names) == 0 {
+		return err
 	}
-	return b.String(), out
+	msg := err.Error()
+	out := pgParam.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := pgParam.FindStringSubmatch(m)
+		k, _ := strconv.Atoi(sub[1])
+		if sub[2] != "" {
+			k, _ = strconv.Atoi(sub[2])
+			k++
+		}
+		if k >= 1 && k <= len(names) {
+			return names[k-1]
+		}
+		return m
+	})
+	if out == msg {
+		return err
+	}
+	return &renamedError{out, err}
+}
+
+// refusedBy is the code of codes that err carries on e, or "": a
+// SQLSTATE (PostgreSQL; MySQL and MariaDB report one too), a MySQL or
+// MariaDB error number, a SQLite result code, primary or extended. Codes
+// another engine would give are ignored. The drivers' types are not
+// imported: their codes are read by method, field or words.
+func (e Engine) refusedBy(err error, codes []string) string {
+	if len(codes) == 0 {
+		return ""
+	}
+	var have []string
+	var coded interface{ SQLState() string }
+	if errors.As(err, &coded) {
+		have = append(have, coded.SQLState())
+	}
+	msg := err.Error()
+	switch e {
+	case MySQL:
+		if m := mysqlCode.FindStringSubmatch(msg); m != nil {
+			have = append(have, m[1], m[2])
+		}
+	case SQLite:
+		have = append(have, sqliteErrCodes(err)...)
+	}
+	for _, c := range codes {
+		if slices.Contains(have, c) {
+			return c
+		}
+	}
+	return ""
+}
+
+var mysqlCode = regexp.MustCompile(`Error ([0-9]+)(?: \(([0-9A-Z]{5})\))?`)
+
+// sqliteErrCodes reads mattn/go-sqlite3's Error: its Code and
+// ExtendedCode fields, as decimal text.
+func sqliteErrCodes(err error) []string {
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		v := reflect.ValueOf(e)
+		if v.Kind() == reflect.Pointer {
+			v = v.Elem()
+		}
+		if v.Kind() != reflect.Struct {
+			continue
+		}
+		c, x := v.FieldByName("Code"), v.FieldByName("ExtendedCode")
+		if c.IsValid() && x.IsValid() && c.CanInt() && x.CanInt() {
+			return []string{strconv.FormatInt(c.Int(), 10), strconv.FormatInt(x.Int(), 10)}
+		}
+	}
+	return nil
 }
 
 // level maps an isolation line to database/sql's level; SQLite ignores

@@ -48,8 +48,6 @@ func TestStatementErrors(t *testing.T) {
 			[]string{"step 6", "block read", "returns columns [val tok]; block read must return value and token"}},
 		{"an outcome outside the contract", okReset + "-- name: write\nSELECT 'maybe' AS outcome;\n" + okRead,
 			[]string{"step 6", "block write", `returned outcome maybe; use applied, suppressed or rejected`}},
-		{"rows without an outcome", okReset + "-- name: write\nSELECT 'applied' AS result;\n" + okRead,
-			[]string{"must return a column outcome"}},
 		{"a token that is not a number", okReset + okWrite + "-- name: read\nSELECT value, 'forty-two' AS token FROM r WHERE name = :resource;\n",
 			[]string{"block read", `token "forty-two" is not an integer`}},
 		{"a reset that fails", "-- name: reset\nDROP TABLE nosuch;\n" + okWrite + okRead,

@@ -68,7 +68,7 @@ func open(t testing.TB, path string, engine sqlprobe.Engine, policy lab.Policy, 
 		t.Fatal(err)
 	}
 	defer in.Close()
-	f, err := sqlprobe.Parse(filepath.Base(path), in)
+	f, err := sqlprobe.ParseWith(filepath.Base(path), in, sqlprobe.Config{Engine: engine, Policy: policy})
 	if err != nil {
 		t.Fatalf("Parse(%s): %v", path, err)
 	}
@@ -88,7 +88,8 @@ func open(t testing.TB, path string, engine sqlprobe.Engine, policy lab.Policy, 
 // as its comment says: right agrees in every mode, racy agrees in order
 // and in every ordering but the concurrent mode catches it, wrong
 // disagrees in order on the scenario it names. A cas file plays
-// stale-read-fresh-token, where a write's version condition decides.
+// stale-read-fresh-token, where a write's version condition decides; a
+// right file that names a scenario plays that one.
 func TestExamples(t *testing.T) {
 	t.Parallel()
 	for _, ex := range examples(t) {
@@ -97,14 +98,22 @@ func TestExamples(t *testing.T) {
 			p := &probe.Prober{Client: r, Policy: ex.policy, Remember: lab.Durable}
 			ctx := t.Context()
 			if ex.expect == "wrong" {
-				res, err := p.Sequential(ctx, scenario(t, "../../../docs/sql/"+ex.scenario))
+				path := "../../../docs/sql/" + ex.scenario
+				if _, err := os.Stat(path); err != nil {
+					path = "../../../scenarios/" + ex.scenario + ".json"
+				}
+				res, err := p.Sequential(ctx, scenario(t, path))
 				verdict(t, ex, "in order on "+ex.scenario, res, err, probe.Disagree)
 				return
 			}
-			// A conditional write (cas) is seen at work on an rmw write.
+			// A conditional write (cas) is seen at work on an rmw write; a
+			// right file may name the scenario that shows it at work.
 			name := "paused-worker"
 			if ex.policy.ChecksVersion() {
 				name = "stale-read-fresh-token"
+			}
+			if ex.scenario != "" {
+				name = ex.scenario
 			}
 			played := scenario(t, "../../../scenarios/"+name+".json")
 			res, err := p.Sequential(ctx, played)

@@ -34,8 +34,20 @@ func (e *gaveUp) Error() string {
 	return fmt.Sprintf("gave up after %d retries (--retries); the last failure: %v", e.tries, e.last)
 }
 
+// refusal is a write the receiver refused by an error that refused-on
+// names.
+type refusal struct {
+	code string
+	err  error
+}
+
+func (e *refusal) Error() string {
+	return fmt.Sprintf("refused by the database (%s, refused-on): %v", e.code, e.err)
+}
+
 // retry runs fn in a transaction, again after a serialization failure,
-// with a backoff doubling from 1 ms to 100 ms, up to Retries times.
+// with a backoff doubling from 1 ms to 100 ms, up to Retries times. An
+// error refused-on names is a *refusal, never retried.
 func (r *Receiver) retry(ctx context.Context, fn func(*sql.Tx) error) error {
 	backoff := time.Millisecond
 	var last error
@@ -51,7 +63,12 @@ func (r *Receiver) retry(ctx context.Context, fn func(*sql.Tx) error) error {
 			return err
 		}
 		var se *stmtError
-		if !errors.As(err, &se) || !retryable(se.err) {
+		if errors.As(err, &se) {
+			if code := r.engine.refusedBy(se.err, r.file.refused); code != "" {
+				return &refusal{code, se}
+			}
+		}
+		if se == nil || !retryable(se.err) {
 			return r.fatal(err)
 		}
 		last = err
@@ -96,34 +113,91 @@ type result struct {
 	stmt     Statement
 	block    *Block
 	rows     bool
-	columns  []string
-	last     []any // nil when it returned no row
+	columns  []string // as facts where an item renames them, else lower case
+	last     []any    // nil when it returned no row
 	affected int64
+	version  any // a read's version as the database gave it
 }
 
 // run runs a block's statements in tx.
-func (r *Receiver) run(ctx context.Context, tx *sql.Tx, b *Block, args map[string]any) (*result, error) {
+func (r *Receiver) run(ctx context.Context, tx *sql.Tx, b *Block, args *args) (*result, error) {
 	var res *result
-	for i, st := range b.Statements {
-		q, a := r.engine.render(st, args)
-		res = &result{stmt: st, block: b, rows: st.ReturnsRows()}
+	for _, st := range b.Statements {
 		var err error
-		if res.rows {
-			err = res.query(ctx, tx, q, a)
-		} else {
-			err = res.exec(ctx, tx, q, a)
-		}
-		if err != nil {
-			return nil, &stmtError{where(b, i), err}
+		if res, err = r.runOne(ctx, tx, b, st, args); err != nil {
+			return nil, err
 		}
 	}
 	return res, nil
 }
 
-// where names a block's statement for a message.
-func where(b *Block, i int) string {
-	st := b.Statements[i]
-	return fmt.Sprintf("block %s, statement %d (line %d: %s)", b.Name, i+1, st.Line, clip(st.Text))
+// each runs a block of reset or grant: a statement that uses resource
+// once per resource, one that uses scope once per scope, one that uses
+// both once per pair, the others once.
+func (r *Receiver) each(ctx context.Context, tx *sql.Tx, b *Block, base args, resources, scopes []string) (*result, error) {
+	var res *result
+	for _, st := range b.Statements {
+		rs, ss := []any{base[fResource]}, []any{base[fScope]}
+		if st.uses["resource"] {
+			rs = toAny(resources)
+		}
+		if st.uses["scope"] && b.Name == "reset" {
+			ss = toAny(scopes)
+		}
+		for _, rn := range rs {
+			for _, sn := range ss {
+				a := base
+				a[fResource], a[fScope] = rn, sn
+				var err error
+				if res, err = r.runOne(ctx, tx, b, st, &a); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return res, nil
+}
+
+func toAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// runOne runs one statement of a block with the facts in args.
+func (r *Receiver) runOne(ctx context.Context, tx *sql.Tx, b *Block, st Statement, args *args) (*result, error) {
+	p := st.plan
+	a := make([]any, len(p.binds))
+	for i, src := range p.binds {
+		if src.fact != "" {
+			a[i] = args[src.fi]
+		} else {
+			a[i] = src.lit
+		}
+	}
+	res := &result{stmt: st, block: b, rows: st.rows}
+	var err error
+	if res.rows {
+		err = res.query(ctx, tx, p.q, a)
+	} else {
+		err = res.exec(ctx, tx, p.q, a)
+	}
+	if err != nil {
+		return nil, &stmtError{where(b, st), r.engine.rename(err, p.names)}
+	}
+	return res, nil
+}
+
+// where names a block's statement for a message: its query when the
+// query is not named after the role.
+func where(b *Block, st Statement) string {
+	q := ""
+	if !strings.EqualFold(st.Query, b.Name) {
+		q = " query " + st.Query + ","
+	}
+	return fmt.Sprintf("block %s,%s statement %d (line %d: %s)", b.Name, q, st.Index, st.Line, clip(st.Text))
 }
 
 func clip(s string) string {
@@ -152,8 +226,17 @@ func (res *result) query(ctx context.Context, tx *sql.Tx, q string, a []any) err
 	if res.columns, err = rows.Columns(); err != nil {
 		return err
 	}
-	for i := range res.columns {
-		res.columns[i] = strings.ToLower(res.columns[i])
+	for i, c := range res.columns {
+		c = strings.ToLower(c)
+		if f := res.stmt.cols[c]; f != "" {
+			c = f
+		}
+		res.columns[i] = c
+	}
+	for _, f := range columnFacts {
+		if countOf(res.columns, f) > 1 {
+			return fmt.Errorf("returns columns %v: two of them read as %s; rename one (-- fencelab: %s: COLUMN=%s) or leave one out", res.columns, f, res.stmt.Query, f)
+		}
 	}
 	for rows.Next() {
 		vals := make([]any, len(res.columns))
@@ -167,6 +250,16 @@ func (res *result) query(ctx context.Context, tx *sql.Tx, q string, a []any) err
 		res.last = vals
 	}
 	return rows.Err()
+}
+
+func countOf(ss []string, s string) int {
+	n := 0
+	for _, x := range ss {
+		if x == s {
+			n++
+		}
+	}
+	return n
 }
 
 // column returns the last row's value of a column; found is false when
@@ -183,15 +276,16 @@ func (res *result) column(name string) (v any, found bool) {
 }
 
 func (res *result) broken(msg string) error {
-	return &probe.BrokenError{Where: where(res.block, len(res.block.Statements)-1), Err: errors.New(msg)}
+	return &probe.BrokenError{Where: where(res.block, res.stmt), Err: errors.New(msg)}
 }
 
-// holding reads the read block's value and token columns, and its
-// version column when it has one (a receiver that claims cas needs it).
-func (res *result) holding(b *Block) (probe.Holding, error) {
+// holding reads the read block's value and token columns (token may be
+// missing under cas), and its version column when it has one (a receiver
+// that claims cas needs it).
+func (res *result) holding(cas bool) (probe.Holding, error) {
 	v, okV := res.column("value")
 	t, okT := res.column("token")
-	if !res.rows || !okV || !okT {
+	if !res.rows || !okV || (!okT && !cas) {
 		return probe.Holding{}, res.broken(fmt.Sprintf("returns columns %v; block read must return value and token", res.columns))
 	}
 	var h probe.Holding
@@ -200,17 +294,44 @@ func (res *result) holding(b *Block) (probe.Holding, error) {
 	if err != nil {
 		return h, res.broken("token " + err.Error())
 	}
-	h.Token = tok
+	h.Token, h.NoToken = tok, !okT
 	if v, ok := res.column("version"); ok {
-		if h.Version, err = integer(v); err != nil {
+		if h.Version, res.version, err = versionOf(v); err != nil {
 			return h, res.broken("version " + err.Error())
 		}
 	}
 	return h, nil
 }
 
+// timeLayouts are the date-times a version may be written in, for a
+// driver that returns them as text.
+var timeLayouts = []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999-07",
+	"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999"}
+
+// versionOf reads a version: an integer, or a date-time, as its
+// microseconds since 1970 (so that time order is number order), with the
+// value as the database gave it, to send back as expect_version.
+func versionOf(v any) (*int64, any, error) {
+	if t, ok := v.(time.Time); ok {
+		n := t.UnixMicro()
+		return &n, t, nil
+	}
+	n, err := integer(v)
+	if err == nil || v == nil {
+		return n, v, err
+	}
+	s := strings.TrimSpace(*text(v))
+	for _, l := range timeLayouts {
+		if t, terr := time.Parse(l, s); terr == nil {
+			m := t.UnixMicro()
+			return &m, s, nil
+		}
+	}
+	return nil, nil, fmt.Errorf("%q is neither an integer nor a date-time", s)
+}
+
 // token reads the check block's token column.
-func (res *result) token(b *Block) (*int64, error) {
+func (res *result) token() (*int64, error) {
 	t, ok := res.column("token")
 	if !res.rows || !ok {
 		return nil, res.broken(fmt.Sprintf("returns columns %v; block check must return token", res.columns))
@@ -223,22 +344,36 @@ func (res *result) token(b *Block) (*int64, error) {
 }
 
 // outcome reads the write block's answer: its last row's outcome column
-// (no row: rejected), or the count of rows (at least one: applied).
-func (res *result) outcome(b *Block) (probe.Answer, error) {
+// with its reason (no row: rejected), any row under outcome=rows, or the
+// count of rows (at least one: applied).
+func (res *result) outcome(anyRow bool) (probe.Answer, error) {
+	line := fmt.Sprintf("block write, line %d", res.stmt.Line)
+	if !strings.EqualFold(res.stmt.Query, "write") {
+		line = fmt.Sprintf("block write, query %s, line %d", res.stmt.Query, res.stmt.Line)
+	}
 	if !res.rows {
 		if res.affected >= 1 {
 			return probe.Answer{Outcome: "applied"}, nil
 		}
-		return probe.Answer{Outcome: "rejected", Reason: fmt.Sprintf("block write, line %d: 0 rows changed", res.stmt.Line)}, nil
+		return probe.Answer{Outcome: "rejected", Reason: line + ": 0 rows changed"}, nil
+	}
+	if anyRow {
+		if res.last != nil {
+			return probe.Answer{Outcome: "applied"}, nil
+		}
+		return probe.Answer{Outcome: "rejected", Reason: line + ": no row returned (outcome=rows)"}, nil
 	}
 	o, ok := res.column("outcome")
+	why, _ := res.column("reason")
 	switch s := text(o); {
 	case !ok:
 		return probe.Answer{}, res.broken(fmt.Sprintf("returns columns %v; a write that returns rows must return a column outcome", res.columns))
 	case res.last == nil:
-		return probe.Answer{Outcome: "rejected", Reason: fmt.Sprintf("block write, line %d: no row returned", res.stmt.Line)}, nil
-	case s != nil && (*s == "applied" || *s == "suppressed" || *s == "rejected"):
+		return probe.Answer{Outcome: "rejected", Reason: line + ": no row returned"}, nil
+	case s != nil && *s == "applied":
 		return probe.Answer{Outcome: *s}, nil
+	case s != nil && (*s == "suppressed" || *s == "rejected"):
+		return probe.Answer{Outcome: *s, Reason: reasonOf(why, "")}, nil
 	}
 	return probe.Answer{}, res.broken(fmt.Sprintf("returned outcome %v; use applied, suppressed or rejected", o))
 }

@@ -1,8 +1,9 @@
 // Package sqlprobe is a receiver for the probe made of the statements a
-// service runs against its database: a file of named blocks (reset,
-// write, read, check, grant, restart) played at PostgreSQL, MySQL,
-// MariaDB or SQLite through database/sql. The drivers are registered by
-// the program (cmd/fencelab) and by tests, never here.
+// service runs against its database: a file of named queries, each
+// playing one or more roles (reset, write, read, check, grant, restart),
+// played at PostgreSQL, MySQL, MariaDB or SQLite through database/sql.
+// The drivers are registered by the program (cmd/fencelab) and by tests,
+// never here.
 package sqlprobe
 
 import (
@@ -13,41 +14,102 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"fencelab/lab"
 )
 
 // File is a parsed statement file.
 type File struct {
-	Name   string
-	Text   string
+	Name string
+	Text string
+	// Queries are the file's -- name: blocks in the file's order.
+	Queries []*Query
+	// Blocks are the roles, each played by its queries' statements in
+	// order; set once the file is bound.
 	Blocks map[string]*Block
-	// Isolation is the file's isolation line ("" when it has none):
-	// the check block's, else the write block's.
+	// Isolation is the file's level ("" when it names none): the header's,
+	// else check's, else write's.
 	Isolation string
+	// Notes are said before the probe runs (a placeholder that collides
+	// with a fact).
+	Notes []string
+	// Roles and Params are the role map and the parameter map as bound,
+	// for the saved page: "write=InsertSQL", "InsertSQL: ?1=resource".
+	Roles  []string
+	Params []string
+	// Columns are the column items as bound: "range_id=token".
+	Columns []string
+
+	header      []item // the -- fencelab: items, in order
+	outcomeRows bool
+	decide      string
+	refused     []string
+	cfg         Config
+	noted       map[string]bool // the placeholders a note was said for, by query
+	issuer      bool            // a lease table's file (ParseIssuer), with its own blocks
 }
 
-// Block is one named block of statements.
-type Block struct {
-	Name       string
-	Line       int // the line of its -- name: comment
+// Query is one -- name: block.
+type Query struct {
+	Name       string // as written
+	Line       int    // the line of its -- name: comment
+	Annotation string // sqlc's command (":exec"), or ""
 	Isolation  string
+	isoLine    int
+	refused    []string
+	refLine    int
+	Statements []Statement
+	roles      []string
+}
+
+// Block is a role, played by one or more queries as one block.
+type Block struct {
+	Name       string // the role
+	Line       int    // the first query's -- name: line
+	Queries    []*Query
 	Statements []Statement
 }
 
-// The blocks a file may hold, with the parameters each may use.
-var blockParams = map[string][]string{
-	"reset":   {},
-	"write":   {"resource", "value", "token", "scope", "op", "id", "expect_version"},
-	"check":   {"resource", "value", "token", "scope", "op", "id", "expect_version"},
+// Config says how to bind a file: the engine of --db (checks that depend
+// on it are skipped while it is unknown), the policy, and the items of
+// --role and --param.
+type Config struct {
+	Engine Engine
+	Policy lab.Policy
+	Items  []FlagItem
+}
+
+// FlagItem is one --role or --param item of the command line.
+type FlagItem struct {
+	Flag string // "--role" or "--param"
+	Text string
+}
+
+// The roles, in the order messages list them.
+var roleOrder = []string{"reset", "write", "read", "check", "grant", "restart"}
+
+// roleFacts are the facts each role may bind.
+var roleFacts = map[string][]string{
+	"reset":   {"resource", "scope"},
+	"write":   {"resource", "value", "token", "scope", "op", "id", "expect_version", "writer"},
+	"check":   {"resource", "value", "token", "scope", "op", "id", "expect_version", "writer"},
 	"read":    {"resource"},
-	"grant":   {"scope", "token"},
+	"grant":   {"resource", "scope", "token", "writer"},
 	"restart": {"resource"},
 }
 
+// facts are every fact; version is expect_version's alias.
+var facts = []string{"resource", "value", "token", "scope", "op", "id", "expect_version", "version", "writer"}
+
+// columnFacts are what a column item may rename a column to.
+var columnFacts = []string{"value", "token", "version", "outcome", "reason"}
+
+// annotations are sqlc's query commands, which the probe ignores.
+var annotations = []string{":exec", ":execrows", ":execresult", ":execlastid", ":one", ":many",
+	":batchexec", ":batchmany", ":batchone", ":copyfrom"}
+
 // maxFile is the largest statement file Parse reads.
 const maxFile = 1 << 20
-
-// blockOrder is the order blocks are listed in messages.
-var blockOrder = []string{"reset", "write", "read", "check", "grant", "restart"}
 
 // isolations are the levels an isolation line may name.
 var isolations = []string{"read committed", "repeatable read", "serializable"}
@@ -70,10 +132,24 @@ func (e *FileError) Error() string {
 	return fmt.Sprintf("%s:%d: %s", e.Name, e.Line, e.Msg)
 }
 
-// Parse reads a statement file and checks it before anything runs: every
-// required block present, no unknown block or parameter, a read that
-// returns value and token, a check that returns token.
+// Parse reads a statement file and checks it as far as it can without
+// knowing the engine; Bind (which Open calls) checks the rest.
 func Parse(name string, r io.Reader) (*File, error) {
+	return ParseWith(name, r, Config{})
+}
+
+// ParseWith reads a statement file and checks it for cfg: with the engine
+// known, every mistake is found before anything runs.
+func ParseWith(name string, r io.Reader, cfg Config) (*File, error) {
+	f, err := read(name, r, false)
+	if err != nil {
+		return nil, err
+	}
+	return f, f.Bind(cfg)
+}
+
+// read reads a statement file and cuts it into its queries.
+func read(name string, r io.Reader, issuer bool) (*File, error) {
 	b, err := io.ReadAll(io.LimitReader(r, maxFile+1))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
@@ -84,16 +160,26 @@ func Parse(name string, r io.Reader) (*File, error) {
 	if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
 		return nil, &FileError{name, 0, "not a text file (invalid UTF-8 or a NUL byte)"}
 	}
-	f := &File{Name: name, Text: string(b), Blocks: map[string]*Block{}}
+	f := &File{Name: name, Text: string(b), issuer: issuer}
 	if err := f.blocks(); err != nil {
 		return nil, err
 	}
-	return f, f.check()
+	return f, nil
 }
 
-// blocks cuts the text at its -- name: lines.
+// query finds a query by name, without regard to case.
+func (f *File) query(name string) *Query {
+	for _, q := range f.Queries {
+		if strings.EqualFold(q.Name, name) {
+			return q
+		}
+	}
+	return nil
+}
+
+// blocks cuts the text at its -- name: lines and reads the header.
 func (f *File) blocks() error {
-	var cur *Block
+	var cur *Query
 	var body strings.Builder
 	bodyLine := 0
 	var unclosed error
@@ -101,8 +187,11 @@ func (f *File) blocks() error {
 		if cur != nil && unclosed == nil {
 			var open int
 			cur.Statements, open = split(body.String(), bodyLine)
+			for i := range cur.Statements {
+				cur.Statements[i].Query, cur.Statements[i].Index = cur.Name, i+1
+			}
 			if open > 0 {
-				unclosed = &FileError{f.Name, open, fmt.Sprintf("block %s: a quote or comment opened here is never closed", cur.Name)}
+				unclosed = &FileError{f.Name, open, fmt.Sprintf("query %s: a quote or comment opened here is never closed", cur.Name)}
 			}
 		}
 		body.Reset()
@@ -117,17 +206,44 @@ func (f *File) blocks() error {
 			if flush(); unclosed != nil {
 				return unclosed
 			}
-			if err := f.open(val, n); err != nil {
+			q, err := f.open(val, n)
+			if err != nil {
 				return err
 			}
-			cur, bodyLine = f.Blocks[val], n+1
+			cur, bodyLine = q, n+1
+			continue
+		case ok && f.issuer && (key == "fencelab" || key == "refused-on"):
+			return &FileError{f.Name, n, fmt.Sprintf("a -- %s: line: an issuer's file has fixed blocks (reset, acquire, renew, release) and takes no role map, parameter map or refusals", key)}
+		case ok && f.issuer && key == "isolation" && cur == nil:
+			return &FileError{f.Name, n, "an isolation line belongs inside block acquire (after -- name: acquire)"}
+		case ok && key == "fencelab" && cur != nil:
+			return &FileError{f.Name, n, "a -- fencelab: line after the first -- name: line; header lines go before the first query"}
+		case ok && key == "fencelab":
+			items, err := headerItems(val)
+			if err != nil {
+				return &FileError{f.Name, n, err.Error()}
+			}
+			for i := range items {
+				items[i].line = n
+			}
+			f.header = append(f.header, items...)
 			continue
 		case ok && key == "isolation" && cur != nil:
-			if err := cur.setIsolation(f.Name, val, n); err != nil {
-				return err
+			v := strings.ToLower(strings.Join(strings.Fields(val), " "))
+			if !slices.Contains(isolations, v) {
+				return &FileError{f.Name, n, fmt.Sprintf("isolation %q: use read committed, repeatable read or serializable", v)}
 			}
+			cur.Isolation, cur.isoLine = v, n
 		case ok && key == "isolation":
-			return &FileError{f.Name, n, "an isolation line belongs inside a block (after -- name: check or -- name: write)"}
+			return &FileError{f.Name, n, "an isolation line belongs inside a block (after -- name: check or -- name: write), or isolation= in a -- fencelab: line"}
+		case ok && key == "refused-on" && cur != nil:
+			codes, err := refusedCodes(strings.ReplaceAll(val, " ", ""))
+			if err != nil {
+				return &FileError{f.Name, n, err.Error()}
+			}
+			cur.refused, cur.refLine = append(cur.refused, codes...), n
+		case ok && key == "refused-on":
+			return &FileError{f.Name, n, "a refused-on line belongs inside a query of check or write, or refused-on= in a -- fencelab: line"}
 		case cur == nil && strings.TrimSpace(stripComments(line)) != "":
 			return &FileError{f.Name, n, "a statement before the first -- name: line; every statement belongs to a named block"}
 		}
@@ -137,7 +253,8 @@ func (f *File) blocks() error {
 	return unclosed
 }
 
-// directive reads "-- name: X" or "-- isolation: Y" (any case, any space).
+// directive reads "-- name: X", "-- fencelab: …", "-- isolation: Y" or
+// "-- refused-on: CODES" (the word in any case, blanks around it).
 func directive(line string) (key, val string, ok bool) {
 	rest, found := strings.CutPrefix(strings.TrimSpace(line), "--")
 	if !found {
@@ -145,95 +262,48 @@ func directive(line string) (key, val string, ok bool) {
 	}
 	k, v, found := strings.Cut(rest, ":")
 	k = strings.ToLower(strings.TrimSpace(k))
-	if !found || (k != "name" && k != "isolation") {
+	if !found || (k != "name" && k != "isolation" && k != "fencelab" && k != "refused-on") {
 		return "", "", false
 	}
-	return k, strings.ToLower(strings.Join(strings.Fields(v), " ")), true
+	return k, strings.TrimSpace(v), true
 }
 
-func (f *File) open(name string, line int) error {
-	if _, ok := blockParams[name]; !ok {
-		return &FileError{f.Name, line, fmt.Sprintf("unknown block %q: use %s", name, strings.Join(blockOrder, ", "))}
+// open starts a query at its -- name: line, with sqlc's annotation if any.
+func (f *File) open(val string, line int) (*Query, error) {
+	fields := strings.Fields(val)
+	if len(fields) == 0 {
+		return nil, &FileError{f.Name, line, "a -- name: line without a name"}
 	}
-	if b := f.Blocks[name]; b != nil {
-		return &FileError{f.Name, line, fmt.Sprintf("a second block %q (the first is at line %d)", name, b.Line)}
-	}
-	f.Blocks[name] = &Block{Name: name, Line: line}
-	return nil
-}
-
-func (b *Block) setIsolation(file, val string, line int) error {
-	if !slices.Contains(isolations, val) {
-		return &FileError{file, line, fmt.Sprintf("isolation %q: use read committed, repeatable read or serializable", val)}
-	}
-	if b.Name != "check" && b.Name != "write" {
-		return &FileError{file, line, fmt.Sprintf("an isolation line in block %s: only check and write take one", b.Name)}
-	}
-	b.Isolation = val
-	return nil
-}
-
-// check finds what Parse promises to find before anything runs.
-func (f *File) check() error {
-	for _, name := range []string{"reset", "write", "read"} {
-		if f.Blocks[name] == nil {
-			return &FileError{f.Name, 0, fmt.Sprintf("no %q block: a statement file needs -- name: reset, write and read", name)}
-		}
-	}
-	for _, name := range blockOrder {
-		if err := f.checkBlock(f.Blocks[name]); err != nil {
-			return err
-		}
-	}
-	return f.isolation()
-}
-
-func (f *File) checkBlock(b *Block) error {
-	if b == nil {
-		return nil
-	}
-	if len(b.Statements) == 0 {
-		return &FileError{f.Name, b.Line, fmt.Sprintf("block %s has no statement", b.Name)}
-	}
-	for _, st := range b.Statements {
-		if w := st.first(); slices.Contains(txControl, w) {
-			return &FileError{f.Name, st.Line, fmt.Sprintf("block %s: %s; the probe runs each block as one transaction of its own, so leave transaction control out (an isolation line sets the level)", b.Name, strings.ToUpper(w))}
-		}
-		for _, p := range st.Params() {
-			if !slices.Contains(blockParams[b.Name], p) {
-				return &FileError{f.Name, st.Line, fmt.Sprintf("block %s: unknown parameter :%s; it takes %s", b.Name, p, paramList(b.Name))}
-			}
-		}
-	}
-	last := b.Statements[len(b.Statements)-1]
+	q := &Query{Name: fields[0], Line: line}
 	switch {
-	case b.Name == "read" && !(last.ReturnsRows() && last.names("value", "token")):
-		return &FileError{f.Name, last.Line, "block read: its last statement must be a SELECT returning columns value and token (SELECT value, token FROM … WHERE name = :resource)"}
-	case b.Name == "check" && !(last.ReturnsRows() && (last.names("token") || last.names("version"))):
-		return &FileError{f.Name, last.Line, "block check: its last statement must be a SELECT returning a column token, the highest token the receiver remembers (under cas: version, the resource's version)"}
+	case len(fields) == 2 && slices.Contains(annotations, strings.ToLower(fields[1])):
+		q.Annotation = fields[1]
+	case len(fields) > 1:
+		return nil, &FileError{f.Name, line, fmt.Sprintf("query %s: %q after the name is not one of sqlc's commands (%s)", q.Name, strings.Join(fields[1:], " "), strings.Join(annotations, " "))}
 	}
-	return nil
+	if o := f.query(q.Name); o != nil {
+		return nil, &FileError{f.Name, line, fmt.Sprintf("a second query %q (the first is at line %d)", q.Name, o.Line)}
+	}
+	f.Queries = append(f.Queries, q)
+	return q, nil
 }
 
-func paramList(block string) string {
-	ps := blockParams[block]
+// queryList names the file's queries with their lines, for messages.
+func (f *File) queryList() string {
+	var out []string
+	for _, q := range f.Queries {
+		out = append(out, fmt.Sprintf("%s (line %d)", q.Name, q.Line))
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, ", ")
+}
+
+func factList(role string) string {
+	ps := roleFacts[role]
 	if len(ps) == 0 {
 		return "none"
 	}
 	return ":" + strings.Join(ps, ", :")
-}
-
-// isolation picks the file's level: check's, else write's; two different
-// lines are a mistake.
-func (f *File) isolation() error {
-	w := f.Blocks["write"]
-	c := f.Blocks["check"]
-	f.Isolation = w.Isolation
-	if c != nil && c.Isolation != "" {
-		if w.Isolation != "" && w.Isolation != c.Isolation {
-			return &FileError{f.Name, c.Line, fmt.Sprintf("block check says isolation %s, block write (line %d) %s: check and write run in one transaction, give one level", c.Isolation, w.Line, w.Isolation)}
-		}
-		f.Isolation = c.Isolation
-	}
-	return nil
 }

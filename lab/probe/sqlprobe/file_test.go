@@ -20,17 +20,18 @@ func TestParseMistakes(t *testing.T) {
 	}{
 		{"no write", "-- name: reset\nDELETE FROM r;\n" + goodRead, 0, `no "write" block`},
 		{"no reset", "-- name: write\nUPDATE r SET value = :value;\n" + goodRead, 0, `no "reset" block`},
-		{"unknown parameter", "-- name: reset\nDELETE FROM r;\n-- name: write\nUPDATE r\n SET value = :valeu;\n" + goodRead, 4, "unknown parameter :valeu"},
-		{"parameter in reset", "-- name: reset\nDELETE FROM r WHERE name = :resource;\n-- name: write\nUPDATE r SET value = :value;\n" + goodRead, 2, "it takes none"},
+		{"unknown parameter", "-- name: reset\nDELETE FROM r;\n-- name: write\nUPDATE r\n SET value = :valeu;\n" + goodRead, 5, "unknown parameter :valeu"},
+		{"parameter in reset", "-- name: reset\nDELETE FROM r WHERE name = :value;\n-- name: write\nUPDATE r SET value = :value;\n" + goodRead, 2, "it takes :resource, :scope"},
+		{"rows without an outcome", "-- name: reset\nDELETE FROM r;\n-- name: write\nSELECT 'applied' AS result;\n" + goodRead, 4, "returns rows (SELECT 'applied' AS result) but no outcome column"},
 		{"read without token", "-- name: reset\nDELETE FROM r;\n-- name: write\nUPDATE r SET value = :value;\n-- name: read\nSELECT value FROM r WHERE name = :resource;\n", 6, "value and token"},
 		{"read not a select", "-- name: reset\nDELETE FROM r;\n-- name: write\nUPDATE r SET value = :value;\n-- name: read\nUPDATE r SET value = 'x', token = 1;\n", 6, "value and token"},
 		{"check without token", "-- name: reset\nDELETE FROM r;\n-- name: check\nSELECT remembered FROM r;\n-- name: write\nUPDATE r SET value = :value;\n" + goodRead, 4, "column token"},
-		{"unknown block", "-- name: reset\nDELETE FROM r;\n-- name: wirte\nUPDATE r SET value = :value;\n", 3, `unknown block "wirte"`},
+		{"unknown annotation", "-- name: reset\nDELETE FROM r;\n-- name: write :exce\nUPDATE r SET value = :value;\n", 3, `":exce" after the name is not one of sqlc's commands`},
 		{"second block", "-- name: reset\nDELETE FROM r;\n-- name: reset\nDELETE FROM s;\n", 3, "first is at line 1"},
 		{"empty block", "-- name: reset\n-- name: write\nUPDATE r SET value = :value;\n" + goodRead, 1, "no statement"},
 		{"statement outside", "DELETE FROM r;\n-- name: reset\nDELETE FROM r;\n", 1, "before the first -- name:"},
 		{"bad isolation", "-- name: reset\nDELETE FROM r;\n-- name: write\n-- isolation: snapshot\nUPDATE r SET value = :value;\n" + goodRead, 4, `isolation "snapshot"`},
-		{"two isolations", "-- name: reset\nDELETE FROM r;\n-- name: check\n-- isolation: serializable\nSELECT token FROM r;\n-- name: write\n-- isolation: read committed\nUPDATE r SET value = :value;\n" + goodRead, 3, "give one level"},
+		{"two isolations", "-- name: reset\nDELETE FROM r;\n-- name: check\n-- isolation: serializable\nSELECT token FROM r;\n-- name: write\n-- isolation: read committed\nUPDATE r SET value = :value;\n" + goodRead, 7, "give one level"},
 		{"unclosed quote", "-- name: reset\nDELETE FROM r;\n-- name: write\nUPDATE r\n SET value = 'oops;\n" + goodRead, 5, "never closed"},
 		{"unclosed comment", "-- name: reset\nDELETE FROM r; /* about\n-- name: write\nUPDATE r SET value = :value;\n" + goodRead, 2, "never closed"},
 		{"commit in a block", "-- name: reset\nDELETE FROM r;\n-- name: write\nUPDATE r SET value = :value;\nCOMMIT;\n" + goodRead, 5, "leave transaction control out"},
@@ -97,11 +98,11 @@ func TestReturnsRows(t *testing.T) {
 		"values (1)":                                                             true,
 	}
 	for q, want := range tests {
-		f, err := sqlprobe.Parse("r.sql", strings.NewReader("-- name: reset\nDELETE FROM r;\n-- name: write\n"+q+";\n"+goodRead))
+		f, err := sqlprobe.Parse("r.sql", strings.NewReader("-- name: reset\nDELETE FROM r;\n-- name: write\nDELETE FROM r;\n"+goodRead+"-- name: other\n"+q+";\n"))
 		if err != nil {
 			t.Fatalf("Parse(%q): %v", q, err)
 		}
-		if got := f.Blocks["write"].Statements[0].ReturnsRows(); got != want {
+		if got := f.Queries[3].Statements[0].ReturnsRows(); got != want {
 			t.Errorf("ReturnsRows(%q) = %v, want %v", q, got, want)
 		}
 	}

@@ -1,19 +1,47 @@
 package sqlprobe
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 )
 
-// Statement is one statement of a block, split at a semicolon outside
-// quotes and comments, with its parameters found.
+// Statement is one statement of a query, split at a semicolon outside
+// quotes and comments, with its placeholders found.
 type Statement struct {
-	Line int    // the line of its first character in the file
-	Text string // as written, for messages
-	// parts alternate text and parameter names: parts[0] is text,
-	// parts[1] a name, parts[2] text, and so on.
+	Line  int    // the line of its first character in the file
+	Text  string // as written, for messages
+	Query string // the query it belongs to, as the file writes it
+	Index int    // 1 + its place in its query
+	// parts alternate text and placeholders: parts[0] is text, parts[1]
+	// a placeholder, parts[2] text, and so on.
 	parts []string
-	words []word // identifiers outside quotes, comments and parameters
+	phs   []*ph    // the placeholder of each odd part
+	words []word   // identifiers outside quotes, comments and parameters
+	plan  *plan    // how it runs on the engine, once the file is bound
+	cols  colNames // its columns' renames
+	uses  map[string]bool
+	rows  bool // ReturnsRows, once bound
+}
+
+// ph is a placeholder candidate as written: :name, @name, sqlc.arg(name),
+// $n or ?. Whether it is one depends on the engine and the map.
+type ph struct {
+	kind    byte   // ':', '@', '$' or '?'
+	name    string // the name, the digits of $n or ?NNN, or the count of a bare ?
+	written string
+	line    int
+	prev    string // the token before it (for ?)
+	sqlc    bool   // sqlc.arg, sqlc.narg or sqlc.slice
+	double  bool   // ??
+}
+
+// key is the placeholder's key in the parameter map.
+func (p *ph) key() string {
+	if p.kind == '?' {
+		return "?" + p.name
+	}
+	return string(p.kind) + p.name
 }
 
 // word is an identifier or keyword with its depth in parentheses.
@@ -22,11 +50,16 @@ type word struct {
 	depth int
 }
 
-// Params lists the statement's parameter names in order, repeats kept.
+// Params lists the statement's placeholders as written, in order,
+// repeats kept; a v1 :name without its colon.
 func (s Statement) Params() []string {
 	var out []string
-	for i := 1; i < len(s.parts); i += 2 {
-		out = append(out, s.parts[i])
+	for _, p := range s.phs {
+		if p.kind == ':' {
+			out = append(out, p.name)
+		} else {
+			out = append(out, p.written)
+		}
 	}
 	return out
 }
@@ -42,6 +75,8 @@ type lexer struct {
 	text  strings.Builder // the current text part
 	start int             // where the current statement began in src
 	depth int
+	prev  string // the latest token outside quotes and comments
+	marks int    // bare ? so far in the query
 }
 
 // split cuts src, which starts at line, into statements at semicolons
@@ -79,14 +114,126 @@ func (lx *lexer) step() {
 		lx.i++
 		lx.start = lx.i
 	case c == ':' && lx.isParam():
-		lx.param()
+		lx.param(':', 1)
+	case c == '@' && lx.isAt():
+		lx.param('@', 1)
+	case c == '$' && lx.isDollar():
+		lx.param('$', 1)
+	case c == '?':
+		lx.question()
+	case isIdent(rune(c)) && lx.sqlc():
 	case isIdent(rune(c)):
 		lx.ident()
 	default:
 		lx.paren(c)
 		lx.text.WriteByte(c)
+		lx.punct(c)
 		lx.i++
 	}
+}
+
+// punct notes an operator or punctuation as the latest token; <=, >=,
+// <> and != stay one.
+func (lx *lexer) punct(c byte) {
+	switch {
+	case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+	case strings.IndexByte("=<>!", c) >= 0 && lx.i > 0 && strings.IndexByte("<>!", lx.src[lx.i-1]) >= 0 && len(lx.prev) == 1:
+		lx.prev += string(c)
+	default:
+		lx.prev = string(c)
+	}
+}
+
+// lineAt is the file line of src[i].
+func (lx *lexer) lineAt(i int) int { return lx.line + strings.Count(lx.src[:i], "\n") }
+
+// isAt: @name, not @@name nor a@name.
+func (lx *lexer) isAt() bool {
+	if lx.i > 0 && (lx.src[lx.i-1] == '@' || isIdent(rune(lx.src[lx.i-1]))) {
+		return false
+	}
+	if lx.i+1 >= len(lx.src) {
+		return false
+	}
+	n := rune(lx.src[lx.i+1])
+	return n == '_' || unicode.IsLetter(n)
+}
+
+// isDollar: $1, not a$1.
+func (lx *lexer) isDollar() bool {
+	if lx.i > 0 && isIdent(rune(lx.src[lx.i-1])) {
+		return false
+	}
+	return lx.i+1 < len(lx.src) && lx.src[lx.i+1] >= '0' && lx.src[lx.i+1] <= '9'
+}
+
+// question reads ?, ?NNN or ??; ?| and ?& are PostgreSQL's operators.
+func (lx *lexer) question() {
+	rest := lx.src[lx.i:]
+	switch {
+	case strings.HasPrefix(rest, "?|"), strings.HasPrefix(rest, "?&"):
+		lx.text.WriteString(rest[:2])
+		lx.prev = rest[:2]
+		lx.i += 2
+		return
+	case strings.HasPrefix(rest, "??"):
+		lx.add(&ph{kind: '?', written: "??", line: lx.lineAt(lx.i), prev: lx.prev, double: true})
+		lx.i += 2
+		return
+	}
+	j := lx.i + 1
+	for j < len(lx.src) && lx.src[j] >= '0' && lx.src[j] <= '9' {
+		j++
+	}
+	p := &ph{kind: '?', name: lx.src[lx.i+1 : j], written: lx.src[lx.i:j], line: lx.lineAt(lx.i), prev: lx.prev}
+	if p.name == "" {
+		lx.marks++
+		p.name = strconv.Itoa(lx.marks)
+	}
+	lx.add(p)
+	lx.i = j
+}
+
+func (lx *lexer) add(p *ph) {
+	lx.cur.parts = append(lx.cur.parts, lx.text.String(), p.written)
+	lx.cur.phs = append(lx.cur.phs, p)
+	lx.text.Reset()
+	lx.prev = "param"
+}
+
+// sqlc reads sqlc.arg(name), sqlc.narg(name) and sqlc.slice(name) (the
+// name quoted or not) as the placeholder @name, and sqlc.embed(t) as t.*.
+func (lx *lexer) sqlc() bool {
+	rest := lx.src[lx.i:]
+	if len(rest) < 5 || !strings.EqualFold(rest[:5], "sqlc.") || (lx.i > 0 && isIdent(rune(lx.src[lx.i-1]))) {
+		return false
+	}
+	open := strings.IndexByte(rest, '(')
+	if open < 0 {
+		return false
+	}
+	fn := strings.ToLower(rest[5:open])
+	if fn != "arg" && fn != "narg" && fn != "slice" && fn != "embed" {
+		return false
+	}
+	end := strings.IndexByte(rest[open:], ')')
+	if end < 0 {
+		return false
+	}
+	name := strings.TrimSpace(rest[open+1 : open+end])
+	name = strings.Trim(name, "'\"`")
+	if name == "" || strings.IndexFunc(name, func(r rune) bool { return !isIdent(r) }) >= 0 {
+		return false
+	}
+	written := rest[:open+end+1]
+	if fn == "embed" {
+		lx.text.WriteString(name + ".*")
+		lx.prev = "*"
+	} else {
+		lx.add(&ph{kind: '@', name: name, written: written, line: lx.lineAt(lx.i), sqlc: true})
+	}
+	lx.i += open + end + 1
+	return true
 }
 
 func (lx *lexer) paren(c byte) {
@@ -110,13 +257,12 @@ func (lx *lexer) isParam() bool {
 	return n == '_' || unicode.IsLetter(n)
 }
 
-func (lx *lexer) param() {
-	j := lx.i + 1
+func (lx *lexer) param(kind byte, skip int) {
+	j := lx.i + skip
 	for j < len(lx.src) && isIdent(rune(lx.src[j])) {
 		j++
 	}
-	lx.cur.parts = append(lx.cur.parts, lx.text.String(), lx.src[lx.i+1:j])
-	lx.text.Reset()
+	lx.add(&ph{kind: kind, name: lx.src[lx.i+skip : j], written: lx.src[lx.i:j], line: lx.lineAt(lx.i)})
 	lx.i = j
 }
 
@@ -128,6 +274,7 @@ func (lx *lexer) ident() {
 	w := lx.src[lx.i:j]
 	lx.cur.words = append(lx.cur.words, word{strings.ToLower(w), lx.depth})
 	lx.text.WriteString(w)
+	lx.prev = strings.ToLower(w)
 	lx.i = j
 }
 
@@ -151,6 +298,7 @@ func (lx *lexer) quoted(q byte) {
 		lx.cur.words = append(lx.cur.words, word{strings.ToLower(lx.src[lx.i+1 : j]), lx.depth})
 	}
 	lx.text.WriteString(lx.src[lx.i:end])
+	lx.prev = string(q)
 	lx.i = end
 }
 
@@ -196,7 +344,7 @@ func (lx *lexer) finish(end int) {
 		lx.cur.Text = strings.TrimSpace(body)
 		lx.out = append(lx.out, lx.cur)
 	}
-	lx.cur, lx.depth = Statement{}, 0
+	lx.cur, lx.depth, lx.prev = Statement{}, 0, ""
 }
 
 // leading is the length of the blank and comment-only lines that open s.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,16 +44,29 @@ type Receiver struct {
 	iso    sql.IsolationLevel
 	mu     sync.RWMutex // Restart swaps db under the write lock
 	db     *sql.DB
+
+	vmu      sync.Mutex // guards what follows
+	declared probe.Declaration
+	empty    map[string]probe.Holding // each resource's empty state, as read after reset
+	seen     map[string][]int64       // sequentially: the versions read, in order; [0] the empty state's
+	given    map[int64]any            // a version as the database gave it (a date-time), by its number
 }
 
 var _ probe.Receiver = (*Receiver)(nil)
+var _ probe.Declarer = (*Receiver)(nil)
 
-// Open connects to the database named by db (see DSN) and checks that it
-// answers; an unreachable database is a *probe.UnreachableError.
+// Open binds the file for the engine of db (see DSN), which finds every
+// mistake in it before anything runs, then connects and checks that the
+// database answers; an unreachable database is a *probe.UnreachableError.
 func Open(ctx context.Context, f *File, db string, opt Options) (*Receiver, error) {
 	engine, dsn, err := DSN(db)
 	if err != nil {
 		return nil, err
+	}
+	if f.cfg.Engine != engine || f.cfg.Policy != opt.Policy || f.Blocks == nil {
+		if err := f.Bind(Config{Engine: engine, Policy: opt.Policy, Items: f.cfg.Items}); err != nil {
+			return nil, err
+		}
 	}
 	iso := f.Isolation
 	if iso == "" {
@@ -64,11 +78,23 @@ func Open(ctx context.Context, f *File, db string, opt Options) (*Receiver, erro
 	opt.Retries = max(opt.Retries, 0)
 	opt.Conns = max(opt.Conns, 1) + 1
 	r := &Receiver{file: f, engine: engine, dsn: dsn, opt: opt, iso: engine.level(iso),
-		target: f.Name + " on " + Redact(db)}
+		target:   f.Name + " on " + Redact(db),
+		declared: probe.Declaration{Resources: []string{"result"}, Scopes: []string{"job"}}}
 	if err := r.connect(ctx); err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// Declare implements probe.Declarer: reset and grant run per declared
+// resource and scope, and the empty state is read for each resource.
+func (r *Receiver) Declare(d probe.Declaration) {
+	r.vmu.Lock()
+	defer r.vmu.Unlock()
+	if len(d.Resources) == 0 {
+		d.Resources = []string{"result"}
+	}
+	r.declared = d
 }
 
 // connect opens the pool and pings it.
@@ -102,27 +128,93 @@ func (r *Receiver) Close() error {
 	return r.db.Close()
 }
 
-// SQLFile is the statement file as a saved probe keeps it.
-func (r *Receiver) SQLFile() *probe.SQLFile {
-	iso := ""
-	if r.iso != sql.LevelDefault {
-		iso = strings.ToLower(r.iso.String())
+// Reset implements probe.Receiver: reset (each statement once per
+// declared resource or scope it uses), then read once per declared
+// resource, whose result is the empty state.
+func (r *Receiver) Reset(ctx context.Context) error {
+	r.vmu.Lock()
+	d := r.declared
+	r.empty, r.seen, r.given = nil, map[string][]int64{}, map[int64]any{}
+	r.vmu.Unlock()
+	err := giveUpStops(r.retry(ctx, func(tx *sql.Tx) error {
+		_, err := r.each(ctx, tx, r.file.Blocks["reset"], args{}, d.Resources, d.Scopes)
+		return err
+	}))
+	if err != nil {
+		return err
 	}
-	return &probe.SQLFile{Name: r.file.Name, Engine: string(r.engine), Isolation: iso, Text: r.file.Text}
+	empty := map[string]probe.Holding{}
+	for _, name := range d.Resources {
+		// A read that fails here fails again, with the step named, when
+		// the probe first reads; until then the empty state is nothing.
+		if h, err := r.read(ctx, name); err == nil {
+			empty[name] = h
+		}
+	}
+	r.vmu.Lock()
+	r.empty = empty
+	for name, h := range empty {
+		r.seen[name] = []int64{orZero(h.Version)}
+	}
+	r.vmu.Unlock()
+	return nil
 }
 
-// Reset implements probe.Receiver.
-func (r *Receiver) Reset(ctx context.Context) error {
-	return r.plain(ctx, "reset", nil)
+func orZero(v *int64) int64 {
+	if v == nil {
+		return 0
+	}
+	return *v
 }
 
 // Grant implements probe.Receiver: probe.ErrNotSupported without a grant
-// block.
+// block. When grant's first query returns token, the rest runs only when
+// the granted token is greater (the new holder's compare-and-set);
+// otherwise the grant is rolled back.
 func (r *Receiver) Grant(ctx context.Context, scope string, token int64) error {
-	if r.file.Blocks["grant"] == nil {
+	return r.GrantAs(ctx, scope, token, "")
+}
+
+// GrantAs is Grant with the holder granted, for :writer ("" binds NULL).
+func (r *Receiver) GrantAs(ctx context.Context, scope string, token int64, writer string) error {
+	b := r.file.Blocks["grant"]
+	if b == nil {
 		return probe.ErrNotSupported
 	}
-	return r.plain(ctx, "grant", map[string]any{"scope": scope, "token": token})
+	r.vmu.Lock()
+	res := r.declared.Resources
+	r.vmu.Unlock()
+	var args args
+	args[fScope], args[fToken] = scope, token
+	if writer != "" {
+		args[fWriter] = writer
+	}
+	err := giveUpStops(r.retry(ctx, func(tx *sql.Tx) error {
+		first := len(b.Queries[0].Statements)
+		if last := b.Statements[first-1]; last.ReturnsRows() && last.reads("token") {
+			head := &Block{Name: b.Name, Line: b.Line, Queries: b.Queries[:1], Statements: b.Statements[:first]}
+			out, err := r.each(ctx, tx, head, args, res, []string{scope})
+			if err != nil {
+				return err
+			}
+			held, err := out.token()
+			if err != nil {
+				return err
+			}
+			if held != nil && token <= *held {
+				return errRollback // the register holds that token or a higher one
+			}
+			rest := &Block{Name: b.Name, Line: b.Line, Queries: b.Queries[1:], Statements: b.Statements[first:]}
+			_, err = r.each(ctx, tx, rest, args, res, []string{scope})
+			return err
+		}
+		_, err := r.each(ctx, tx, b, args, res, []string{scope})
+		return err
+	}))
+	if errors.Is(err, errRollback) {
+		return nil
+	}
+	return err
 }
 
 // Restart implements probe.Receiver: every connection is closed and
@@ -135,37 +227,123 @@ func (r *Receiver) Restart(ctx context.Context, resource string) error {
 	if err != nil || r.file.Blocks["restart"] == nil {
 		return err
 	}
-	return r.plain(ctx, "restart", map[string]any{"resource": resource})
-}
-
-// plain runs a block whose rows do not matter, retried as a service would.
-func (r *Receiver) plain(ctx context.Context, block string, args map[string]any) error {
 	return giveUpStops(r.retry(ctx, func(tx *sql.Tx) error {
-		_, err := r.run(ctx, tx, r.file.Blocks[block], args)
+		_, err := r.run(ctx, tx, r.file.Blocks["restart"], &args{fResource: resource})
 		return err
 	}))
 }
 
 // Resource implements probe.Receiver: the read block's last row, or
-// nothing when it returns none.
+// nothing when it returns none or the empty state. Versions are told as
+// the probe counts them (see version).
 func (r *Receiver) Resource(ctx context.Context, name string) (probe.Holding, error) {
+	h, err := r.read(ctx, name)
+	if err != nil {
+		return h, err
+	}
+	r.vmu.Lock()
+	defer r.vmu.Unlock()
+	if e, ok := r.empty[name]; ok && (e.Value != nil || e.Token != nil || e.Version != nil) && sameHolding(e, h) {
+		h = probe.Holding{NoToken: h.NoToken}
+		if e.Version != nil {
+			h.Version = new(int64)
+		}
+		return h, nil
+	}
+	if h.Version != nil {
+		v := r.version(name, *h.Version)
+		h.Version = &v
+	}
+	return h, nil
+}
+
+func sameHolding(a, b probe.Holding) bool {
+	eqs := a.Value == nil && b.Value == nil || a.Value != nil && b.Value != nil && *a.Value == *b.Value
+	eqt := a.Token == nil && b.Token == nil || a.Token != nil && b.Token != nil && *a.Token == *b.Token
+	eqv := a.Version == nil && b.Version == nil || a.Version != nil && b.Version != nil && *a.Version == *b.Version
+	return eqs && eqt && eqv
+}
+
+// version turns a version the database gave into the probe's. In order
+// and in every ordering the probe counts the writes applied, while a
+// receiver's version may rise by any step (a sequence, a revision): the
+// distinct versions read since reset are numbered 0 (the empty state's),
+// 1, 2… in the order they rose, and a version not above the highest
+// reads as that highest's number, or as -1 when it is one never seen,
+// which no model expects. Concurrently the versions pass as they are,
+// the empty state's as 0. Call with vmu held.
+func (r *Receiver) version(name string, raw int64) int64 {
+	seen := r.seen[name]
+	base := int64(0)
+	if len(seen) > 0 {
+		base = seen[0]
+	}
+	if r.declared.Concurrent {
+		if raw == base {
+			return 0
+		}
+		return raw
+	}
+	if i := slices.Index(seen, raw); i >= 0 {
+		return int64(i)
+	}
+	if len(seen) == 0 || raw > seen[len(seen)-1] {
+		r.seen[name] = append(seen, raw)
+		return int64(len(seen))
+	}
+	return -1
+}
+
+// dbVersion is version's inverse, for a write's expect_version: the
+// version as the database gave it (a date-time stays one).
+func (r *Receiver) dbVersion(name string, v int64) any {
+	r.vmu.Lock()
+	defer r.vmu.Unlock()
+	seen := r.seen[name]
+	raw := v
+	switch {
+	case r.declared.Concurrent && v == 0 && len(seen) > 0:
+		raw = seen[0]
+	case r.declared.Concurrent:
+	case v >= 0 && int(v) < len(seen):
+		raw = seen[v]
+	}
+	if g, ok := r.given[raw]; ok {
+		return g
+	}
+	return raw
+}
+
+// read runs the read block.
+func (r *Receiver) read(ctx context.Context, name string) (probe.Holding, error) {
 	var h probe.Holding
+	var given any
 	err := r.retry(ctx, func(tx *sql.Tx) error {
-		res, err := r.run(ctx, tx, r.file.Blocks["read"], map[string]any{"resource": name})
+		res, err := r.run(ctx, tx, r.file.Blocks["read"], &args{fResource: name})
 		if err != nil {
 			return err
 		}
-		h, err = res.holding(r.file.Blocks["read"])
+		h, err = res.holding(r.opt.Policy.ChecksVersion())
+		given = res.version
 		return err
 	})
+	if _, isInt := given.(int64); err == nil && h.Version != nil && given != nil && !isInt {
+		r.vmu.Lock()
+		if r.given == nil {
+			r.given = map[int64]any{}
+		}
+		r.given[*h.Version] = given
+		r.vmu.Unlock()
+	}
 	return h, giveUpStops(err)
 }
 
 // Write implements probe.Receiver: check (if any) and write in one
 // transaction. A write whose outcome is not applied is rolled back, as a
-// service that answers 409 would.
+// service that answers 409 would; one refused by an error refused-on
+// names is rejected.
 func (r *Receiver) Write(ctx context.Context, w probe.WriteRequest) (probe.Answer, error) {
-	args := writeArgs(w)
+	args := r.writeArgs(w)
 	var a probe.Answer
 	err := r.retry(ctx, func(tx *sql.Tx) error {
 		var err error
@@ -176,9 +354,12 @@ func (r *Receiver) Write(ctx context.Context, w probe.WriteRequest) (probe.Answe
 		return err
 	})
 	var gu *gaveUp
+	var rf *refusal
 	switch {
 	case errors.As(err, &gu):
 		return probe.Answer{Outcome: probe.GaveUp, Reason: gu.Error()}, nil
+	case errors.As(err, &rf):
+		return probe.Answer{Outcome: "rejected", Reason: rf.Error()}, nil
 	case errors.Is(err, errRollback):
 		return a, nil
 	}
@@ -188,52 +369,74 @@ func (r *Receiver) Write(ctx context.Context, w probe.WriteRequest) (probe.Answe
 // errRollback ends a transaction without committing it.
 var errRollback = errors.New("roll back")
 
-func writeArgs(w probe.WriteRequest) map[string]any {
-	args := map[string]any{"resource": w.Resource, "value": w.Value, "id": w.ID,
-		"token": nil, "scope": nil, "op": nil, "expect_version": nil}
+func (r *Receiver) writeArgs(w probe.WriteRequest) *args {
+	a := &args{fResource: w.Resource, fValue: w.Value, fID: w.ID}
 	if w.Token != nil {
-		args["token"] = *w.Token
+		a[fToken] = *w.Token
 	}
 	if w.ExpectVersion != nil {
-		args["expect_version"] = *w.ExpectVersion // the version condition of an rmw write under cas
+		a[fExpect] = r.dbVersion(w.Resource, *w.ExpectVersion) // the version condition of an rmw write under cas
 	}
 	if w.Scope != nil {
-		args["scope"] = *w.Scope
+		a[fScope] = *w.Scope
 	}
 	if w.Op != nil {
-		args["op"] = *w.Op
+		a[fOp] = *w.Op
 	}
-	return args
+	if w.Writer != "" {
+		a[fWriter] = w.Writer
+	}
+	return a
 }
 
-// decide runs check (deciding in the application's place) and write.
-func (r *Receiver) decide(ctx context.Context, tx *sql.Tx, args map[string]any, token *int64) (probe.Answer, error) {
+// decide runs check (deciding in the application's place, or as the
+// check's own outcome says) and write.
+func (r *Receiver) decide(ctx context.Context, tx *sql.Tx, args *args, token *int64) (probe.Answer, error) {
 	if c := r.file.Blocks["check"]; c != nil {
 		res, err := r.run(ctx, tx, c, args)
 		if err != nil {
 			return probe.Answer{}, err
 		}
-		ok, why, err := r.passes(res, c, args, token)
-		switch {
-		case err != nil:
-			return probe.Answer{}, err
-		case !ok:
-			return probe.Answer{Outcome: "rejected", Reason: "block check: " + why}, nil
+		if o, found := res.column("outcome"); found {
+			s := text(o)
+			switch {
+			case s == nil || *s == "applied":
+			case *s == "rejected" || *s == "suppressed":
+				why, _ := res.column("reason")
+				return probe.Answer{Outcome: *s, Reason: reasonOf(why, "block check said "+*s)}, nil
+			default:
+				return probe.Answer{}, res.broken(fmt.Sprintf("returned outcome %v; use applied, suppressed or rejected", o))
+			}
+		} else {
+			ok, why, err := r.passes(res, args, token)
+			switch {
+			case err != nil:
+				return probe.Answer{}, err
+			case !ok:
+				return probe.Answer{Outcome: "rejected", Reason: "block check: " + why}, nil
+			}
 		}
 	}
-	b := r.file.Blocks["write"]
-	res, err := r.run(ctx, tx, b, args)
+	res, err := r.run(ctx, tx, r.file.Blocks["write"], args)
 	if err != nil {
 		return probe.Answer{}, err
 	}
-	return res.outcome(b)
+	return res.outcome(r.file.outcomeRows)
+}
+
+// reasonOf is a reason column's text, else dflt.
+func reasonOf(v any, dflt string) string {
+	if s := text(v); s != nil && *s != "" {
+		return *s
+	}
+	return dflt
 }
 
 // passes decides after the check block as the application would: on the
 // version it returned under cas, else on the token.
-func (r *Receiver) passes(res *result, c *Block, args map[string]any, token *int64) (bool, string, error) {
+func (r *Receiver) passes(res *result, args *args, token *int64) (bool, string, error) {
 	if !r.opt.Policy.ChecksVersion() {
-		remembered, err := res.token(c)
+		remembered, err := res.token()
 		if err != nil {
 			return false, "", err
 		}
@@ -244,13 +447,16 @@ func (r *Receiver) passes(res *result, c *Block, args map[string]any, token *int
 	if !res.rows || !found {
 		return false, "", res.broken(fmt.Sprintf("returns columns %v; under cas block check must return version", res.columns))
 	}
-	version, err := integer(v)
+	version, _, err := versionOf(v)
 	if err != nil {
 		return false, "", res.broken("version " + err.Error())
 	}
-	expect, _ := args["expect_version"].(int64)
+	var expect int64
+	if e, _, err := versionOf(args[fExpect]); err == nil && e != nil {
+		expect = *e
+	}
 	switch {
-	case args["expect_version"] == nil:
+	case args[fExpect] == nil:
 		return true, "", nil
 	case version == nil && expect == 0, version != nil && *version == expect:
 		return true, "", nil
@@ -265,29 +471,50 @@ func orNull(v *int64) string {
 	return strconv.FormatInt(*v, 10)
 }
 
-// admits is the application's decision after its check.
+// admits is the application's decision after its check: decide= if the
+// file says, else at least (greater under fenced-strict).
 func (r *Receiver) admits(t, remembered *int64) (bool, string) {
+	how := r.file.decide
+	if how == "" {
+		how = "at-least"
+		if r.opt.Policy.Strict() {
+			how = "greater"
+		}
+	}
 	switch {
-	case !r.opt.Policy.ChecksToken():
+	case !r.opt.Policy.ChecksToken() && r.file.decide == "":
 		return true, ""
 	case t == nil:
 		return false, "the write carries no token"
+	case how == "equal" && remembered == nil:
+		return false, "it returned no token; decide=equal passes only a write whose token equals it"
+	case how == "equal" && *t != *remembered:
+		return false, fmt.Sprintf("%d is not %d, which it returned (decide=equal)", *t, *remembered)
 	case remembered == nil:
 		return true, ""
-	case r.opt.Policy.Strict() && *t <= *remembered:
+	case how == "greater" && *t <= *remembered:
 		return false, fmt.Sprintf("%d is not greater than %d, which it returned", *t, *remembered)
-	case *t < *remembered:
+	case how == "at-least" && *t < *remembered:
 		return false, fmt.Sprintf("%d < %d, which it returned", *t, *remembered)
 	}
 	return true, ""
 }
 
-// giveUpStops: only a write may give up quietly; a reset, read, grant or
+// giveUpStops: only a write may give up quietly or be refused by an
+// error refused-on names; a reset, read, grant or
 // restart that never serializes ends the probe.
 func giveUpStops(err error) error {
 	var gu *gaveUp
-	if errors.As(err, &gu) {
+	var rf *refusal
+	switch {
+	case errors.As(err, &gu):
 		return &probe.BrokenError{Where: "a transaction", Err: gu}
+	case errors.As(err, &rf): // refused-on speaks of writes only
+		var se *stmtError
+		if errors.As(rf.err, &se) {
+			return &probe.BrokenError{Where: se.where, Err: se.err}
+		}
+		return &probe.BrokenError{Where: "a transaction", Err: rf.err}
 	}
 	return err
 }
