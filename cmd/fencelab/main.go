@@ -90,6 +90,7 @@ const usage = `usage:
   fencelab probe --sql FILE --db URL ... [--isolation L] [--retries 20]
                                                            the same against the statements your service runs
          (--db postgres://…, mysql://user:pass@host:port/db or a SQLite file; see docs/probe.md)
+         [--role 'write=Q read=R …'] [--param 'Q: $1=token …']   which query plays which role, what each placeholder binds
   fencelab import FILE... --map MAP [--format jsonl|logfmt|csv] [--since T] [--until T]
          [--skew D] [--policy P] [--strict] [--json] [-o SCENARIO]
                                                            turn an incident's logs into a scenario
