@@ -94,10 +94,11 @@ const usage = `usage:
   fencelab probe --sql FILE --db URL ... [--isolation L] [--retries 20]
                                                            the same against the statements your service runs
          (--db postgres://…, mysql://user:pass@host:port/db or a SQLite file; see docs/probe.md)
+         [--role 'write=Q read=R …'] [--param 'Q: $1=token …']   which query plays which role, what each placeholder binds
   fencelab import FILE... --map MAP [--format F] [--since T] [--until T]
          [--skew D] [--policy P] [--strict] [--json] [-o SCENARIO] [--save BASE]
-  fencelab import --suggest FILE... [--json]                    a first mapping from the files alone
                                                            turn an incident's logs into a scenario
+  fencelab import --suggest FILE... [--json]                 a first mapping from the files alone
   fencelab receiver [--addr 127.0.0.1:8081] [--policy P] [--store memory|sqlite|postgres://…|mysql://…] [--db PATH]
          [--flaw racy|forgetful] [--window D]              run a reference receiver
 `

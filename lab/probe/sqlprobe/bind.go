@@ -498,7 +498,7 @@ func (pb *planner) done() *plan {
 	return pb.p
 }
 
-// names tells whether a statement names a column that reads as fact:
+// reads tells whether a statement names a column that reads as fact:
 // the fact's own name, or a column an item renames to it; a * may hold
 // anything.
 func (st Statement) reads(fact string) bool {
