@@ -98,7 +98,7 @@ const usage = `usage:
   fencelab import FILE... --map MAP [--format F] [--since T] [--until T]
          [--skew D] [--policy P] [--strict] [--json] [-o SCENARIO] [--save BASE]
                                                            turn an incident's logs into a scenario
-  fencelab import --suggest FILE... [--json]                 a first mapping from the files alone
+  fencelab import --suggest FILE... [--json]               a first mapping from the files alone
   fencelab receiver [--addr 127.0.0.1:8081] [--policy P] [--store memory|sqlite|postgres://…|mysql://…] [--db PATH]
          [--flaw racy|forgetful] [--window D]              run a reference receiver
 `
