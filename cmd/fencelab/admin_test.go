@@ -179,14 +179,14 @@ func TestBackupWhileSaving(t *testing.T) {
 	t.Logf("backup of %d runs saved before it (%d in all) took %s; %s", len(before), len(acked), took, strings.TrimSpace(out.String()))
 }
 
-// whileSaving lets the savers run for d, or under -short until saved()
-// reaches n: a few saves on each side of the backup are the situation
-// under test, and on a busy machine they may take longer than d. After
-// 10 s it returns anyway; the caller's checks then say what is missing.
+// whileSaving lets the savers run for d (under -short not at all), and
+// then until saved() reaches n: a few saves on each side of the backup
+// are the situation under test, and on a busy machine they may take
+// longer than d. After 10 s it returns anyway; the caller's checks then
+// say what is missing.
 func whileSaving(d time.Duration, n int, saved func() int) {
 	if !testing.Short() {
 		time.Sleep(d)
-		return
 	}
 	for deadline := time.Now().Add(10 * time.Second); saved() < n && time.Now().Before(deadline); {
 		time.Sleep(time.Millisecond)
