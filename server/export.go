@@ -73,7 +73,7 @@ func (s *Server) handleRunMarkdown(c echo.Context) error {
 	link := s.absURL(c, views.Link(views.RunPath(run.ID), "", linkPolicies(chosen)))
 	var buf bytes.Buffer
 	picture := s.absURL(c, views.RunFullPNGPath(run.ID, diagramPolicy(c)))
-	if err := export.Markdown(&buf, sc, tr, chosen, link, picture); err != nil {
+	if err := export.MarkdownDiagram(&buf, sc, tr, chosen, link, picture, diagramPolicy(c)); err != nil {
 		return fmt.Errorf("write Markdown of run %s: %w", run.ID, err)
 	}
 	if err := observedMarkdown(&buf, run, tr); err != nil {

@@ -34,6 +34,12 @@ func ScenarioPath(name string) string { return fill(RouteScenario, name) }
 // ScenarioPNGPath is the link-preview card of the built-in called name.
 func ScenarioPNGPath(name string) string { return ScenarioPath(name) + ".png" }
 
+// ScenarioMarkdownPath is the Markdown export of the built-in called name.
+func ScenarioMarkdownPath(name string) string { return ScenarioPath(name) + ".md" }
+
+// ScenarioSVGPath is the diagram of the built-in called name, as a file.
+func ScenarioSVGPath(name string) string { return ScenarioPath(name) + ".svg" }
+
 // ScenarioPresentPath is the classroom presentation of the built-in called name.
 func ScenarioPresentPath(name string) string { return fill(RouteScenarioPresent, name) }
 

@@ -15,6 +15,13 @@ import (
 // Everything the user typed is escaped for Markdown with backslashes, never
 // HTML entities, so that the export also reads as plain text.
 func Markdown(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Policy, link, picture string) error {
+	return MarkdownDiagram(w, s, t, policies, link, picture, DiagramPolicy(policies))
+}
+
+// MarkdownDiagram is Markdown with the run's Mermaid sequence diagram
+// (Mermaid) drawn under policy d, after the verdicts: wikis that render
+// Mermaid show it as a picture with no image to host.
+func MarkdownDiagram(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Policy, link, picture string, d lab.Policy) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %s\n\n", mdLine(s.Title))
 	for _, para := range Paragraphs(s.Description) {
@@ -56,6 +63,9 @@ func Markdown(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Policy,
 	}
 	for _, wn := range t.Warnings {
 		fmt.Fprintf(&b, "- step %d skipped: %s\n", wn.Step, mdText(wn.Message))
+	}
+	if len(t.Steps) > 0 {
+		fmt.Fprintf(&b, "\n### Sequence diagram under %s\n\n```mermaid\n%s```\n", d, Mermaid(s, t, d))
 	}
 	if link != "" {
 		fmt.Fprintf(&b, "\nPermanent link: <%s> (engine %s)\n", link, lab.Version)
