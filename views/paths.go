@@ -135,6 +135,21 @@ func JoinAnswerPath(code string) string { return fill(RouteJoinAnswer, code) }
 // ExplorePath is the explorer of every ordering.
 func ExplorePath() string { return RouteExplore }
 
+// ComparePath sets two runs side by side: a and b are each a built-in's
+// name or "r/ID"; with both empty it is the form alone.
+func ComparePath(a, b string) string { return compareLink(RouteCompare, a, b) }
+
+// CompareMarkdownPath is the comparison of a and b in Markdown.
+func CompareMarkdownPath(a, b string) string { return compareLink(RouteCompareMarkdown, a, b) }
+
+func compareLink(path, a, b string) string {
+	if a == "" && b == "" {
+		return path
+	}
+	q := url.Values{"a": {a}, "b": {b}}
+	return path + "?" + strings.ReplaceAll(q.Encode(), "%2F", "/")
+}
+
 // ExploreCardPath is the card of the exploration of from (a built-in's
 // name or "r/ID").
 func ExploreCardPath(from string) string { return Link(RouteExploreCard, from, nil) }
