@@ -22,6 +22,25 @@ func Markdown(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Policy,
 // (Mermaid) drawn under policy d, after the verdicts: wikis that render
 // Mermaid show it as a picture with no image to host.
 func MarkdownDiagram(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Policy, link, picture string, d lab.Policy) error {
+	return MarkdownWith(w, s, t, policies, MarkdownOptions{Link: link, Picture: picture, Diagram: d})
+}
+
+// MarkdownOptions are what a Markdown export adds to the run: its link,
+// its picture, the policy of its Mermaid diagram, and ModelNote, which,
+// when something else ran beside the model (a probe's receiver), titles
+// the verdicts "The model's verdicts" and says whose they are.
+type MarkdownOptions struct {
+	Link, Picture string
+	Diagram       lab.Policy
+	ModelNote     string
+}
+
+// MarkdownWith is Markdown with every option.
+func MarkdownWith(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Policy, o MarkdownOptions) error {
+	link, picture, d := o.Link, o.Picture, o.Diagram
+	if d == "" {
+		d = DiagramPolicy(policies)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %s\n\n", mdLine(s.Title))
 	for _, para := range Paragraphs(s.Description) {
@@ -57,7 +76,11 @@ func MarkdownDiagram(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\n### Verdicts\n\n")
+	if o.ModelNote != "" {
+		fmt.Fprintf(&b, "\n### The model's verdicts\n\n%s\n\n", mdLine(o.ModelNote))
+	} else {
+		b.WriteString("\n### Verdicts\n\n")
+	}
 	for _, p := range policies {
 		fmt.Fprintf(&b, "- **%s**: %s\n", p, mdCell(Verdict(t.Summary[p])))
 	}
