@@ -12,6 +12,7 @@ import (
 	"fencelab/server"
 	"fencelab/views"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -73,6 +74,7 @@ func TestAccessibility(t *testing.T) {
 		{"present", views.ScenarioPresentPath("paused-worker"), ".present-table"},
 		{"embed", views.RunEmbedPath(id) + "?d=unfenced", ".diagram"},
 		{"join", views.JoinFormPath(), "#join-code"},
+		{"compare", views.ComparePath("paused-worker", "old-token-first"), "table.compare"},
 		{"error", "/no-such-page", "main"},
 	}
 	for _, p := range pages {
@@ -81,9 +83,26 @@ func TestAccessibility(t *testing.T) {
 			for _, width := range []int64{1280, 390} {
 				audit(t, ctx, axe, base, p, width)
 			}
+			// Dark mode (prefers-color-scheme: dark) keeps every page clean
+			// too, those that turn dark and those that stay light.
+			dark(t, ctx, true)
+			audit(t, ctx, axe, base, auditPage{p.name + " (dark)", p.path, p.ready}, 1280)
+			dark(t, ctx, false)
 		})
 	}
 	t.Run("room", func(t *testing.T) { auditRoom(t, auditTab(t, true), axe, base) })
+}
+
+// dark turns the emulated prefers-color-scheme to dark, or back.
+func dark(t *testing.T, ctx context.Context, on bool) {
+	t.Helper()
+	params := emulation.SetEmulatedMediaParams{}
+	if on {
+		params.Features = []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}
+	}
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, params); err != nil {
+		t.Fatalf("emulate prefers-color-scheme: %v", err)
+	}
 }
 
 // auditTab is newBrowser with a longer deadline, for a page at two widths,

@@ -70,10 +70,24 @@ func (s *Server) handleRunMarkdown(c echo.Context) error {
 		return err
 	}
 	chosen := choosePolicies(c.QueryParams()["p"])
-	link := s.absURL(c, views.Link(views.RunPath(run.ID), "", linkPolicies(chosen)))
+	opts := export.MarkdownOptions{Diagram: diagramPolicy(c)}
+	// A probe's run, as its page: the policy the receiver claims, and
+	// verdicts that say they are the model's.
+	observed, err := observedView(run, tr)
+	if err != nil {
+		return err
+	}
+	if observed != nil {
+		if len(c.QueryParams()["p"]) == 0 {
+			chosen = []lab.Policy{observed.Policy}
+		}
+		opts.ModelNote = observed.ModelNote()
+		opts.Diagram = views.DiagramPolicy(chosen, c.QueryParam("d"))
+	}
+	opts.Link = s.absURL(c, views.Link(views.RunPath(run.ID), "", linkPolicies(chosen)))
+	opts.Picture = s.absURL(c, views.RunFullPNGPath(run.ID, opts.Diagram))
 	var buf bytes.Buffer
-	picture := s.absURL(c, views.RunFullPNGPath(run.ID, diagramPolicy(c)))
-	if err := export.Markdown(&buf, sc, tr, chosen, link, picture); err != nil {
+	if err := export.MarkdownWith(&buf, sc, tr, chosen, opts); err != nil {
 		return fmt.Errorf("write Markdown of run %s: %w", run.ID, err)
 	}
 	if err := observedMarkdown(&buf, run, tr); err != nil {

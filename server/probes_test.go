@@ -107,6 +107,9 @@ func TestSaveProbe(t *testing.T) {
 	if _, _, ok := export.CutOriginal(probe.OriginalLabel + " words"); !ok {
 		t.Errorf("export.CutOriginal does not know probe.OriginalLabel %q", probe.OriginalLabel)
 	}
+	if md := get(t, s, path+".md").Body.String(); !strings.Contains(md, "### The model's verdicts\n\nWhat a receiver that keeps what fenced promises gives") || strings.Contains(md, "\n### Verdicts\n") || strings.Contains(md, "**unfenced**") {
+		t.Errorf("GET %s.md: the verdicts do not say they are the model's under the claimed policy alone:\n%s", path, md)
+	}
 	note := htmltest.Find(pg.root, func(n *html.Node) bool { return htmltest.HasClass(n, "model-note") })
 	if note == nil || !strings.Contains(htmltest.Text(note), "not what the receiver above did") {
 		t.Errorf("GET %s: the verdicts do not say they are the model's, not the disagreeing receiver's", path)

@@ -55,6 +55,8 @@ func (s *Server) routes() {
 	e.POST(views.RouteImport, s.importTurn(s.handleImportForm))
 	e.POST(views.RouteImportPreview, s.importTurn(s.handleImportPreview))
 	read(views.RouteExploreCard, shareable(s.handleExploreCard)) // the explorations' cache keeps it, by ?from= and bounds
+	read(views.RouteCompare, s.handleCompare)
+	read(views.RouteCompareMarkdown, s.handleCompareMarkdown)
 
 	e.POST(views.RouteAPIReplay, s.handleAPIReplay)
 	e.POST(views.RouteAPIRuns, s.withinBudget(s.handleAPISaveRun))

@@ -15,6 +15,7 @@ import (
 	"fencelab/lab"
 	"fencelab/views"
 	"fencelab/views/diagram"
+	"fencelab/views/export"
 )
 
 // Sharing a run where postmortems live: pictures (PNG) for documents and
@@ -179,7 +180,39 @@ func (s *Server) scenarioFormats() map[string]echo.HandlerFunc {
 	return map[string]echo.HandlerFunc{
 		"":    s.cached(revalidateCache, s.handleScenarioPage),
 		"png": shareable(s.cached(revalidateCache, s.handleScenarioPNG)),
+		"md":  s.cached(revalidateCache, s.handleScenarioMarkdown),
+		"svg": shareable(s.cached(revalidateCache, s.handleScenarioSVG)),
 	}
+}
+
+// handleScenarioMarkdown writes a built-in for a postmortem, as a saved
+// run's .md does, with the built-in's page as its link.
+func (s *Server) handleScenarioMarkdown(c echo.Context) error {
+	b, err := s.builtin(c)
+	if err != nil {
+		return err
+	}
+	chosen := choosePolicies(c.QueryParams()["p"])
+	link := s.absURL(c, views.Link(views.ScenarioPath(b.Name), "", linkPolicies(chosen)))
+	picture := s.absURL(c, views.ScenarioPNGPath(b.Name)+"?size=full&d="+string(diagramPolicy(c)))
+	var buf bytes.Buffer
+	if err := export.MarkdownDiagram(&buf, b.Scenario, lab.Replay(b.Scenario), chosen, link, picture, diagramPolicy(c)); err != nil {
+		return fmt.Errorf("write Markdown of scenario %s: %w", b.Name, err)
+	}
+	return c.Blob(http.StatusOK, markdownType, buf.Bytes())
+}
+
+// handleScenarioSVG writes a built-in's diagram under ?d=, as a run's .svg.
+func (s *Server) handleScenarioSVG(c echo.Context) error {
+	b, err := s.builtin(c)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := diagram.SVG(&buf, b.Scenario, lab.Replay(b.Scenario), diagramPolicy(c)); err != nil {
+		return fmt.Errorf("draw diagram of scenario %s: %w", b.Name, err)
+	}
+	return c.Blob(http.StatusOK, svgType, buf.Bytes())
 }
 
 // handleScenarioPath splits the suffix off /scenarios/{name}.png as

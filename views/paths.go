@@ -34,6 +34,12 @@ func ScenarioPath(name string) string { return fill(RouteScenario, name) }
 // ScenarioPNGPath is the link-preview card of the built-in called name.
 func ScenarioPNGPath(name string) string { return ScenarioPath(name) + ".png" }
 
+// ScenarioMarkdownPath is the Markdown export of the built-in called name.
+func ScenarioMarkdownPath(name string) string { return ScenarioPath(name) + ".md" }
+
+// ScenarioSVGPath is the diagram of the built-in called name, as a file.
+func ScenarioSVGPath(name string) string { return ScenarioPath(name) + ".svg" }
+
 // ScenarioPresentPath is the classroom presentation of the built-in called name.
 func ScenarioPresentPath(name string) string { return fill(RouteScenarioPresent, name) }
 
@@ -128,6 +134,21 @@ func JoinAnswerPath(code string) string { return fill(RouteJoinAnswer, code) }
 
 // ExplorePath is the explorer of every ordering.
 func ExplorePath() string { return RouteExplore }
+
+// ComparePath sets two runs side by side: a and b are each a built-in's
+// name or "r/ID"; with both empty it is the form alone.
+func ComparePath(a, b string) string { return compareLink(RouteCompare, a, b) }
+
+// CompareMarkdownPath is the comparison of a and b in Markdown.
+func CompareMarkdownPath(a, b string) string { return compareLink(RouteCompareMarkdown, a, b) }
+
+func compareLink(path, a, b string) string {
+	if a == "" && b == "" {
+		return path
+	}
+	q := url.Values{"a": {a}, "b": {b}}
+	return path + "?" + strings.ReplaceAll(q.Encode(), "%2F", "/")
+}
 
 // ExploreCardPath is the card of the exploration of from (a built-in's
 // name or "r/ID").

@@ -2,26 +2,21 @@ package views
 
 import (
 	"net/url"
-	"slices"
 
 	"fencelab/lab"
+	"fencelab/views/export"
 )
 
 // DiagramPolicy is the policy a page's diagram shows: asked when it names
-// one of lab.Policies; else the default policy that checks tokens (fenced)
-// when it is among the chosen, or none are (most lessons turn on what
-// fencing does); else the first chosen.
+// one of lab.Policies; else export.DiagramPolicy, the one rule of every
+// page and export: the default policy that checks tokens (fenced) when it
+// is among the chosen, or none are (most lessons turn on what fencing
+// does); else the first chosen.
 func DiagramPolicy(chosen []lab.Policy, asked string) lab.Policy {
 	if p := lab.Policy(asked); lab.PolicyIndex(p) >= 0 {
 		return p
 	}
-	if len(chosen) == 0 {
-		chosen = lab.DefaultPolicies()
-	}
-	if i := slices.IndexFunc(chosen, func(p lab.Policy) bool { return p.Default() && p.ChecksToken() }); i >= 0 {
-		return chosen[i]
-	}
-	return chosen[0]
+	return export.DiagramPolicy(chosen)
 }
 
 // pageQuery keeps the reader's choices in a link: the table's policies
@@ -68,4 +63,19 @@ func svgLink(id string, d lab.Policy) string {
 // pngLink is the diagram of run id under policy d as a full-size picture.
 func pngLink(id string, d lab.Policy) string {
 	return withQuery(RunPNGPath(id), url.Values{"d": {string(d)}, "size": {"full"}})
+}
+
+// scenarioExports are the built-in's Markdown, SVG and full PNG, under the
+// policies and diagram the page shows: the same files a saved run has,
+// before any save.
+func scenarioMarkdownLink(name string, r *Report, d lab.Policy) string {
+	return withQuery(ScenarioMarkdownPath(name), pageQuery(r.Policies, d))
+}
+
+func scenarioSVGLink(name string, d lab.Policy) string {
+	return withQuery(ScenarioSVGPath(name), url.Values{"d": {string(d)}})
+}
+
+func scenarioPNGLink(name string, d lab.Policy) string {
+	return withQuery(ScenarioPNGPath(name), url.Values{"d": {string(d)}, "size": {"full"}})
 }

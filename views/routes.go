@@ -40,6 +40,8 @@ const (
 	RouteImport          = "/import"
 	RouteImportPreview   = "/import/preview"
 	RouteExploreCard     = "/explore.png"
+	RouteCompare         = "/compare"
+	RouteCompareMarkdown = "/compare.md"
 	RouteAPIReplay       = "/api/replay"
 	RouteAPIRuns         = "/api/runs"
 	RouteAPIRun          = "/api/runs/:id"

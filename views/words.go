@@ -1,6 +1,7 @@
 package views
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -194,4 +195,19 @@ func casLikeUnfenced(s *lab.Scenario, p lab.Policy) string {
 		}
 	}
 	return "Here cas decides as unfenced does: it checks only a read-modify-write (\"rmw\": true), and no write of this scenario is one."
+}
+
+// darkStyles are the stylesheets whose colours follow site.css's
+// variables, so that a page drawn by them alone turns dark with the
+// reader's system; a page with any other keeps the light colours.
+var darkStyles = []string{"css/diagram.css", "css/explore.css", "css/observed.css"}
+
+// darkOK reports whether the page may turn dark (site.css's dark mode).
+func (h Head) darkOK() bool {
+	for _, s := range h.Styles {
+		if !slices.Contains(darkStyles, s) {
+			return false
+		}
+	}
+	return true
 }

@@ -186,3 +186,31 @@
     });
   });
 })();
+
+// The gallery's filter: the cards whose title, name or lesson hold every
+// word typed stay, and a thread with none folds away. Without this script
+// the field stays hidden and every scenario is listed.
+(function () {
+  var box = document.querySelector(".gallery-filter");
+  if (!box) {
+    return;
+  }
+  var input = box.querySelector("input");
+  var count = box.querySelector(".gallery-count");
+  var cards = Array.prototype.slice.call(document.querySelectorAll("#gallery .card"));
+  box.hidden = false;
+  input.addEventListener("input", function () {
+    var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+    var shown = 0;
+    cards.forEach(function (card) {
+      var text = card.textContent.toLowerCase();
+      var on = words.every(function (w) { return text.indexOf(w) >= 0; });
+      card.hidden = !on;
+      shown += on ? 1 : 0;
+    });
+    document.querySelectorAll("#gallery .thread").forEach(function (t) {
+      t.hidden = !t.querySelector(".card:not([hidden])");
+    });
+    count.textContent = words.length ? shown + " of " + cards.length + " scenarios match." : "";
+  });
+})();

@@ -58,8 +58,14 @@ func ComparePNG(w io.Writer, s *lab.Scenario, t *lab.Trace, a, b lab.Policy) err
 		title,
 		{kind: shLine, x1: CardWidth / 2, y1: cmpTop, x2: CardWidth / 2, y2: CardHeight - 24, stroke: colRule, width: "2"},
 	})
-	c.panel(s, t, a, cardMargin)
-	c.panel(s, t, b, CardWidth/2+cardMargin/2)
+	endA := c.panel(s, t, a, cardMargin)
+	endB := c.panel(s, t, b, CardWidth/2+cardMargin/2)
+	// The final values on one line across both halves: right under the
+	// taller diagram, or at the card's foot.
+	keys := max(len(t.Summary[a].Final), 1)
+	y := min(CardHeight-30, max(endA, endB)+16+36*keys)
+	c.final(t, a, cardMargin, y)
+	c.final(t, b, CardWidth/2+cardMargin/2, y)
 	return encodePNG(w, c.img)
 }
 
@@ -84,23 +90,22 @@ func verdictWords(t *lab.Trace, p lab.Policy) string {
 
 // panel draws one policy's half of the comparison card at x: its name and
 // verdict in large type, the policy's space-time diagram below them as
-// large as the half allows (cropped, fading out, when too long), and the
-// final values.
-func (c *canvas) panel(s *lab.Scenario, t *lab.Trace, p lab.Policy, x int) {
+// large as the half allows (cropped, fading out, when too long). It
+// returns where the drawing ends, for the final values under it.
+func (c *canvas) panel(s *lab.Scenario, t *lab.Trace, p lab.Policy, x int) (end int) {
 	verdict := shape{kind: shText, x1: x, y1: cmpTop + 66, text: verdictWords(t, p), fill: verdictColour(t, p), size: 28, bold: true}
 	c.fitIn(&verdict, cmpPanelW, 20)
 	c.shapes([]shape{{kind: shText, x1: x, y1: cmpTop + 30, text: "Policy " + string(p), fill: colInk, size: 30, bold: true}, verdict})
-	keys := len(t.Summary[p].Final)
-	bottom := CardHeight - 30 - 36*max(keys, 1) - 8
-	c.panelDiagram(s, t, p, x, cmpTop+84, bottom)
-	c.final(t, p, x, CardHeight-30)
+	keys := max(len(t.Summary[p].Final), 1)
+	bottom := CardHeight - 30 - 36*keys - 8
+	return c.panelDiagram(s, t, p, x, cmpTop+84, bottom)
 }
 
 // panelDiagram draws p's diagram, without its caption or legend, into the
 // box from x, top to x+cmpPanelW, bottom: as large as fits, but never so
 // small that its labels stop reading; a diagram taller than that is cut
-// and fades out at the box's foot.
-func (c *canvas) panelDiagram(s *lab.Scenario, t *lab.Trace, p lab.Policy, x, top, bottom int) {
+// and fades out at the box's foot. It returns where the drawing ends.
+func (c *canvas) panelDiagram(s *lab.Scenario, t *lab.Trace, p lab.Policy, x, top, bottom int) (end int) {
 	d := layoutDiagram(s, t, p, false, nil)
 	areaW, areaH := float64(cmpPanelW), float64(bottom-top)
 	h := float64(d.height - captionH)
@@ -115,7 +120,9 @@ func (c *canvas) panelDiagram(s *lab.Scenario, t *lab.Trace, p lab.Policy, x, to
 	c.k, c.ox, c.oy, c.clip = saved.k, saved.ox, saved.oy, saved.clip
 	if h*k > areaH+8 {
 		fadeBox(c.img, image.Rect(x, bottom-48, x+cmpPanelW, bottom))
+		return bottom
 	}
+	return top + int(h*k)
 }
 
 // fadeBox whitens the rows of r more and more, down to white.

@@ -15,6 +15,32 @@ import (
 // Everything the user typed is escaped for Markdown with backslashes, never
 // HTML entities, so that the export also reads as plain text.
 func Markdown(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Policy, link, picture string) error {
+	return MarkdownDiagram(w, s, t, policies, link, picture, DiagramPolicy(policies))
+}
+
+// MarkdownDiagram is Markdown with the run's Mermaid sequence diagram
+// (Mermaid) drawn under policy d, after the verdicts: wikis that render
+// Mermaid show it as a picture with no image to host.
+func MarkdownDiagram(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Policy, link, picture string, d lab.Policy) error {
+	return MarkdownWith(w, s, t, policies, MarkdownOptions{Link: link, Picture: picture, Diagram: d})
+}
+
+// MarkdownOptions are what a Markdown export adds to the run: its link,
+// its picture, the policy of its Mermaid diagram, and ModelNote, which,
+// when something else ran beside the model (a probe's receiver), titles
+// the verdicts "The model's verdicts" and says whose they are.
+type MarkdownOptions struct {
+	Link, Picture string
+	Diagram       lab.Policy
+	ModelNote     string
+}
+
+// MarkdownWith is Markdown with every option.
+func MarkdownWith(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Policy, o MarkdownOptions) error {
+	link, picture, d := o.Link, o.Picture, o.Diagram
+	if d == "" {
+		d = DiagramPolicy(policies)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %s\n\n", mdLine(s.Title))
 	for _, para := range Paragraphs(s.Description) {
@@ -50,12 +76,19 @@ func Markdown(w io.Writer, s *lab.Scenario, t *lab.Trace, policies []lab.Policy,
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\n### Verdicts\n\n")
+	if o.ModelNote != "" {
+		fmt.Fprintf(&b, "\n### The model's verdicts\n\n%s\n\n", mdLine(o.ModelNote))
+	} else {
+		b.WriteString("\n### Verdicts\n\n")
+	}
 	for _, p := range policies {
 		fmt.Fprintf(&b, "- **%s**: %s\n", p, mdCell(Verdict(t.Summary[p])))
 	}
 	for _, wn := range t.Warnings {
 		fmt.Fprintf(&b, "- step %d skipped: %s\n", wn.Step, mdText(wn.Message))
+	}
+	if len(t.Steps) > 0 {
+		fmt.Fprintf(&b, "\n### Sequence diagram under %s\n\n```mermaid\n%s```\n", d, Mermaid(s, t, d))
 	}
 	if link != "" {
 		fmt.Fprintf(&b, "\nPermanent link: <%s> (engine %s)\n", link, lab.Version)

@@ -22,6 +22,8 @@ func TestMarkdownTextCannotBreakTheDocument(t *testing.T) {
 	sc.Title = "Evil\n~~~\n# owned \x1b[2J\x00"
 	sc.Description = "first\n\n~~~ sh\nrm -rf /\n\n```\n\u009b31m"
 	sc.Events[1].Note = "x\x07"
+	evil := "v\n```\n%% ;#<b>:"
+	sc.Events[1].Value = &evil
 	tr := lab.Replay(sc)
 	var buf bytes.Buffer
 	if err := Markdown(&buf, sc, tr, []lab.Policy{lab.Unfenced}, "http://lab.example/r/x", ""); err != nil {
@@ -32,10 +34,20 @@ func TestMarkdownTextCannotBreakTheDocument(t *testing.T) {
 	if !strings.HasPrefix(lines[0], "## Evil") || lines[1] != "" {
 		t.Errorf("Markdown heading of a title with newlines: first lines %q, want one heading line then a blank", lines[:2])
 	}
+	// The one fence is the export's own Mermaid block, and no text closes it early.
+	inMermaid := false
 	for i, l := range lines {
-		if strings.HasPrefix(l, "~~~") || strings.HasPrefix(l, "```") || strings.HasPrefix(l, "# ") {
+		switch {
+		case !inMermaid && l == "```mermaid":
+			inMermaid = true
+		case inMermaid && l == "```":
+			inMermaid = false
+		case strings.HasPrefix(strings.TrimSpace(l), "~~~") || strings.HasPrefix(strings.TrimSpace(l), "```") || strings.HasPrefix(l, "# "):
 			t.Errorf("Markdown line %d = %q: text opened a code block or a heading", i+1, l)
 		}
+	}
+	if !strings.Contains(out, "```mermaid\n") || inMermaid {
+		t.Errorf("Markdown has no closed Mermaid block:\n%s", out)
 	}
 	for _, r := range out {
 		if r != '\n' && (r < 0x20 || 0x7f <= r && r <= 0x9f) {
