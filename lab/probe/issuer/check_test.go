@@ -230,3 +230,32 @@ func TestMarkdown(t *testing.T) {
 		}
 	}
 }
+
+func write(w string, tok int64, owner, result string, sent, answered float64) issuer.Op {
+	return issuer.Op{Worker: w, Op: issuer.OpWrite, Token: &tok, Owner: owner, Value: owner + "-1", Result: result, Sent: sent, Answered: answered}
+}
+
+// TestWrites: a receiver's figures; a write sent after a higher token
+// went to another worker is deposed, applied before the newer holder's
+// first write or not.
+func TestWrites(t *testing.T) {
+	t.Parallel()
+	ops := []issuer.Op{grant("w1", 5, 0, 0.1), write("w1", 5, "w1-x", "applied", 0.2, 0.3),
+		grant("w2", 6, 2, 2.1), write("w1", 5, "w1-x", "applied", 2.2, 2.3), write("w2", 6, "w2-x", "applied", 2.25, 2.4),
+		write("w1", 5, "w1-x", "rejected", 2.5, 2.6)}
+	r, err := issuer.Check(run, ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := r.Writes
+	if w == nil || w.Sent != 4 || w.Applied != 3 || w.Rejected != 1 || w.Deposed.Sent != 2 || w.Deposed.Applied != 1 || w.Deposed.AppliedFirst != 1 || w.Deposed.Rejected != 1 {
+		t.Errorf("writes %+v", w)
+	}
+	if r.Verdict != issuer.Held {
+		t.Fatalf("verdict %s before the receiver's rule", r.Verdict)
+	}
+	r.Receiver("request #2 … was applied")
+	if r.Verdict != issuer.Broken || r.FirstViolation.Rule != "receiver" {
+		t.Errorf("after a receiver's break: %s, %+v", r.Verdict, r.FirstViolation)
+	}
+}

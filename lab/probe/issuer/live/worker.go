@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"fencelab/lab/probe"
 	"fencelab/lab/probe/issuer"
 )
 
@@ -62,13 +63,19 @@ func (r *recorder) write(l line) {
 
 // send marks a request leaving and returns its id and time.
 func (r *recorder) send(op string) (int64, float64) {
+	return r.sendOp(issuer.Op{Op: op})
+}
+
+// sendOp marks a request leaving with what it carries (a write's token
+// and value), so that one cut off at the end keeps them.
+func (r *recorder) sendOp(op issuer.Op) (int64, float64) {
 	r.mu.Lock()
 	r.id++
 	id := r.id
 	r.mu.Unlock()
-	at := since(r.t0)
-	r.write(line{Op: issuer.Op{Worker: r.name, Op: op, Sent: at}, ID: id, Mark: "sending"})
-	return id, at
+	op.Worker, op.Sent = r.name, since(r.t0)
+	r.write(line{Op: op, ID: id, Mark: "sending"})
+	return id, op.Sent
 }
 
 // done records the answer.
@@ -93,6 +100,14 @@ func runWorker(ctx context.Context, cfg *Config, out io.Writer) error {
 	defer lock.Close()
 	rnd := rand.New(rand.NewPCG(uint64(cfg.Seed), 7))
 	w := &worker{cfg: cfg, rec: rec, lock: lock, rnd: rnd}
+	if cfg.Receiver != nil {
+		rcv, done, err := OpenReceiver(ctx, cfg.Receiver, cfg.Timeout, 1)
+		if err != nil {
+			return err
+		}
+		defer done()
+		w.rcv = rcv
+	}
 	return w.loop(ctx)
 }
 
@@ -101,6 +116,7 @@ type worker struct {
 	rec     *recorder
 	lock    Lock
 	rnd     *rand.Rand
+	rcv     probe.Receiver // nil without --target or --sql
 	attempt int
 	backoff time.Duration
 
@@ -161,6 +177,7 @@ func (w *worker) loop(ctx context.Context) error {
 			time.Sleep(w.pollPause())
 			continue
 		}
+		w.write(ctx, owner, tok, 1)
 		lost, unknown := w.hold(ctx)
 		if lost {
 			if w.sessions() {
@@ -169,6 +186,7 @@ func (w *worker) loop(ctx context.Context) error {
 			}
 			continue
 		}
+		w.write(ctx, owner, tok, 2) // after the hold: late, if the holder was paused
 		rid, _ := w.rec.send(issuer.OpRelease)
 		rctx, rcancel := w.timeout(ctx)
 		ok, err := w.lock.Release(rctx)
