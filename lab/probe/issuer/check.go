@@ -65,16 +65,14 @@ const (
 
 // Counts are the history's operations by result.
 type Counts struct {
-	Grants    int `json:"grants"`
-	Refused   int `json:"refused"`
-	Unknown   int `json:"unknown"`
-	Renewals  int `json:"renewals"`
-	Lost      int `json:"lost"`
-	Releases  int `json:"releases"`
-	CutOff    int `json:"cut_off"`
-	Sessions  int `json:"sessions"`
-	WriteOps  int `json:"-"`
-	AllGrants int `json:"-"`
+	Grants   int `json:"grants"`
+	Refused  int `json:"refused"`
+	Unknown  int `json:"unknown"`
+	Renewals int `json:"renewals"`
+	Lost     int `json:"lost"`
+	Releases int `json:"releases"`
+	CutOff   int `json:"cut_off"`
+	Sessions int `json:"sessions"`
 }
 
 // Fault is one fault of the probe's as it happened.
