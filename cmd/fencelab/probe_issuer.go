@@ -232,7 +232,7 @@ func runIssuerProbe(args []string, stdout, stderr io.Writer) error {
 		}
 		cfg.Endpoints = c.Endpoints()
 		if cfg.Kind == "sql" {
-			cfg.DB = "postgres://postgres@" + cfg.Endpoints[0] + "/postgres?sslmode=disable"
+			cfg.DB = live.PostgresURL(cfg.Endpoints[0])
 		}
 		opt.Cluster = c
 		run.Version = c.Version()

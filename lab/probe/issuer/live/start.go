@@ -81,6 +81,9 @@ func Start(ctx context.Context, opt StartOptions) (Cluster, []string, error) {
 	if err == nil && g.front != nil {
 		err = g.waitReplicas(ctx, 30*time.Second)
 	}
+	if err == nil && opt.Kind == "sql" {
+		err = g.waitPostgres(ctx, 30*time.Second)
+	}
 	if err != nil {
 		g.Stop()
 		return nil, nil, err
