@@ -84,6 +84,13 @@ func Start(ctx context.Context, opt StartOptions) (Cluster, []string, error) {
 	if err == nil && opt.Kind == "sql" {
 		err = g.waitPostgres(ctx, 30*time.Second)
 	}
+	if err == nil && (opt.Kind == "etcd" || opt.Kind == "zk") {
+		// a quorum before the first worker: a member accepts
+		// connections before it has elected a leader
+		lctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		_, err = g.Leader(lctx)
+		cancel()
+	}
 	if err != nil {
 		g.Stop()
 		return nil, nil, err
