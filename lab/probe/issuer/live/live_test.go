@@ -1,6 +1,7 @@
 package live
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -51,5 +52,20 @@ func TestMissedPauses(t *testing.T) {
 	missedPauses(h)
 	if !h[2].Missed || h[3].Missed {
 		t.Errorf("missed: %v and %v, want true (released at 0.99 s before the stop at 1 s) and false", h[2].Missed, h[3].Missed)
+	}
+}
+
+// TestEtcdBase: the team's etcd YAML keeps every setting but the ones the
+// probe sets (names, directories, addresses, membership).
+func TestEtcdBase(t *testing.T) {
+	t.Parallel()
+	f := t.TempDir() + "/etcd.yaml"
+	os.WriteFile(f, []byte("name: prod-1\nheartbeat-interval: 100\ndata-dir: /var/lib/etcd\nelection-timeout: 1000\nlisten-client-urls: http://10.0.0.1:2379\nclient-transport-security:\n  cert-file: x\n"), 0o644)
+	got, err := etcdBase(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := strings.Join(got, "\n"); s != "heartbeat-interval: 100\nelection-timeout: 1000\nclient-transport-security:\n  cert-file: x\n" {
+		t.Errorf("kept %q", s)
 	}
 }
