@@ -147,7 +147,7 @@ func TestIssuerSQLiteLeaseHolds(t *testing.T) {
 	}
 	t.Parallel()
 	code, rep, sc, errOut := issuerReport(t, "--issuer-sql", filepath.Join("..", "..", "docs", "issuer", "sqlite-lease.sql"),
-		"--db", filepath.Join(t.TempDir(), "l.db"), "--ttl", "1s", "--duration", "6s", "--nemesis", "pause-holder", "--interval", "2s", "--fault-for", "2s")
+		"--db", filepath.Join(t.TempDir(), "l.db"), "--ttl", "1s", "--duration", "5s", "--nemesis", "pause-holder", "--interval", "2s", "--fault-for", "2s")
 	if code != 0 || rep["verdict"] != "held" {
 		t.Fatalf("exit %d, verdict %v; want 0, held\n%s", code, rep["verdict"], errOut)
 	}
