@@ -1,9 +1,11 @@
 package live
 
 import (
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"fencelab/lab/probe/issuer"
 )
@@ -67,5 +69,40 @@ func TestEtcdBase(t *testing.T) {
 	}
 	if s := strings.Join(got, "\n"); s != "heartbeat-interval: 100\nelection-timeout: 1000\nclient-transport-security:\n  cert-file: x\n" {
 		t.Errorf("kept %q", s)
+	}
+}
+
+// TestLineJSON: a line written by hand reads back as encoding/json
+// would write it, odd text included.
+func TestLineJSON(t *testing.T) {
+	t.Parallel()
+	tok := int64(-412)
+	for _, l := range []line{
+		{Op: issuer.Op{Worker: "w3", Op: issuer.OpAcquire, Sent: 8.0213, Answered: 8.0251, Result: issuer.Granted, Token: &tok, Owner: "w3-17"}, ID: 9},
+		{Op: issuer.Op{Worker: "w1", Op: issuer.OpRenew, Sent: 1e-7, Result: issuer.Unknown, Error: "dial tcp: \"x\" <é>\n\\"}, ID: 1, Mark: "sending"},
+		{Op: issuer.Op{Worker: "nemesis", Op: "pause-holder", Target: "w2", Sent: 10, Answered: 14.0004, Missed: true}},
+	} {
+		b := appendLine(nil, &l)
+		var got line
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		want, _ := json.Marshal(l)
+		again, _ := json.Marshal(got)
+		if string(want) != string(again) || b[len(b)-1] != '\n' {
+			t.Errorf("wrote %s, read back %s, want %s", b, again, want)
+		}
+	}
+}
+
+// TestMono: the carried clock stays with the system's own reading.
+func TestMono(t *testing.T) {
+	t.Parallel()
+	for range 3 {
+		a, m, b := monoNow(), mono(), monoNow()
+		if m < a-int64(time.Millisecond) || m > b+int64(time.Millisecond) {
+			t.Errorf("mono %d outside [%d, %d] (1 ms each side)", m, a, b)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -49,7 +49,8 @@ type line struct {
 // recorder writes the worker's lines, one at a time.
 type recorder struct {
 	mu   sync.Mutex
-	enc  *json.Encoder
+	out  io.Writer
+	buf  []byte
 	name string
 	t0   int64
 	id   int64
@@ -58,7 +59,8 @@ type recorder struct {
 func (r *recorder) write(l line) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.enc.Encode(l)
+	r.buf = appendLine(r.buf[:0], &l)
+	r.out.Write(r.buf)
 }
 
 // send marks a request leaving and returns its id and time.
@@ -92,7 +94,7 @@ func (r *recorder) done(id int64, op issuer.Op, err error) {
 // clears what it may have left and backs off.
 func runWorker(ctx context.Context, cfg *Config, out io.Writer) error {
 	quiet()
-	rec := &recorder{enc: json.NewEncoder(out), name: cfg.Name, t0: cfg.Time0}
+	rec := &recorder{out: out, name: cfg.Name, t0: cfg.Time0}
 	lock, err := newLock(ctx, cfg)
 	if err != nil {
 		return err
