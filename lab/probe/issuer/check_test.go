@@ -47,6 +47,8 @@ func TestCheck(t *testing.T) {
 			issuer.Held, "", nil, 0},
 		{"backwards after a kill", []issuer.Op{grant("w1", 500, 0, 0.1), release("w1", 0.2, 0.3), fault("kill-all", "redis-1", 1, 1.5), grant("w2", 1, 2, 2.05)},
 			issuer.Broken, "backwards", []string{"BROKEN: token 1 was granted to w2 at 2.05 s (asked at 2.00 s) after token 500 was granted to w1 at 0.10 s: the sequence went backwards after the probe killed every member (redis-1) at 1.00 s (until 1.50 s)"}, 1},
+		{"a grant answered by a server as it was killed", []issuer.Op{fault("kill-all", "postgres-1", 3, 4), grant("w1", 216, 3.001, 3.002), grant("w2", 210, 4.5, 4.6)},
+			issuer.Broken, "backwards", []string{"after token 216 was granted to w1 at 3.00 s: the sequence went backwards after the probe killed every member (postgres-1) at 3.00 s"}, 1},
 		{"equal token after is backwards, reported under rule 1", []issuer.Op{grant("w1", 7, 0, 0.1), grant("w2", 7, 0.2, 0.3)},
 			issuer.Broken, "backwards", []string{"token 7 was granted to w2", "with no fault or outage seen in between"}, 1},
 		{"granted twice at once", []issuer.Op{grant("w1", 7, 0, 1), grant("w2", 7, 0.5, 0.9)},

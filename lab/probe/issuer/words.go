@@ -6,13 +6,15 @@ import (
 )
 
 // cause names the latest fault or outage that began between the two
-// grants of a violation, and says the violation in words.
+// grants of a violation (or began before and was still on when the
+// earlier grant was asked: a grant answered by a server being killed),
+// and says the violation in words.
 func (r *Report) cause(v *Violation) (cause, words string) {
 	from, to := v.Earlier.Sent, v.Later.Answered
 	why := "with no fault or outage seen in between"
 	latest := -1.0
 	for _, f := range r.Faults {
-		if !f.Missed && f.From >= from && f.From <= to && f.From > latest {
+		if !f.Missed && f.To >= from && f.From <= to && f.From > latest {
 			latest, cause, why = f.From, fmt.Sprintf("%s %s", f.Kind, span(f.From, f.To)), "after "+FaultWords(f)
 		}
 	}
@@ -20,7 +22,7 @@ func (r *Report) cause(v *Violation) (cause, words string) {
 		if r.duringFault(o.From) {
 			continue // the probe's fault caused it: name the fault
 		}
-		if o.From >= from && o.From <= to && o.From > latest {
+		if o.To >= from && o.From <= to && o.From > latest {
 			latest, cause = o.From, "outage "+span(o.From, o.To)
 			why = fmt.Sprintf("after the issuer stopped answering at %s (until %s; not the probe's doing)", secs(o.From), secs(o.To))
 		}

@@ -312,6 +312,7 @@ func (w *worker) renew(ctx context.Context) bool {
 // or watching the session's renewals (etcd, ZooKeeper). lost: the lease
 // ended under it; unknown: a renewal got no answer.
 func (w *worker) hold(ctx context.Context) (lost, unknown bool) {
+	deadline := time.Now().Add(w.cfg.Hold)
 	end := time.After(w.cfg.Hold)
 	if w.sessions() {
 		w.mu.Lock()
@@ -331,6 +332,11 @@ func (w *worker) hold(ctx context.Context) (lost, unknown bool) {
 		case <-end:
 			return false, unknown
 		case <-t.C:
+		}
+		if time.Now().After(deadline) {
+			// a holder resumed after a pause finishes its work first, as
+			// a process back from a GC pause would: its late write
+			return false, unknown
 		}
 		id, _ := w.rec.send(issuer.OpRenew)
 		c, cancel := w.timeout(ctx)
