@@ -5,27 +5,22 @@
 package live
 
 import (
-	"time"
-
 	"golang.org/x/sys/unix"
 )
 
-// The machine's monotonic clock (CLOCK_MONOTONIC), which every process
-// reads alike, so the workers' times compare. It is read once with a
-// system call; after that, Go's own monotonic reading (the same clock,
-// read through the vDSO, without a system call) carries it on.
-var anchorMono, anchorTime = monoNow(), time.Now()
-
-func monoNow() int64 {
+// mono is the machine's monotonic clock (CLOCK_MONOTONIC) in
+// nanoseconds: every process reads the same one, so the workers' times
+// compare. Each reading is a system call of its own. Carrying one
+// reading on with Go's monotonic clock is cheaper but skews each process
+// by the moment between the two reads at its start, tens of milliseconds
+// on a loaded machine: enough to order two grants wrongly.
+func mono() int64 {
 	var ts unix.Timespec
 	if err := unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts); err != nil {
 		panic("clock_gettime(CLOCK_MONOTONIC): " + err.Error())
 	}
 	return ts.Nano()
 }
-
-// mono is the monotonic clock in nanoseconds.
-func mono() int64 { return anchorMono + int64(time.Since(anchorTime)) }
 
 // since is seconds since time 0 (a mono reading).
 func since(t0 int64) float64 { return float64(mono()-t0) / 1e9 }
