@@ -30,6 +30,7 @@ type issuerFlags struct {
 	seed                              int64
 	start, config, nemesis            string
 	format, history, out, save        string
+	target, recvSQL, issuerDB, policy string
 }
 
 // isIssuerProbe: the command line names an issuer, not a receiver.
@@ -69,8 +70,10 @@ func parseIssuerFlags(args []string) (issuerFlags, []string, error) {
 	fs.StringVar(&f.history, "history", "", "write every operation to FILE, one JSON object a line")
 	fs.StringVar(&f.out, "o", "", "write the run as a lab scenario to FILE")
 	fs.StringVar(&f.save, "save", "", "a fencelab server's base URL: save the run there and print its link")
-	fs.String("target", "", "")
-	fs.String("sql", "", "")
+	fs.StringVar(&f.target, "target", "", "a receiver's base URL: each holder writes to it with its token")
+	fs.StringVar(&f.recvSQL, "sql", "", "a receiver's statement file (reset, write, read …) on --db: each holder writes with its token")
+	fs.StringVar(&f.issuerDB, "issuer-db", "", "with --issuer-sql and --sql: the issuer's database, when not --db")
+	fs.StringVar(&f.policy, "policy", "fenced", "with a receiver: the policy it claims (fenced, fenced-strict or fenced-idempotent)")
 	extra, err := parseArgs(fs, args)
 	usage := func(format string, a ...any) error { return &usageError{"probe: " + fmt.Sprintf(format, a...)} }
 	if errors.Is(err, flag.ErrHelp) {
@@ -100,16 +103,22 @@ func parseIssuerFlags(args []string) (issuerFlags, []string, error) {
 	switch {
 	case len(extra) > 0:
 		return f, nil, usage("--issuer takes no scenario (%q)", extra[0])
-	case slices.Contains(given, "target") || slices.Contains(given, "sql"):
-		return f, nil, usage("--issuer with a receiver (--target, --sql) is not in this version: probe the issuer alone")
+	case f.target != "" && f.recvSQL != "":
+		return f, nil, usage("give --target URL or --sql FILE, one receiver, not both")
+	case (f.target != "" || f.recvSQL != "") && (probe.CheckConcurrentPolicy(lab.Policy(f.policy)) != nil || !lab.Policy(f.policy).ChecksToken() || lab.Policy(f.policy).Registers()):
+		return f, nil, usage("--policy %q: a receiver beside the issuer is judged as fenced, fenced-strict or fenced-idempotent", f.policy)
+	case f.recvSQL != "" && f.db == "":
+		return f, nil, usage("--sql needs --db URL, the receiver's database")
+	case f.issuerDB != "" && (f.sqlFile == "" || f.recvSQL == ""):
+		return f, nil, usage("--issuer-db goes with --issuer-sql and --sql, when the issuer's database is not the receiver's")
 	case f.url != "" && f.sqlFile != "":
 		return f, nil, usage("give --issuer URL or --issuer-sql FILE --db URL, not both")
 	case f.sqlFile != "" && f.db == "" && f.start == "":
 		return f, nil, usage("--issuer-sql needs --db URL: postgres://…, mysql://user:pass@host:port/db or a SQLite file (or --start local, a PostgreSQL of the probe's)")
 	case f.sqlFile != "" && f.db != "" && f.start != "":
 		return f, nil, usage("give --db URL or --start local (a PostgreSQL the probe starts), not both")
-	case f.url != "" && f.db != "":
-		return f, nil, usage("--db goes with --issuer-sql")
+	case f.url != "" && f.db != "" && f.recvSQL == "":
+		return f, nil, usage("--db goes with --issuer-sql (or --sql)")
 	case f.workers < 1 || f.workers > 16:
 		return f, nil, usage("--workers %d: use 1 to 16", f.workers)
 	case f.ttl < time.Second:
@@ -148,7 +157,26 @@ func runIssuerProbe(args []string, stdout, stderr io.Writer) error {
 		if _, _, err := sqlprobe.DSN(f.db); err != nil && f.start == "" {
 			return usage("%v", err)
 		}
-		cfg.Kind, cfg.SQLName, cfg.SQLText, cfg.DB, cfg.Lock = "sql", file.Name, file.Text, f.db, f.lock
+		db := f.db
+		if f.issuerDB != "" {
+			db = f.issuerDB
+		}
+		cfg.Kind, cfg.SQLName, cfg.SQLText, cfg.DB, cfg.Lock = "sql", file.Name, file.Text, db, f.lock
+	}
+	if f.target != "" || f.recvSQL != "" {
+		rc := &live.Receiver{Target: f.target, DB: f.db, Policy: f.policy}
+		if f.recvSQL != "" {
+			engine, _, err := sqlprobe.DSN(f.db)
+			if err != nil {
+				return &usageError{"probe: " + err.Error()}
+			}
+			file, err := readSQLFile(f.recvSQL, sqlprobe.Config{Engine: engine, Policy: lab.Policy(f.policy)})
+			if err != nil {
+				return err
+			}
+			rc.SQLName, rc.SQLText = file.Name, file.Text
+		}
+		cfg.Receiver = rc
 	}
 	// the faults
 	startN := 0
@@ -208,7 +236,7 @@ func runIssuerProbe(args []string, stdout, stderr io.Writer) error {
 		}
 		cfg.Endpoints = c.Endpoints()
 		if cfg.Kind == "sql" {
-			cfg.DB = "postgres://postgres@" + cfg.Endpoints[0] + "/postgres?sslmode=disable"
+			cfg.DB = live.PostgresURL(cfg.Endpoints[0])
 		}
 		opt.Cluster = c
 		run.Version = c.Version()
@@ -240,6 +268,11 @@ func runIssuerProbe(args []string, stdout, stderr io.Writer) error {
 	if ttl > 0 && cfg.Kind != "redis" && cfg.Kind != "sql" {
 		cfg.TTL = ttl
 	}
+	if cfg.Receiver != nil {
+		if err := resetReceiver(ctx, cfg.Receiver, f.timeout); err != nil {
+			return &exitError{2, fmt.Errorf("the receiver: %w", err)}
+		}
+	}
 	res, err := live.Run(ctx, cfg, opt)
 	if err != nil {
 		return err
@@ -257,6 +290,11 @@ func runIssuerProbe(args []string, stdout, stderr io.Writer) error {
 	}
 	if err != nil {
 		return err
+	}
+	if cfg.Receiver != nil {
+		if words := judgeReceiver(ctx, cfg.Receiver, f.timeout, res.History); words != "" {
+			rep.Receiver(words)
+		}
 	}
 	switch f.format {
 	case "json":
@@ -341,4 +379,31 @@ func saveIssuerRun(ctx context.Context, rep *issuer.Report, f issuerFlags, stdou
 	}
 	fmt.Fprintf(linkOut, "saved: %s\n", link)
 	return nil
+}
+
+// resetReceiver empties the receiver before the workers write to it.
+func resetReceiver(ctx context.Context, rc *live.Receiver, timeout time.Duration) error {
+	rcv, done, err := live.OpenReceiver(ctx, rc, timeout, 1)
+	if err != nil {
+		return err
+	}
+	defer done()
+	c, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	return rcv.Reset(c)
+}
+
+// judgeReceiver reads what the resource holds at the end and checks the
+// writes with the receiver probe's own checker: rule 4.
+func judgeReceiver(ctx context.Context, rc *live.Receiver, timeout time.Duration, history []issuer.Op) string {
+	var final *probe.Holding
+	if rcv, done, err := live.OpenReceiver(ctx, rc, timeout, 1); err == nil {
+		c, cancel := context.WithTimeout(ctx, timeout)
+		if h, err := rcv.Resource(c, live.Resource); err == nil {
+			final = &h
+		}
+		cancel()
+		done()
+	}
+	return live.CheckReceiver(history, lab.Policy(rc.Policy), final)
 }

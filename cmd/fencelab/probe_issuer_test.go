@@ -62,6 +62,9 @@ func TestIssuerBadInput(t *testing.T) {
 		{"an unknown parameter", []string{"--issuer-sql", noToken[:0] + unknownParam, "--db", db}, "param.sql:4: block renew: unknown parameter :resource"},
 		{"workers", []string{"--issuer", "redis://127.0.0.1:1/x", "--workers", "17"}, "--workers 17: use 1 to 16"},
 		{"ttl", []string{"--issuer", "redis://127.0.0.1:1/x", "--ttl", "500ms"}, "--ttl 500ms: use at least 1s"},
+		{"two receivers", []string{"--issuer", "redis://127.0.0.1:1/x", "--target", "http://127.0.0.1:1", "--sql", lease}, "one receiver, not both"},
+		{"a receiver claiming cas", []string{"--issuer", "redis://127.0.0.1:1/x", "--target", "http://127.0.0.1:1", "--policy", "cas"}, "judged as fenced"},
+		{"--sql without --db", []string{"--issuer", "redis://127.0.0.1:1/x", "--sql", lease}, "--sql needs --db URL"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -144,7 +147,7 @@ func TestIssuerSQLiteLeaseHolds(t *testing.T) {
 	}
 	t.Parallel()
 	code, rep, sc, errOut := issuerReport(t, "--issuer-sql", filepath.Join("..", "..", "docs", "issuer", "sqlite-lease.sql"),
-		"--db", filepath.Join(t.TempDir(), "l.db"), "--ttl", "1s", "--duration", "6s", "--nemesis", "pause-holder", "--interval", "2s", "--fault-for", "2s")
+		"--db", filepath.Join(t.TempDir(), "l.db"), "--ttl", "1s", "--hold", "3s", "--duration", "5s", "--nemesis", "pause-holder", "--interval", "2s", "--fault-for", "2s")
 	if code != 0 || rep["verdict"] != "held" {
 		t.Fatalf("exit %d, verdict %v; want 0, held\n%s", code, rep["verdict"], errOut)
 	}
@@ -159,7 +162,34 @@ func TestIssuerSQLiteLeaseHolds(t *testing.T) {
 	for _, e := range sc.Events {
 		kinds[string(e.Kind)]++
 	}
-	if kinds["acquire"] < 3 || kinds["pause"] != 1 || kinds["resume"] != 1 || kinds["expire"] < 1 {
+	if kinds["acquire"] < 2 || kinds["pause"] != 1 || kinds["resume"] != 1 || kinds["expire"] < 1 {
 		t.Errorf("the scenario's events: %v; want acquires, one pause and resume, an inferred expire", kinds)
+	}
+}
+
+// TestIssuerWithReceiver: the holders write to a receiver with their
+// tokens; the paused holder comes back late with its old token. A fenced
+// receiver turns it away (held), one that ignores tokens (cas, claimed
+// as fenced) applies it (rule 4 broken, in the receiver probe's words).
+func TestIssuerWithReceiver(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs worker processes for 6 s")
+	}
+	t.Parallel()
+	for _, tt := range []struct {
+		policy string
+		code   int
+		says   string
+	}{{"fenced", 0, ""}, {"cas", 1, "BROKEN: the receiver: request #"}} {
+		t.Run(tt.policy, func(t *testing.T) {
+			t.Parallel()
+			target := startReceiverCmd(t, "--policy", tt.policy)
+			code, out, errOut := probeIssuer(t, "--issuer-sql", filepath.Join("..", "..", "docs", "issuer", "sqlite-lease.sql"),
+				"--db", filepath.Join(t.TempDir(), "l.db"), "--target", target, "--policy", "fenced",
+				"--ttl", "1s", "--duration", "6s", "--nemesis", "pause-holder", "--interval", "2s", "--fault-for", "2s")
+			if code != tt.code || !strings.Contains(out, tt.says) || !strings.Contains(out, "deposed writes") {
+				t.Errorf("exit %d, want %d with %q:\n%s\n%s", code, tt.code, tt.says, out, errOut)
+			}
+		})
 	}
 }

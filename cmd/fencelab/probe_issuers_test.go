@@ -227,7 +227,7 @@ func TestIssuerExamplePostgres(t *testing.T) {
 			needPostgres(t)
 			t.Parallel()
 			code, rep, sc, errOut := issuerReport(t, "--issuer-sql", example("postgres-lease.sql"), "--start", "local", "--config", example(tt.conf),
-				"--nemesis", "kill-all", "--ttl", "1s", "--hold", "20ms", "--duration", "13s", "--interval", "3s", "--fault-for", "1s")
+				"--nemesis", "kill-all", "--ttl", "1s", "--workers", "6", "--hold", "5ms", "--duration", "13s", "--interval", "3s", "--fault-for", "1s")
 			t.Logf("grants %v, after %v: %s", rep["counts"].(map[string]any)["grants"], rep["after_faults"], violation(rep))
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d: %s\n%s", code, tt.code, violation(rep), errOut)
@@ -280,7 +280,7 @@ func TestIssuerCrashBySomeoneElse(t *testing.T) {
 		}
 	}()
 	code, rep, sc, errOut := issuerReport(t, "--issuer-sql", example("postgres-lease.sql"), "--db", pg.url(),
-		"--ttl", "1s", "--hold", "20ms", "--duration", "18s", "--workers", "4")
+		"--ttl", "1s", "--hold", "5ms", "--duration", "18s", "--workers", "6")
 	cancel()
 	<-crashes
 	t.Logf("grants %v, outages %v, after %v: %s", rep["counts"].(map[string]any)["grants"], rep["outages"], rep["after_faults"], violation(rep))

@@ -65,16 +65,14 @@ const (
 
 // Counts are the history's operations by result.
 type Counts struct {
-	Grants    int `json:"grants"`
-	Refused   int `json:"refused"`
-	Unknown   int `json:"unknown"`
-	Renewals  int `json:"renewals"`
-	Lost      int `json:"lost"`
-	Releases  int `json:"releases"`
-	CutOff    int `json:"cut_off"`
-	Sessions  int `json:"sessions"`
-	WriteOps  int `json:"-"`
-	AllGrants int `json:"-"`
+	Grants   int `json:"grants"`
+	Refused  int `json:"refused"`
+	Unknown  int `json:"unknown"`
+	Renewals int `json:"renewals"`
+	Lost     int `json:"lost"`
+	Releases int `json:"releases"`
+	CutOff   int `json:"cut_off"`
+	Sessions int `json:"sessions"`
 }
 
 // Fault is one fault of the probe's as it happened.
@@ -138,11 +136,34 @@ type Gap struct {
 	Seconds float64 `json:"seconds"`
 }
 
-// Writes are a receiver's figures (not measured by this version).
+// Writes are a receiver's figures, with --target or --sql: every write
+// a holder sent with its token, and the deposed ones, sent after a
+// higher token was granted to another worker.
 type Writes struct {
+	Sent       int     `json:"sent"`
+	Applied    int     `json:"applied"`
+	Rejected   int     `json:"rejected"`
+	Suppressed int     `json:"suppressed"`
+	Unknown    int     `json:"unknown"`
+	Deposed    Deposed `json:"deposed"`
+	// ValidRejected: writes of the holder of the highest token so far
+	// that the receiver turned away (a fenced receiver after the issuer
+	// went backwards).
+	ValidRejected int `json:"valid_rejected"`
+	// Receiver is the receiver's first broken rule in words, "" when
+	// its rules held.
+	Receiver string `json:"receiver,omitempty"`
+}
+
+// Deposed are the writes sent after a higher token went to another
+// worker.
+type Deposed struct {
 	Sent     int `json:"sent"`
 	Applied  int `json:"applied"`
 	Rejected int `json:"rejected"`
+	// AppliedFirst: applied before the newer holder's first write
+	// reached the receiver; no fencing stops those.
+	AppliedFirst int `json:"applied_before_newer"`
 }
 
 // Violation is the first broken rule, with both grants.
@@ -228,11 +249,90 @@ func Check(run Run, history []Op) (*Report, error) {
 	if r.FirstViolation != nil || slices.ContainsFunc(r.AfterFaults, func(a After) bool { return a.Held != nil && !*a.Held }) {
 		r.Verdict = Broken
 	}
+	r.Writes = writes(ops, r.grants)
 	r.Overlaps = overlaps(ops, r.grants, end)
 	r.EarlyGrants = r.early()
 	r.Takeovers = r.takeovers()
 	r.LongestGap = longestGap(r.grants, end)
 	return r, nil
+}
+
+// Receiver records the receiver's first broken rule (rule 4, checked by
+// the receiver probe's own checker): the run is broken, and when the
+// issuer's rules held it is the first violation.
+func (r *Report) Receiver(words string) {
+	if r.Writes == nil {
+		r.Writes = &Writes{}
+	}
+	r.Writes.Receiver = words
+	r.Verdict = Broken
+	if r.FirstViolation == nil {
+		r.FirstViolation = &Violation{Rule: "receiver", Words: "the receiver: " + words, Cause: ""}
+	}
+}
+
+// writes sums up the receiver's writes; nil without any.
+func writes(ops []Op, grants []*Op) *Writes {
+	var w *Writes
+	firstWrite := map[string]float64{} // owner → the answer of its holder's first write
+	for i := range ops {
+		op := &ops[i]
+		if op.Op == OpWrite {
+			if _, ok := firstWrite[op.Owner]; !ok {
+				firstWrite[op.Owner] = op.Answered
+			}
+		}
+	}
+	for i := range ops {
+		op := &ops[i]
+		if op.Op != OpWrite {
+			continue
+		}
+		if w == nil {
+			w = &Writes{}
+		}
+		w.Sent++
+		switch op.Result {
+		case "applied":
+			w.Applied++
+		case "rejected":
+			w.Rejected++
+		case "suppressed":
+			w.Suppressed++
+		default:
+			w.Unknown++
+		}
+		// the highest token granted to another worker before it was sent
+		var newer *Op
+		top := true
+		for _, g := range grants {
+			if g.Answered >= op.Sent {
+				break
+			}
+			if op.Token != nil && *g.Token > *op.Token {
+				top = false
+				if g.Worker != op.Worker && (newer == nil || *g.Token > *newer.Token) {
+					newer = g
+				}
+			}
+		}
+		if newer != nil {
+			w.Deposed.Sent++
+			switch op.Result {
+			case "applied":
+				w.Deposed.Applied++
+				if f, ok := firstWrite[newer.Owner]; !ok || op.Answered < f {
+					w.Deposed.AppliedFirst++
+				}
+			case "rejected":
+				w.Deposed.Rejected++
+			}
+		}
+		if top && op.Result == "rejected" {
+			w.ValidRejected++
+		}
+	}
+	return w
 }
 
 // rules checks rules 1 and 2 over the grants in the order of their

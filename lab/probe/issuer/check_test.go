@@ -47,6 +47,8 @@ func TestCheck(t *testing.T) {
 			issuer.Held, "", nil, 0},
 		{"backwards after a kill", []issuer.Op{grant("w1", 500, 0, 0.1), release("w1", 0.2, 0.3), fault("kill-all", "redis-1", 1, 1.5), grant("w2", 1, 2, 2.05)},
 			issuer.Broken, "backwards", []string{"BROKEN: token 1 was granted to w2 at 2.05 s (asked at 2.00 s) after token 500 was granted to w1 at 0.10 s: the sequence went backwards after the probe killed every member (redis-1) at 1.00 s (until 1.50 s)"}, 1},
+		{"a grant answered by a server as it was killed", []issuer.Op{fault("kill-all", "postgres-1", 3, 4), grant("w1", 216, 3.001, 3.002), grant("w2", 210, 4.5, 4.6)},
+			issuer.Broken, "backwards", []string{"after token 216 was granted to w1 at 3.00 s: the sequence went backwards after the probe killed every member (postgres-1) at 3.00 s"}, 1},
 		{"equal token after is backwards, reported under rule 1", []issuer.Op{grant("w1", 7, 0, 0.1), grant("w2", 7, 0.2, 0.3)},
 			issuer.Broken, "backwards", []string{"token 7 was granted to w2", "with no fault or outage seen in between"}, 1},
 		{"granted twice at once", []issuer.Op{grant("w1", 7, 0, 1), grant("w2", 7, 0.5, 0.9)},
@@ -241,5 +243,34 @@ func TestCauseDuringFault(t *testing.T) {
 	}
 	if v := r.FirstViolation; v == nil || v.Cause != "kill-all 1.00–1.50 s" || !strings.Contains(v.Words, "after the probe killed every member (postgres-1)") {
 		t.Errorf("the first violation %+v; want the kill as its cause", v)
+	}
+}
+
+func write(w string, tok int64, owner, result string, sent, answered float64) issuer.Op {
+	return issuer.Op{Worker: w, Op: issuer.OpWrite, Token: &tok, Owner: owner, Value: owner + "-1", Result: result, Sent: sent, Answered: answered}
+}
+
+// TestWrites: a receiver's figures; a write sent after a higher token
+// went to another worker is deposed, applied before the newer holder's
+// first write or not.
+func TestWrites(t *testing.T) {
+	t.Parallel()
+	ops := []issuer.Op{grant("w1", 5, 0, 0.1), write("w1", 5, "w1-x", "applied", 0.2, 0.3),
+		grant("w2", 6, 2, 2.1), write("w1", 5, "w1-x", "applied", 2.2, 2.3), write("w2", 6, "w2-x", "applied", 2.25, 2.4),
+		write("w1", 5, "w1-x", "rejected", 2.5, 2.6)}
+	r, err := issuer.Check(run, ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := r.Writes
+	if w == nil || w.Sent != 4 || w.Applied != 3 || w.Rejected != 1 || w.Deposed.Sent != 2 || w.Deposed.Applied != 1 || w.Deposed.AppliedFirst != 1 || w.Deposed.Rejected != 1 {
+		t.Errorf("writes %+v", w)
+	}
+	if r.Verdict != issuer.Held {
+		t.Fatalf("verdict %s before the receiver's rule", r.Verdict)
+	}
+	r.Receiver("request #2 … was applied")
+	if r.Verdict != issuer.Broken || r.FirstViolation.Rule != "receiver" {
+		t.Errorf("after a receiver's break: %s, %+v", r.Verdict, r.FirstViolation)
 	}
 }

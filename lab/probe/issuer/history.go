@@ -25,6 +25,7 @@ type Op struct {
 	Result   string  `json:"result,omitempty"`
 	Token    *int64  `json:"token,omitempty"`
 	Owner    string  `json:"owner,omitempty"`
+	Value    string  `json:"value,omitempty"` // a write's value
 	Error    string  `json:"error,omitempty"`
 	// Missed marks a pause-holder that stopped nobody.
 	Missed bool `json:"missed,omitempty"`

@@ -42,6 +42,13 @@ func (r *Report) rows() [][2]string {
 		{"1. tokens increase", r.ruleRow("backwards")},
 		{"2. no token twice", r.ruleRow("duplicate")},
 	}
+	if w := r.Writes; w != nil {
+		rec := "held"
+		if w.Receiver != "" {
+			rec = "BROKEN: " + w.Receiver
+		}
+		out = append(out, [2]string{"4. the receiver", rec})
+	}
 	for _, a := range r.AfterFaults {
 		label := "3. after " + a.What
 		if a.Target != "" {
@@ -61,6 +68,12 @@ func (r *Report) rows() [][2]string {
 		out = append(out, [2]string{"takeover after pausing " + t.Worker, takeoverWords(t, r.TTL)})
 	}
 	out = append(out, [2]string{"longest without a grant", fmt.Sprintf("%.2f s from %s", r.LongestGap.Seconds, secs(r.LongestGap.From))})
+	if w := r.Writes; w != nil {
+		out = append(out,
+			[2]string{"writes", fmt.Sprintf("%d sent: %d applied, %d rejected, %d suppressed, %d unknown; %d valid writes rejected", w.Sent, w.Applied, w.Rejected, w.Suppressed, w.Unknown, w.ValidRejected)},
+			[2]string{"deposed writes", fmt.Sprintf("%d sent after a higher token went to another worker: %d applied (%d before the newer holder's first write), %d rejected",
+				w.Deposed.Sent, w.Deposed.Applied, w.Deposed.AppliedFirst, w.Deposed.Rejected)})
+	}
 	return out
 }
 

@@ -56,6 +56,10 @@ func (r *Report) Scenario() (*lab.Scenario, error) {
 			tok := *op.Token
 			add(op.Answered, 2, lab.Event{Actor: actor(op.Worker), Kind: "acquire", Scope: scope, Token: &tok,
 				Note: fmt.Sprintf("%s is granted token %d at %s (asked at %s)", op.Worker, tok, secs(op.Answered), secs(op.Sent))})
+		case op.Op == OpWrite:
+			v := op.Value
+			add(op.Sent, 2, lab.Event{Actor: actor(op.Worker), Kind: "write", Resource: "result", Value: &v,
+				Note: fmt.Sprintf("%s writes with token %s at %s: %s", op.Worker, tokenText(op.Token), secs(op.Sent), op.Result)})
 		case op.Op == OpRelease && op.Result == Released:
 			add(op.Sent, 2, lab.Event{Actor: actor(op.Worker), Kind: "release", Scope: scope, Note: fmt.Sprintf("%s releases at %s", op.Worker, secs(op.Sent))})
 		}
@@ -167,4 +171,11 @@ func scopeName(s string) string {
 		return "lock"
 	}
 	return b.String()
+}
+
+func tokenText(t *int64) string {
+	if t == nil {
+		return "none"
+	}
+	return fmt.Sprint(*t)
 }

@@ -5,10 +5,10 @@ import (
 	"strings"
 )
 
-// cause names the latest fault that went on while the two grants of a
-// violation were asked and answered (a grant asked just after a kill
-// began may still be answered, then lost), or else the latest outage
-// that began between them, and says the violation in words.
+// cause names the latest fault or outage that began between the two
+// grants of a violation (or began before and was still on when the
+// earlier grant was asked: a grant answered by a server being killed),
+// and says the violation in words.
 func (r *Report) cause(v *Violation) (cause, words string) {
 	from, to := v.Earlier.Sent, v.Later.Answered
 	why := "with no fault or outage seen in between"
@@ -22,7 +22,7 @@ func (r *Report) cause(v *Violation) (cause, words string) {
 		if r.duringFault(o.From) {
 			continue // the probe's fault caused it: name the fault
 		}
-		if o.From >= from && o.From <= to && o.From > latest {
+		if o.To >= from && o.From <= to && o.From > latest {
 			latest, cause = o.From, "outage "+span(o.From, o.To)
 			why = fmt.Sprintf("after the issuer stopped answering at %s (until %s; not the probe's doing)", secs(o.From), secs(o.To))
 		}

@@ -2,7 +2,6 @@ package live
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -88,7 +87,7 @@ func BenchmarkGrant(b *testing.B) {
 				}
 			})
 			b.Run("probe", func(b *testing.B) {
-				rec := &recorder{enc: json.NewEncoder(io.Discard), name: "w1", t0: cfg.Time0}
+				rec := &recorder{out: io.Discard, name: "w1", t0: cfg.Time0}
 				for b.Loop() {
 					id, _ := rec.send(issuer.OpAcquire)
 					grant()
@@ -106,7 +105,7 @@ func BenchmarkGrant(b *testing.B) {
 // BenchmarkRecord is the probe's own work per grant alone: the four lines
 // a grant and its release write.
 func BenchmarkRecord(b *testing.B) {
-	rec := &recorder{enc: json.NewEncoder(io.Discard), name: "w1", t0: mono()}
+	rec := &recorder{out: io.Discard, name: "w1", t0: mono()}
 	tok := int64(412)
 	for b.Loop() {
 		id, _ := rec.send(issuer.OpAcquire)

@@ -23,6 +23,8 @@ type Config struct {
 	TTL       time.Duration
 	Hold      time.Duration
 	Timeout   time.Duration
+	// Receiver, when not nil, is where the holders write.
+	Receiver *Receiver
 
 	// per worker
 	Name  string

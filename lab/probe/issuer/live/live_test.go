@@ -1,6 +1,8 @@
 package live
 
 import (
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -51,5 +53,43 @@ func TestMissedPauses(t *testing.T) {
 	missedPauses(h)
 	if !h[2].Missed || h[3].Missed {
 		t.Errorf("missed: %v and %v, want true (released at 0.99 s before the stop at 1 s) and false", h[2].Missed, h[3].Missed)
+	}
+}
+
+// TestEtcdBase: the team's etcd YAML keeps every setting but the ones the
+// probe sets (names, directories, addresses, membership).
+func TestEtcdBase(t *testing.T) {
+	t.Parallel()
+	f := t.TempDir() + "/etcd.yaml"
+	os.WriteFile(f, []byte("name: prod-1\nheartbeat-interval: 100\ndata-dir: /var/lib/etcd\nelection-timeout: 1000\nlisten-client-urls: http://10.0.0.1:2379\nclient-transport-security:\n  cert-file: x\n"), 0o644)
+	got, err := etcdBase(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := strings.Join(got, "\n"); s != "heartbeat-interval: 100\nelection-timeout: 1000\nclient-transport-security:\n  cert-file: x\n" {
+		t.Errorf("kept %q", s)
+	}
+}
+
+// TestLineJSON: a line written by hand reads back as encoding/json
+// would write it, odd text included.
+func TestLineJSON(t *testing.T) {
+	t.Parallel()
+	tok := int64(-412)
+	for _, l := range []line{
+		{Op: issuer.Op{Worker: "w3", Op: issuer.OpAcquire, Sent: 8.0213, Answered: 8.0251, Result: issuer.Granted, Token: &tok, Owner: "w3-17"}, ID: 9},
+		{Op: issuer.Op{Worker: "w1", Op: issuer.OpRenew, Sent: 1e-7, Result: issuer.Unknown, Error: "dial tcp: \"x\" <é>\n\\"}, ID: 1, Mark: "sending"},
+		{Op: issuer.Op{Worker: "nemesis", Op: "pause-holder", Target: "w2", Sent: 10, Answered: 14.0004, Missed: true}},
+	} {
+		b := appendLine(nil, &l)
+		var got line
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		want, _ := json.Marshal(l)
+		again, _ := json.Marshal(got)
+		if string(want) != string(again) || b[len(b)-1] != '\n' {
+			t.Errorf("wrote %s, read back %s, want %s", b, again, want)
+		}
 	}
 }

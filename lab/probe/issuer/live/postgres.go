@@ -1,6 +1,8 @@
 package live
 
 import (
+	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // postgres: one PostgreSQL server for --issuer-sql, from Debian's
@@ -74,4 +77,32 @@ func (g *group) postgres(opt StartOptions) ([]string, error) {
 	over := []string{"-c", "listen_addresses=127.0.0.1", "-c", "port=" + strconv.Itoa(ports[0]), "-c", "unix_socket_directories=" + mdir}
 	g.members = []*member{{name: "postgres-1", addr: addr(ports[0]), bin: bin, args: append([]string{"-D", data}, over...), dir: mdir, cred: cred}}
 	return []string{"postgres: " + strings.Join(over, " ")}, nil
+}
+
+// PostgresURL is the started PostgreSQL's address for --db.
+func PostgresURL(addr string) string {
+	return "postgres://postgres@" + addr + "/postgres?sslmode=disable"
+}
+
+// waitPostgres waits until the server answers queries: it accepts
+// connections while it is still starting up.
+func (g *group) waitPostgres(ctx context.Context, within time.Duration) error {
+	db, err := sql.Open("pgx", PostgresURL(g.members[0].addr))
+	if err != nil {
+		return fmt.Errorf("open PostgreSQL: %w (is the pgx driver registered?)", err)
+	}
+	defer db.Close()
+	deadline := time.Now().Add(within)
+	for {
+		c, cancel := context.WithTimeout(ctx, time.Second)
+		err := db.PingContext(c)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("PostgreSQL did not answer within %s: %w; its log: %s", within, err, tail(filepath.Join(g.members[0].dir, "server.log")))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }

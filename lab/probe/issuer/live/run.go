@@ -159,7 +159,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Result, error) {
 	for w, ps := range r.pending {
 		for _, l := range ps {
 			r.history = append(r.history, issuer.Op{Worker: w, Op: l.Op.Op, Sent: l.Sent, Answered: end,
-				Result: issuer.Unknown, Error: issuer.CutOff})
+				Result: issuer.Unknown, Error: issuer.CutOff, Token: l.Token, Owner: l.Owner, Value: l.Value})
 		}
 	}
 	issuer.SortByAnswer(r.history)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -80,6 +81,16 @@ func Start(ctx context.Context, opt StartOptions) (Cluster, []string, error) {
 	}
 	if err == nil && g.front != nil {
 		err = g.waitReplicas(ctx, 30*time.Second)
+	}
+	if err == nil && opt.Kind == "sql" {
+		err = g.waitPostgres(ctx, 30*time.Second)
+	}
+	if err == nil && (opt.Kind == "etcd" || opt.Kind == "zk") {
+		// a quorum before the first worker: a member accepts
+		// connections before it has elected a leader
+		lctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		_, err = g.Leader(lctx)
+		cancel()
 	}
 	if err != nil {
 		g.Stop()
@@ -160,8 +171,11 @@ func (g *group) etcd(opt StartOptions) ([]string, error) {
 			g.version = strings.TrimSpace(v)
 		}
 	}
+	var base []string
 	if opt.Config != "" {
-		return nil, fmt.Errorf("--config with etcd is not in this version; start etcd yourself and give --issuer")
+		if base, err = etcdBase(opt.Config); err != nil {
+			return nil, err
+		}
 	}
 	ports, err := freePorts(2 * opt.N)
 	if err != nil {
@@ -191,10 +205,49 @@ func (g *group) etcd(opt StartOptions) ([]string, error) {
 			"--listen-peer-urls", p, "--initial-advertise-peer-urls", "http://" + proxies[i].addr(),
 			"--initial-cluster", strings.Join(initial, ","), "--initial-cluster-state", "new",
 			"--initial-cluster-token", "fencelab-" + filepath.Base(g.dir)}
-		g.members = append(g.members, &member{name: name, addr: addr(ports[2*i]), bin: bin, args: args, dir: mdir})
 		overrides = append(overrides, name+": "+strings.Join(args, " "))
+		if opt.Config != "" {
+			// etcd reads flags or a file, not both: the team's file with
+			// the probe's keys in place of its own
+			file := filepath.Join(mdir, "etcd.yaml")
+			var b strings.Builder
+			for _, l := range base {
+				b.WriteString(l + "\n")
+			}
+			for k := 0; k < len(args); k += 2 {
+				fmt.Fprintf(&b, "%s: '%s'\n", strings.TrimPrefix(args[k], "--"), args[k+1])
+			}
+			if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+				return nil, err
+			}
+			args = []string{"--config-file", file}
+		}
+		g.members = append(g.members, &member{name: name, addr: addr(ports[2*i]), bin: bin, args: args, dir: mdir})
 	}
 	return overrides, nil
+}
+
+// etcdKeys are the keys of an etcd YAML the probe sets itself.
+var etcdKeys = []string{"name", "data-dir", "wal-dir", "listen-client-urls", "advertise-client-urls", "listen-peer-urls",
+	"initial-advertise-peer-urls", "initial-cluster", "initial-cluster-state", "initial-cluster-token", "discovery", "discovery-srv"}
+
+// etcdBase reads the team's etcd YAML without the keys the probe sets
+// (a flat file of key: value lines, as etcd's own sample is).
+func etcdBase(file string) ([]string, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		k, _, ok := strings.Cut(l, ":")
+		k = strings.TrimSpace(k)
+		if ok && !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "\t") && slices.Contains(etcdKeys, k) {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out, nil
 }
 
 // Leader asks each member: etcd's endpoint status, ZooKeeper's srvr,

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"fencelab/lab/probe"
 	"fencelab/lab/probe/issuer"
 )
 
@@ -48,7 +49,8 @@ type line struct {
 // recorder writes the worker's lines, one at a time.
 type recorder struct {
 	mu   sync.Mutex
-	enc  *json.Encoder
+	out  io.Writer
+	buf  []byte
 	name string
 	t0   int64
 	id   int64
@@ -57,18 +59,25 @@ type recorder struct {
 func (r *recorder) write(l line) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.enc.Encode(l)
+	r.buf = appendLine(r.buf[:0], &l)
+	r.out.Write(r.buf)
 }
 
 // send marks a request leaving and returns its id and time.
 func (r *recorder) send(op string) (int64, float64) {
+	return r.sendOp(issuer.Op{Op: op})
+}
+
+// sendOp marks a request leaving with what it carries (a write's token
+// and value), so that one cut off at the end keeps them.
+func (r *recorder) sendOp(op issuer.Op) (int64, float64) {
 	r.mu.Lock()
 	r.id++
 	id := r.id
 	r.mu.Unlock()
-	at := since(r.t0)
-	r.write(line{Op: issuer.Op{Worker: r.name, Op: op, Sent: at}, ID: id, Mark: "sending"})
-	return id, at
+	op.Worker, op.Sent = r.name, since(r.t0)
+	r.write(line{Op: op, ID: id, Mark: "sending"})
+	return id, op.Sent
 }
 
 // done records the answer.
@@ -85,7 +94,7 @@ func (r *recorder) done(id int64, op issuer.Op, err error) {
 // clears what it may have left and backs off.
 func runWorker(ctx context.Context, cfg *Config, out io.Writer) error {
 	quiet()
-	rec := &recorder{enc: json.NewEncoder(out), name: cfg.Name, t0: cfg.Time0}
+	rec := &recorder{out: out, name: cfg.Name, t0: cfg.Time0}
 	lock, err := newLock(ctx, cfg)
 	if err != nil {
 		return err
@@ -93,6 +102,14 @@ func runWorker(ctx context.Context, cfg *Config, out io.Writer) error {
 	defer lock.Close()
 	rnd := rand.New(rand.NewPCG(uint64(cfg.Seed), 7))
 	w := &worker{cfg: cfg, rec: rec, lock: lock, rnd: rnd}
+	if cfg.Receiver != nil {
+		rcv, done, err := OpenReceiver(ctx, cfg.Receiver, cfg.Timeout, 1)
+		if err != nil {
+			return err
+		}
+		defer done()
+		w.rcv = rcv
+	}
 	return w.loop(ctx)
 }
 
@@ -101,6 +118,7 @@ type worker struct {
 	rec     *recorder
 	lock    Lock
 	rnd     *rand.Rand
+	rcv     probe.Receiver // nil without --target or --sql
 	attempt int
 	backoff time.Duration
 
@@ -161,6 +179,7 @@ func (w *worker) loop(ctx context.Context) error {
 			time.Sleep(w.pollPause())
 			continue
 		}
+		w.write(ctx, owner, tok, 1)
 		lost, unknown := w.hold(ctx)
 		if lost {
 			if w.sessions() {
@@ -169,6 +188,7 @@ func (w *worker) loop(ctx context.Context) error {
 			}
 			continue
 		}
+		w.write(ctx, owner, tok, 2) // after the hold: late, if the holder was paused
 		rid, _ := w.rec.send(issuer.OpRelease)
 		rctx, rcancel := w.timeout(ctx)
 		ok, err := w.lock.Release(rctx)
@@ -292,6 +312,7 @@ func (w *worker) renew(ctx context.Context) bool {
 // or watching the session's renewals (etcd, ZooKeeper). lost: the lease
 // ended under it; unknown: a renewal got no answer.
 func (w *worker) hold(ctx context.Context) (lost, unknown bool) {
+	deadline := time.Now().Add(w.cfg.Hold)
 	end := time.After(w.cfg.Hold)
 	if w.sessions() {
 		w.mu.Lock()
@@ -311,6 +332,11 @@ func (w *worker) hold(ctx context.Context) (lost, unknown bool) {
 		case <-end:
 			return false, unknown
 		case <-t.C:
+		}
+		if time.Now().After(deadline) {
+			// a holder resumed after a pause finishes its work first, as
+			// a process back from a GC pause would: its late write
+			return false, unknown
 		}
 		id, _ := w.rec.send(issuer.OpRenew)
 		c, cancel := w.timeout(ctx)
