@@ -140,7 +140,7 @@ func layout(runs []Run) []glyph {
 			if !r.NoWrap {
 				g.space = c == ' '
 				next, _ := utf8.DecodeRuneInString(r.Text[i+utf8.RuneLen(c):])
-				g.breakAfter = c == '-' && isLetter(prev) && next != utf8.RuneError && !isDigit(next) ||
+				g.breakAfter = c == '-' && next != utf8.RuneError && hyphenBreaks(prev, next) ||
 					ideographic(c) || ideographic(next)
 			}
 			if r.NoWrap {
@@ -157,6 +157,17 @@ func layout(runs []Run) []glyph {
 		}
 	}
 	return gs
+}
+
+// hyphenBreaks reports whether a line may break after a hyphen between
+// prev and next, as Chromium breaks: before a digit only after an ASCII
+// letter or digit ("w1-0001", "rows 1-900", not "(-12" or "é-12", where
+// the hyphen may be a minus sign), otherwise after a letter or a digit.
+func hyphenBreaks(prev, next rune) bool {
+	if isDigit(next) {
+		return isDigit(prev) || prev < 128 && isLetter(prev)
+	}
+	return isLetter(prev) || isDigit(prev)
 }
 
 func isLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127 }

@@ -25,9 +25,9 @@ func TestWidth(t *testing.T) {
 	}
 }
 
-// TestLines checks where lines break: at spaces, after a hyphen between
-// letters, inside a word only when it is marked Anywhere, never inside a
-// NoWrap run.
+// TestLines checks where lines break: at spaces, after a hyphen where
+// Chromium breaks there, inside a word only when it is marked Anywhere,
+// never inside a NoWrap run.
 func TestLines(t *testing.T) {
 	mono := func(s string) Run { return Run{Text: s, Face: Mono, Size: 10} } // every character 6.02 px
 	anywhere := func(s string) Run { r := mono(s); r.Anywhere = true; return r }
@@ -43,7 +43,10 @@ func TestLines(t *testing.T) {
 		{"each word alone", 31, []Run{mono("aaaa bbbb cccc")}, 3},
 		{"a long word overflows", 20, []Run{mono("aaaaaaaaaa")}, 1},
 		{"after a hyphen", 40, []Run{mono("new-result")}, 2},
-		{"not before a digit", 40, []Run{mono("token-42x")}, 1},
+		{"before a digit after a letter", 40, []Run{mono("token-42x")}, 2},
+		{"before a digit after a digit", 20, []Run{mono("rows 1-900")}, 3},
+		{"not before a digit after a sign", 30, []Run{mono("(-4200")}, 1},
+		{"not before a digit after a non-ASCII letter", 30, []Run{mono("é-4200")}, 1},
 		{"anywhere: the word moves down first", 40, []Run{anywhere("aa bbbbbb")}, 2},
 		{"anywhere: then breaks", 25, []Run{anywhere("aaaaaaaaaa")}, 3},
 		{"no wrap inside", 40, []Run{mono("aa "), {Text: "token 42", Face: Mono, Size: 10, NoWrap: true}}, 2},
