@@ -1,13 +1,12 @@
 package server
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"mime/multipart"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -143,14 +142,7 @@ type importInput struct {
 // shown on the page.
 func readImportForm(c echo.Context) (*importInput, error) {
 	req := c.Request()
-	// ParseMultipartForm parses a form of another type first but keeps
-	// quiet about its errors, so each type is parsed by its own call.
-	var err error
-	if strings.HasPrefix(req.Header.Get(echo.HeaderContentType), echo.MIMEMultipartForm) {
-		err = req.ParseMultipartForm(maxImportBody)
-	} else {
-		err = req.ParseForm()
-	}
+	form, err := readImportBody(req)
 	var big *http.MaxBytesError
 	if errors.As(err, &big) {
 		return nil, errImportTooLarge
@@ -159,17 +151,112 @@ func readImportForm(c echo.Context) (*importInput, error) {
 		return nil, echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.").SetInternal(err)
 	}
 	in := &importInput{skew: strings.TrimSpace(req.FormValue("skew"))}
-	if err := in.readFiles(req); err != nil {
+	if err := in.readFiles(form); err != nil {
 		return nil, err
 	}
 	in.survey = surveyOf(in.files)
-	in.readMapping(req)
+	in.readMapping(form)
 	return in, nil
 }
 
+// importBody is a posted import form: its fields, and its files with
+// their names, in the order they came.
+type importBody struct {
+	values  url.Values
+	uploads []upload // field "upload"
+	mapfile *upload  // field "mapfile"
+}
+
+type upload struct {
+	name string
+	text string
+}
+
+// readImportBody reads the form part by part, as it arrives. Unlike
+// ParseMultipartForm, which buffers each file, copies it into a file
+// header and leaves it to be read again, each file is read once, into the
+// one string the page shows again; the body limit bounds the total.
+func readImportBody(req *http.Request) (*importBody, error) {
+	form := &importBody{values: url.Values{}}
+	if !strings.HasPrefix(req.Header.Get(echo.HeaderContentType), echo.MIMEMultipartForm) {
+		if err := req.ParseForm(); err != nil {
+			return nil, err
+		}
+		form.values = req.PostForm
+		return form, nil
+	}
+	mr, err := req.MultipartReader()
+	if err != nil {
+		return nil, err
+	}
+	// The rest of the handler reads the fields with FormValue, as after
+	// ParseMultipartForm: the query's, then the body's.
+	req.PostForm, req.Form = form.values, req.URL.Query()
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			for k, vs := range form.values {
+				req.Form[k] = append(slices.Clip(vs), req.Form[k]...)
+			}
+			return form, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		text, err := readPart(part)
+		part.Close()
+		if err != nil {
+			return nil, err
+		}
+		field := part.FormName()
+		switch {
+		case part.FileName() == "":
+			form.values.Add(field, text)
+		case field == "upload":
+			form.uploads = append(form.uploads, upload{name: part.FileName(), text: text})
+		case field == "mapfile" && form.mapfile == nil:
+			form.mapfile = &upload{name: part.FileName(), text: text}
+		}
+	}
+}
+
+// readPart reads a part in chunks, then copies them into one string of
+// its size: twice its size allocated, where a growing buffer takes about
+// five times.
+func readPart(r io.Reader) (string, error) {
+	var chunks [][]byte
+	n, size := 0, 512 // small fields stay small; chunks grow to 64 KiB
+	for {
+		c := make([]byte, size)
+		k := 0
+		var err error
+		for k < len(c) && err == nil {
+			var m int
+			m, err = r.Read(c[k:])
+			k += m
+		}
+		if k > 0 {
+			chunks, n = append(chunks, c[:k]), n+k
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return "", err
+		}
+		size = min(2*size, 64<<10)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, c := range chunks {
+		b.Write(c)
+	}
+	return b.String(), nil
+}
+
 // readFiles takes the pasted logs, then the uploaded ones.
-func (in *importInput) readFiles(req *http.Request) error {
-	names, texts := req.PostForm["name"], req.PostForm["log"]
+func (in *importInput) readFiles(form *importBody) error {
+	names, texts := form.values["name"], form.values["log"]
 	for i, t := range texts {
 		if strings.TrimSpace(t) == "" {
 			continue
@@ -180,13 +267,9 @@ func (in *importInput) readFiles(req *http.Request) error {
 		}
 		in.files = append(in.files, views.ImportFile{Name: name, Text: t})
 	}
-	for _, fh := range uploads(req, "upload") {
-		b, err := readUpload(fh)
-		if err != nil {
-			return err
-		}
-		if len(bytes.TrimSpace(b)) > 0 {
-			in.files = append(in.files, views.ImportFile{Name: fh.Filename, Text: string(b)})
+	for _, u := range form.uploads {
+		if strings.TrimSpace(u.text) != "" {
+			in.files = append(in.files, views.ImportFile{Name: u.name, Text: u.text})
 		}
 	}
 	if len(in.files) > maxImportFiles {
@@ -195,37 +278,18 @@ func (in *importInput) readFiles(req *http.Request) error {
 	return nil
 }
 
-func uploads(req *http.Request, field string) []*multipart.FileHeader {
-	if req.MultipartForm == nil {
-		return nil
-	}
-	return req.MultipartForm.File[field]
-}
-
-func readUpload(fh *multipart.FileHeader) ([]byte, error) {
-	f, err := fh.Open()
-	if err != nil {
-		return nil, fmt.Errorf("open upload %s: %w", fh.Filename, err)
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, maxImportBody))
-}
-
 // readMapping builds the mapping: from an uploaded mapping file, else from
 // the mapping the page keeps (a version 2 mapping loaded before, unless
 // the reviewer turned it off), else from the form's fields, or, when the
 // form names no field yet, from the survey.
-func (in *importInput) readMapping(req *http.Request) {
+func (in *importInput) readMapping(form *importBody) {
 	var m *logs.Mapping
-	if fhs := uploads(req, "mapfile"); len(fhs) > 0 && fhs[0].Size > 0 {
-		b, err := readUpload(fhs[0])
-		if err == nil {
-			m, err = logs.ReadMapping(bytes.NewReader(b))
+	if f := form.mapfile; f != nil && f.text != "" {
+		var err error
+		if m, err = logs.ReadMapping(strings.NewReader(f.text)); err != nil {
+			in.errs = append(in.errs, f.name+": "+err.Error())
 		}
-		if err != nil {
-			in.errs = append(in.errs, fhs[0].Filename+": "+err.Error())
-		}
-	} else if kept := req.PostForm.Get("mapping_json"); kept != "" && req.PostForm.Get("mapping_off") == "" {
+	} else if kept := form.values.Get("mapping_json"); kept != "" && form.values.Get("mapping_off") == "" {
 		var err error
 		if m, err = logs.ReadMapping(strings.NewReader(kept)); err != nil {
 			in.errs = append(in.errs, "the loaded mapping: "+err.Error())
@@ -235,8 +299,8 @@ func (in *importInput) readMapping(req *http.Request) {
 		in.useMapping(m)
 		return
 	}
-	flat := flatFromForm(req.PostForm)
-	if flat.KindField == "" && len(req.PostForm["kv_value"]) == 0 {
+	flat := flatFromForm(form.values)
+	if flat.KindField == "" && len(form.values["kv_value"]) == 0 {
 		flat = in.survey.Suggest()
 	}
 	in.mapping, in.flat = flat.Mapping(), flat
