@@ -172,6 +172,12 @@ type upload struct {
 	text string
 }
 
+// maxImportParts bounds a form's fields and files, as ParseMultipartForm's
+// default does.
+const maxImportParts = 1000
+
+var errImportParts = errors.New("over 1000 fields")
+
 // readImportBody reads the form part by part, as it arrives. Unlike
 // ParseMultipartForm, which buffers each file, copies it into a file
 // header and leaves it to be read again, each file is read once, into the
@@ -192,7 +198,10 @@ func readImportBody(req *http.Request) (*importBody, error) {
 	// The rest of the handler reads the fields with FormValue, as after
 	// ParseMultipartForm: the query's, then the body's.
 	req.PostForm, req.Form = form.values, req.URL.Query()
-	for {
+	for parts := 0; ; parts++ {
+		if parts == maxImportParts { // as ParseMultipartForm: a body of tiny fields costs no more
+			return nil, errImportParts
+		}
 		part, err := mr.NextPart()
 		if err == io.EOF {
 			for k, vs := range form.values {

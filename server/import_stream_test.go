@@ -51,3 +51,19 @@ func TestImportBodyReadOnce(t *testing.T) {
 		t.Errorf("reading a %d-byte upload allocated %d bytes, want at most %d (3 times its size)", len(text), got, most)
 	}
 }
+
+// TestImportBodyParts: a form of more parts than ParseMultipartForm took
+// is refused, not read.
+func TestImportBodyParts(t *testing.T) {
+	var b bytes.Buffer
+	w := multipart.NewWriter(&b)
+	for range maxImportParts + 1 {
+		w.WriteField("log", "x")
+	}
+	w.Close()
+	req := httptest.NewRequest(http.MethodPost, "/import", &b)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	if _, err := readImportBody(req); err != errImportParts {
+		t.Errorf("a form of %d parts: error %v, want %v", maxImportParts+1, err, errImportParts)
+	}
+}
