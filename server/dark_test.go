@@ -9,15 +9,15 @@ import (
 )
 
 // TestDarkModePages: the pages whose stylesheets follow site.css's
-// colours may turn dark (no light-only class on <html>); the editor, the
-// presentation and the embed keep their light colours.
+// colours may turn dark (no light-only class on <html>), the import page
+// and the editor among them; the presentation keeps its light colours.
 func TestDarkModePages(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t)
 	for path, dark := range map[string]bool{
 		views.ImportPath():                         true,
 		views.ScenarioPath("paused-worker"):        true,
-		views.EditorPath():                         false,
+		views.EditorPath():                         true,
 		views.ScenarioPresentPath("paused-worker"): false,
 	} {
 		res := get(t, s, path)
