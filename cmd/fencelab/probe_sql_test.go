@@ -135,6 +135,13 @@ func TestProbeSQLNamesItsRequests(t *testing.T) {
 			}
 		})
 	}
+	// A grant the file has no block for is not an HTTP 404.
+	var out bytes.Buffer
+	args := []string{"probe", "--sql", "../../docs/sql/sqlite-conditional-update.sql", "--db", filepath.Join(dir, "d.db"), "--scenario", "paused-worker", "--policy", "fenced-register"}
+	run(args, nil, &out, &bytes.Buffer{})
+	if !strings.Contains(out.String(), "NOT TESTABLE: step 1 needs a grant block, which the statement file does not have") || strings.Contains(out.String(), "404") {
+		t.Errorf("probe %q printed:\n%s\nwant it not testable for want of a grant block", args, out.String())
+	}
 }
 
 func TestReceiverStoreURL(t *testing.T) {

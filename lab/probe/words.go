@@ -150,3 +150,13 @@ func requestName(c Receiver, request string) string {
 	}
 	return request
 }
+
+// unsupported says what the receiver lacks for a request it cannot
+// answer: an HTTP receiver answers it with 404 or 405; a statement file
+// has no block for its role.
+func unsupported(c Receiver, request string) string {
+	if _, ok := c.(interface{ SQLFile() *SQLFile }); ok && requestRoles[request] != "" {
+		return fmt.Sprintf("a %s block, which the statement file does not have", requestRoles[request])
+	}
+	return request + ", which it answers with 404 or 405"
+}
