@@ -74,6 +74,7 @@ func TestAccessibility(t *testing.T) {
 		{"present", views.ScenarioPresentPath("paused-worker"), ".present-table"},
 		{"embed", views.RunEmbedPath(id) + "?d=unfenced", ".diagram"},
 		{"join", views.JoinFormPath(), "#join-code"},
+		{"import", views.ImportPath(), "main"},
 		{"compare", views.ComparePath("paused-worker", "old-token-first"), "table.compare"},
 		{"error", "/no-such-page", "main"},
 	}

@@ -282,3 +282,40 @@ func TestPresentWithoutJavaScript(t *testing.T) {
 		}
 	}
 }
+
+// TestPresentAhead: at the first steps on a projector the covered part
+// of the diagram says how many steps are to come, the question and who
+// takes part, under the current band and inside the screen; once the
+// steps fill the diagram (step 8) it is gone.
+func TestPresentAhead(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped under -short")
+	}
+	base := startServer(t)
+	ctx := newBrowser(t)
+	type ahead struct {
+		Shown       bool
+		Text        string
+		Top, Bottom float64
+		BandBottom  float64
+		H           float64
+	}
+	const aheadJS = `(function () {
+		const a = document.querySelector(".present-ahead"), r = a.getBoundingClientRect();
+		const band = document.querySelector(".band.is-current .hit").getBoundingClientRect();
+		return {Shown: !a.hidden && r.height > 0, Text: a.innerText, Top: r.top, Bottom: r.bottom, BandBottom: band.bottom, H: innerHeight};
+	})()`
+	for _, size := range [][2]int64{{1280, 720}, {1024, 768}} {
+		name := strconv.FormatInt(size[0], 10) + "x" + strconv.FormatInt(size[1], 10)
+		openPresent(t, ctx, base+"/scenarios/paused-worker/present#step-3", size[0], size[1])
+		waitFor(t, ctx, "the steps to come at "+name, `!document.querySelector(".present-ahead").hidden`)
+		a := eval[ahead](t, ctx, aheadJS)
+		if !strings.Contains(a.Text, "5 steps of 8 to come") || !strings.Contains(a.Text, "The question:") || a.Top < a.BandBottom || a.Bottom > a.H {
+			t.Errorf("%s step 3: %+v, want the 5 steps to come and the question under band 3 (ending at %.0f) and on the screen", name, a, a.BandBottom)
+		}
+		openPresent(t, ctx, base+"/scenarios/paused-worker/present#step-8", size[0], size[1])
+		if a := eval[ahead](t, ctx, aheadJS); a.Shown {
+			t.Errorf("%s step 8: %+v, want nothing to come", name, a)
+		}
+	}
+}

@@ -99,4 +99,10 @@ func TestSaveSQLProbe(t *testing.T) {
 	if !strings.Contains(md.Body.String(), "```sql\n-- tokens as text") || !strings.Contains(md.Body.String(), "| write | 5 | write | :resource :value :token |") {
 		t.Errorf("GET %s.md lacks the statement file:\n%s", path, md.Body.String())
 	}
+	// The requests are the queries that ran, not the HTTP contract's.
+	for what, body := range map[string]string{"GET " + path: page.Body.String(), "GET " + path + ".md": md.Body.String()} {
+		if strings.Contains(body, "POST /writes") || !strings.Contains(body, "SQL write") {
+			t.Errorf("%s names its requests POST /writes or not SQL write:\n%s", what, body)
+		}
+	}
 }

@@ -101,6 +101,49 @@ func TestProbeSQLJSON(t *testing.T) {
 	}
 }
 
+// TestProbeSQLNamesItsRequests: a SQL receiver's steps are named by the
+// queries that ran them, in the text and the Markdown, never by the HTTP
+// contract's POST /writes, which a statement file never receives.
+func TestProbeSQLNamesItsRequests(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	own := filepath.Join(dir, "own.sql")
+	os.WriteFile(own, []byte("-- name: Wipe :exec\nCREATE TABLE IF NOT EXISTS r (name TEXT PRIMARY KEY, v TEXT, t INTEGER);\nDELETE FROM r;\n"+
+		"-- name: CompleteJob :execrows\nINSERT INTO r VALUES (?, ?, :token) ON CONFLICT (name) DO UPDATE SET v = excluded.v, t = excluded.t WHERE r.t <= excluded.t;\n"+
+		"-- name: Load :one\nSELECT v, t FROM r WHERE name = ?;\n"), 0o600)
+	roles := []string{"--role", "reset=Wipe write=CompleteJob read=Load", "--role", "Load: v=value t=token",
+		"--param", "CompleteJob: ?1=resource ?2=value", "--param", "Load: ?1=resource"}
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"text, a query of its own", append([]string{"--sql", own, "--db", filepath.Join(dir, "a.db"), "--scenario", "paused-worker"}, roles...), "SQL write CompleteJob"},
+		{"markdown, a query of its own", append([]string{"--sql", own, "--db", filepath.Join(dir, "b.db"), "--scenario", "paused-worker", "--format", "markdown"}, roles...), "| SQL write CompleteJob |"},
+		{"text, a query named write", []string{"--sql", "../../docs/sql/sqlite-conditional-update.sql", "--db", filepath.Join(dir, "c.db"), "--scenario", "paused-worker"}, "SQL write "},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			if err := run(append([]string{"probe"}, tt.args...), nil, &out, &errOut); err != nil {
+				t.Fatalf("probe %q: %v\n%s", tt.args, err, errOut.String())
+			}
+			if strings.Contains(out.String(), "POST /") {
+				t.Errorf("probe %q printed:\n%s\nwant no HTTP request: a SQL receiver runs queries", tt.args, out.String())
+			}
+			if !strings.Contains(out.String(), tt.want) {
+				t.Errorf("probe %q printed:\n%s\nwant it to name the write %q", tt.args, out.String(), tt.want)
+			}
+		})
+	}
+	// A grant the file has no block for is not an HTTP 404.
+	var out bytes.Buffer
+	args := []string{"probe", "--sql", "../../docs/sql/sqlite-conditional-update.sql", "--db", filepath.Join(dir, "d.db"), "--scenario", "paused-worker", "--policy", "fenced-register"}
+	run(args, nil, &out, &bytes.Buffer{})
+	if !strings.Contains(out.String(), "NOT TESTABLE: step 1 needs a grant block, which the statement file does not have") || strings.Contains(out.String(), "404") {
+		t.Errorf("probe %q printed:\n%s\nwant it not testable for want of a grant block", args, out.String())
+	}
+}
+
 func TestReceiverStoreURL(t *testing.T) {
 	for _, store := range []string{"postgres://u@h/d", "mysql://u:p@h:3306/d"} {
 		if _, err := parseReceiverFlags([]string{"--store", store}); err != nil {

@@ -33,7 +33,7 @@ func (r *run) result(ctx context.Context, recs []Record, elapsed time.Duration) 
 	switch {
 	case errors.Is(r.firstErr, ErrNotSupported):
 		res.Verdict = NotTestable
-		res.Divergence = "not testable against this receiver: " + string(r.p.Policy) + " needs POST /grants, which it answers with 404 or 405"
+		res.Divergence = "not testable against this receiver: " + string(r.p.Policy) + " needs " + unsupported(r.p.Client, "POST /grants")
 		return res, nil
 	case errors.As(r.firstErr, &ue) && cr.Requests == cr.Errors:
 		return nil, r.firstErr

@@ -24,7 +24,7 @@ func WriteText(w io.Writer, r *Result) error {
 		steps = r.Orderings.FirstSteps
 	}
 	if r.Concurrent != nil {
-		writeConcurrentText(w, r.Concurrent)
+		writeConcurrentText(w, r.Concurrent, r.SQL)
 	}
 	if len(steps) > 0 {
 		if err := writeStepsText(w, steps); err != nil {
@@ -47,7 +47,8 @@ func writeStepsText(w io.Writer, steps []Step) error {
 }
 
 // requestText is the step's request, with the version condition of an
-// rmw write under cas: "POST /writes expect_version=1".
+// rmw write under cas: "POST /writes expect_version=1", or a SQL
+// receiver's "SQL write CompleteJob expect_version=1".
 func requestText(st Step) string {
 	if st.ExpectVersion == nil {
 		return dash(st.Request)
@@ -70,7 +71,7 @@ func writeOrderingsText(w io.Writer, o *OrderingsResult) {
 	}
 }
 
-func writeConcurrentText(w io.Writer, c *ConcurrentResult) {
+func writeConcurrentText(w io.Writer, c *ConcurrentResult, sql *SQLFile) {
 	fmt.Fprintf(w, "%d workers, %d requests in %.2f s: %.0f requests/s (%d applied, %d rejected, %d suppressed, %d failed)\n",
 		c.Workers, c.Requests, c.Seconds, c.PerSecond, c.Applied, c.Rejected, c.Suppressed, c.Errors)
 	if c.GaveUp > 0 {
@@ -83,13 +84,15 @@ func writeConcurrentText(w io.Writer, c *ConcurrentResult) {
 		fmt.Fprintln(w, "stopped early at the first violation")
 	}
 	if v := c.Violation; v != nil && v.Before != nil {
-		fmt.Fprintf(w, "\nthe first violating pair:\n  %s\n  %s\n", recordText(v.Before), recordText(v.After))
+		fmt.Fprintf(w, "\nthe first violating pair:\n  %s\n  %s\n", recordText(sql, v.Before), recordText(sql, v.After))
 	}
 	fmt.Fprintln(w)
 }
 
-func recordText(r *Record) string {
-	what := fmt.Sprintf("POST /writes %q token=%d", r.Value, r.Token)
+// recordText is one request of a concurrent run, named as the receiver
+// ran it: "POST /writes", or a SQL receiver's "SQL write CompleteJob".
+func recordText(sql *SQLFile, r *Record) string {
+	what := fmt.Sprintf("%s %q token=%d", sql.RequestName("POST /writes"), r.Value, r.Token)
 	if r.Op != "" {
 		what += " op=" + r.Op
 	}
@@ -97,7 +100,7 @@ func recordText(r *Record) string {
 		what += " expect_version=" + strconv.FormatInt(*r.Expect, 10)
 	}
 	if r.Grant {
-		what = fmt.Sprintf("POST /grants token=%d", r.Token)
+		what = fmt.Sprintf("%s token=%d", sql.RequestName("POST /grants"), r.Token)
 	}
 	return fmt.Sprintf("#%d worker %d: %s sent at %s, answered %s at %s", r.Seq, r.Worker, what, ms(r.SentAt), r.Outcome, ms(r.AnsweredAt))
 }
@@ -185,7 +188,7 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 	if c := r.Concurrent; c != nil {
 		fmt.Fprintf(&b, "%d workers, %d requests in %.2f s: %.0f requests/s.\n\n", c.Workers, c.Requests, c.Seconds, c.PerSecond)
 		if v := c.Violation; v != nil && v.Before != nil {
-			fmt.Fprintf(&b, "- %s\n- %s\n\n", md(recordText(v.Before)), md(recordText(v.After)))
+			fmt.Fprintf(&b, "- %s\n- %s\n\n", md(recordText(r.SQL, v.Before)), md(recordText(r.SQL, v.After)))
 		}
 	}
 	writeSQLMarkdown(&b, r.SQL)

@@ -1,6 +1,9 @@
 package probe
 
 import (
+	"slices"
+	"strings"
+
 	"fencelab/lab"
 )
 
@@ -41,6 +44,32 @@ type SQLFile struct {
 	Roles   []string `json:"roles,omitempty"`
 	Params  []string `json:"params,omitempty"`
 	Columns []string `json:"columns,omitempty"`
+}
+
+// requestRoles are the roles of a statement file that play each request
+// of the HTTP contract.
+var requestRoles = map[string]string{"POST /writes": "write", "POST /grants": "grant", "POST /restart": "restart"}
+
+// RequestName is what a SQL receiver ran for a request of the HTTP
+// contract: "SQL write CompleteJob" for "POST /writes", naming the queries
+// that play the role ("SQL write" when the query is named write).
+// Without a statement file (an HTTP receiver) it is
+// the request itself.
+func (q *SQLFile) RequestName(request string) string {
+	role, ok := requestRoles[request]
+	if q == nil || !ok {
+		return request
+	}
+	var names []string
+	for _, qq := range q.Queries {
+		if slices.Contains(qq.Roles, role) && qq.Name != role { // a query named for its role: "SQL write"
+			names = append(names, qq.Name)
+		}
+	}
+	if len(names) == 0 {
+		return "SQL " + role
+	}
+	return "SQL " + role + " " + strings.Join(names, " + ")
 }
 
 // SQLQuery is one query of a statement file.

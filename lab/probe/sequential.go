@@ -190,7 +190,7 @@ func (pl *player) record(row Step, err error) (bool, error) {
 	switch {
 	case errors.Is(err, ErrNotSupported):
 		pl.out.verdict = NotTestable
-		pl.out.divergence = fmt.Sprintf("not testable against this receiver: step %d needs %s, which it answers with 404 or 405", row.Index, row.Request)
+		pl.out.divergence = fmt.Sprintf("not testable against this receiver: step %d needs %s", row.Index, unsupported(pl.p.Client, row.Request))
 		pl.out.steps = append(pl.out.steps, row)
 		return true, nil
 	case errors.As(err, &ce):

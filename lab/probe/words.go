@@ -24,7 +24,7 @@ func (pl *player) explain(row Step) string {
 	case want.Outcome != got.Outcome && row.Request == "POST /writes":
 		return head + pl.outcomeWords(row, value, tok)
 	case want.Outcome != got.Outcome:
-		return fmt.Sprintf("%sthe receiver answered %s with %s, the model expects %s", head, row.Request, got.Outcome, want.Outcome)
+		return fmt.Sprintf("%sthe receiver answered %s with %s, the model expects %s", head, requestName(pl.p.Client, row.Request), got.Outcome, want.Outcome)
 	case want.Version != nil && !eq(want.Version, got.Version) && pl.namesVersions() && got.Outcome == "applied" && pl.before != nil && got.Version != nil && *got.Version <= *pl.before:
 		return fmt.Sprintf("%sthe receiver answered applied, but the version stayed at %s (a version must rise with each write applied)",
 			head, pl.versionAs(pl.readRes, pl.before))
@@ -140,4 +140,23 @@ func orNone(reason string) string {
 		return "no reason given"
 	}
 	return "its reason: " + reason
+}
+
+// requestName is a request as the receiver ran it: a SQL receiver (one
+// that keeps its statement file) names its queries, not POST /grants.
+func requestName(c Receiver, request string) string {
+	if f, ok := c.(interface{ SQLFile() *SQLFile }); ok {
+		return f.SQLFile().RequestName(request)
+	}
+	return request
+}
+
+// unsupported says what the receiver lacks for a request it cannot
+// answer: an HTTP receiver answers it with 404 or 405; a statement file
+// has no block for its role.
+func unsupported(c Receiver, request string) string {
+	if _, ok := c.(interface{ SQLFile() *SQLFile }); ok && requestRoles[request] != "" {
+		return fmt.Sprintf("a %s block, which the statement file does not have", requestRoles[request])
+	}
+	return request + ", which it answers with 404 or 405"
 }

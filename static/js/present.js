@@ -185,6 +185,36 @@
     curtain.rect.setAttribute("width", String(box.width + 8));
     curtain.rect.setAttribute("height", String(Math.max(Math.min(end, box.height) - top, 0)));
     curtain.edge.setAttribute("d", "M0 " + top + "H" + box.width);
+    placeAhead(n, finished);
+  }
+
+  // placeAhead shows, over the curtain, how many steps are still to come,
+  // the question and who takes part, where the covered part is tall
+  // enough to hold them (a projector's first steps), and hides it
+  // otherwise: it never pushes the diagram or the cards.
+  var ahead = root.querySelector(".present-ahead");
+  var aheadAt = null;
+  function placeAhead(n, finished) {
+    if (!ahead) {
+      return;
+    }
+    aheadAt = [n, finished];
+    var left = count - n + (asking(n) ? 1 : 0);
+    ahead.querySelector(".ahead-count").textContent = left === 1 ? "1 step" : left + " steps";
+    var section = ahead.parentElement;
+    var s = section.getBoundingClientRect();
+    ahead.hidden = true;
+    if (finished || state.opening || window.innerWidth < 700) {
+      return;
+    }
+    // The curtain's top as drawn (the bands may be stretched): below the current step.
+    var y = curtain.rect.getBoundingClientRect().top - s.top + 16;
+    ahead.style.top = y + "px";
+    ahead.style.maxHeight = Math.max(s.height - y - 8, 0) + "px";
+    ahead.hidden = false;
+    if (ahead.scrollHeight > s.height - y - 8) {
+      ahead.hidden = true; // too little room left under the current step
+    }
   }
 
   // scrollIntoView scrolls box, a column, just enough to show el.
@@ -483,6 +513,9 @@
       if (size !== lastSize) {
         lastSize = size;
         fitLabels();
+        if (aheadAt) { // the bands moved: so does the curtain's top
+          placeAhead(aheadAt[0], aheadAt[1]);
+        }
       }
     }).observe(svg.parentElement);
   }

@@ -16,12 +16,25 @@ import (
 // decided: the check block's (if any) and the write block's.
 func (r *Receiver) Annotate(res *probe.Result) {
 	res.SQL = r.SQLFile()
+	nameRequests(res)
 	if res.Verdict != probe.Disagree {
 		return
 	}
 	res.Divergence += ". " + r.Deciders()
 	if v := r.versionWords(); v != "" && res.Mode == "sequential" {
 		res.Divergence += ". " + v
+	}
+}
+
+// nameRequests names each step's request by the queries that ran it
+// ("SQL write CompleteJob"), not by the HTTP contract's "POST /writes".
+func nameRequests(res *probe.Result) {
+	steps := res.Steps
+	if res.Orderings != nil {
+		steps = res.Orderings.FirstSteps
+	}
+	for i := range steps {
+		steps[i].Request = res.SQL.RequestName(steps[i].Request)
 	}
 }
 
