@@ -207,3 +207,33 @@ func BenchmarkDiagram(b *testing.B) {
 		})
 	}
 }
+
+// TestDiagramMarksInferred: an imported timeline's inferred expiry and
+// computed pause are drawn as such, not as lines the logs wrote.
+func TestDiagramMarksInferred(t *testing.T) {
+	t.Parallel()
+	s := parseScenario(t, map[string]any{
+		"version": 1, "title": "inferred",
+		"events": []map[string]any{
+			{"actor": "A", "kind": "acquire", "note": "lease.log:1"},
+			{"actor": "A", "kind": "pause", "note": "computed: a.log:2 (a pause of 15.8s, logged when it ended)"},
+			{"actor": "A", "kind": "expire", "note": "inferred: lease.log:2"},
+			{"actor": "B", "kind": "acquire", "note": "lease.log:2"},
+			{"actor": "A", "kind": "resume", "note": "a.log:2"},
+			{"actor": "A", "kind": "expire"},
+		},
+	})
+	var b bytes.Buffer
+	if err := SVG(&b, s, lab.Replay(s), lab.Fenced); err != nil {
+		t.Fatal(err)
+	}
+	svg := b.String()
+	for _, want := range []string{"expires (inferred)", "pause (computed)"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the diagram lacks %q", want)
+		}
+	}
+	if n := strings.Count(svg, "(inferred)"); n != 1 {
+		t.Errorf("%d marks say inferred, want only the inferred expiry", n)
+	}
+}

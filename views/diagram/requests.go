@@ -183,6 +183,15 @@ func (g *grid) mark(i int, bg string) []group {
 		}
 		text += " " + e.Request + ": no effect"
 	}
+	// An imported timeline marks what the logs imply but do not log (an
+	// expiry no line shows) and what it computed (a pause from its
+	// duration): the picture must not draw them as logged.
+	switch {
+	case strings.HasPrefix(e.Note, "inferred: "):
+		text += " (inferred)"
+	case strings.HasPrefix(e.Note, "computed: "):
+		text += " (computed)"
+	}
 	shapes = append(shapes, note(x+20, y+5, text, "", bg))
 	return []group{{class: "mark " + string(e.Kind), shapes: shapes}}
 }
