@@ -3,6 +3,7 @@ package logs
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path"
@@ -280,7 +281,16 @@ func ReadMapping(r io.Reader) (*Mapping, error) {
 	dec.DisallowUnknownFields()
 	var m Mapping
 	if err := dec.Decode(&m); err != nil {
+		switch {
+		case errors.Is(err, io.EOF):
+			return nil, fmt.Errorf("mapping: the file is empty: give a JSON object, as {\"kinds\": [{\"is\": \"lease granted\", \"kind\": \"acquire\"}]}")
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return nil, fmt.Errorf("mapping: the JSON is cut short (a bracket or a quote is not closed)")
+		}
 		return nil, fmt.Errorf("mapping: %w", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("mapping: more than one JSON value in the file: give one object")
 	}
 	if err := m.Check(); err != nil {
 		return nil, err

@@ -343,3 +343,12 @@ func TestDetectLog4jNotHclog(t *testing.T) {
 		t.Errorf("detect = %s, want log4j", got)
 	}
 }
+
+// TestReadMappingCutShort: an empty or cut mapping file says so.
+func TestReadMappingCutShort(t *testing.T) {
+	for in, want := range map[string]string{"": "the file is empty", "  \n": "the file is empty", `{"kinds": [`: "cut short", `{"kinds": [{"is": "x", "kind": "acquire"}]} {}`: "more than one JSON value"} {
+		if _, err := ReadMapping(strings.NewReader(in)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ReadMapping(%q) = %v, want %q", in, err, want)
+		}
+	}
+}
