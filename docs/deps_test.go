@@ -36,11 +36,7 @@ type importRule struct {
 
 // importRules is the import graph of code.md ("what each may import").
 var importRules = []importRule{
-	{"lab", false, "lab is the engine's names: the engine and the pure standard library",
-		func(p string) bool {
-			return p == "fencelab/lab/internal/engine" || isStd(p) && !slices.Contains(impure, p)
-		}},
-	{"lab/internal/engine", false, "the engine imports only the standard library, without clock, randomness or I/O",
+	{"lab", false, "the engine imports only the standard library, without clock, randomness or I/O",
 		func(p string) bool { return isStd(p) && !slices.Contains(impure, p) }},
 	{"lab/draft", false, "the editor's draft imports only lab and the standard library",
 		func(p string) bool { return isStd(p) || p == "fencelab/lab" }},
@@ -90,7 +86,7 @@ func TestImportRules(t *testing.T) {
 // goroutine, which their imports alone would not show.
 func TestPureSources(t *testing.T) {
 	t.Parallel()
-	for _, dir := range []string{"lab", "lab/internal/engine", "lab/draft", "lab/logs"} {
+	for _, dir := range []string{"lab", "lab/draft", "lab/logs"} {
 		for _, f := range parsed(t, dir, 0, false) {
 			ast.Inspect(f.file, func(n ast.Node) bool {
 				switch n := n.(type) {
@@ -127,7 +123,7 @@ func TestStoreTestsLeaveTheEngineOut(t *testing.T) {
 // TestImportRulesCanFail feeds the rules imports they must refuse.
 func TestImportRulesCanFail(t *testing.T) {
 	t.Parallel()
-	bad := map[string]string{"lab": "net/http", "lab/internal/engine": "fencelab/lab", "lab/draft": "fencelab/views", "lab/logs": "os",
+	bad := map[string]string{"lab": "net/http", "lab/draft": "fencelab/views", "lab/logs": "os",
 		"scenarios": "fencelab/lab", "views": "fencelab/server/store", "views/diagram": "github.com/a-h/templ",
 		"server": "fencelab/server/store/sqlite", "server/store/sqlite": "github.com/labstack/echo/v4"}
 	for _, r := range importRules {

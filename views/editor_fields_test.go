@@ -32,7 +32,7 @@ func takes(n *html.Node) string {
 // TestEveryFieldHasAControl: each field a kind takes reaches the editor.
 // The draft carries it, a card has a control for it (a restart's resource
 // and scope are its one Restarts choice), and the palette offers it for
-// that kind, so a field added to lab/internal/engine/event.go cannot be left out of the
+// that kind, so a field added to lab/event.go cannot be left out of the
 // form unnoticed.
 func TestEveryFieldHasAControl(t *testing.T) {
 	palette := render(t, "Editor(blank)", views.Editor(views.EditorPage{Draft: draft.Draft{Add: draft.Event{Kind: lab.Acquire}}}))
