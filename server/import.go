@@ -3,10 +3,8 @@ package server
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 
@@ -14,6 +12,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/lab/logs"
+	"fencelab/server/internal/upload"
 	"fencelab/views"
 )
 
@@ -142,7 +141,7 @@ type importInput struct {
 // shown on the page.
 func readImportForm(c echo.Context) (*importInput, error) {
 	req := c.Request()
-	form, err := readImportBody(req)
+	form, err := upload.Read(req)
 	var big *http.MaxBytesError
 	if errors.As(err, &big) {
 		return nil, errImportTooLarge
@@ -159,113 +158,9 @@ func readImportForm(c echo.Context) (*importInput, error) {
 	return in, nil
 }
 
-// importBody is a posted import form: its fields, and its files with
-// their names, in the order they came.
-type importBody struct {
-	values  url.Values
-	uploads []upload // field "upload"
-	mapfile *upload  // field "mapfile"
-}
-
-type upload struct {
-	name string
-	text string
-}
-
-// maxImportParts bounds a form's fields and files, as ParseMultipartForm's
-// default does.
-const maxImportParts = 1000
-
-var errImportParts = errors.New("over 1000 fields")
-
-// readImportBody reads the form part by part, as it arrives. Unlike
-// ParseMultipartForm, which buffers each file, copies it into a file
-// header and leaves it to be read again, each file is read once, into the
-// one string the page shows again; the body limit bounds the total.
-func readImportBody(req *http.Request) (*importBody, error) {
-	form := &importBody{values: url.Values{}}
-	if !strings.HasPrefix(req.Header.Get(echo.HeaderContentType), echo.MIMEMultipartForm) {
-		if err := req.ParseForm(); err != nil {
-			return nil, err
-		}
-		form.values = req.PostForm
-		return form, nil
-	}
-	mr, err := req.MultipartReader()
-	if err != nil {
-		return nil, err
-	}
-	// The rest of the handler reads the fields with FormValue, as after
-	// ParseMultipartForm: the query's, then the body's.
-	req.PostForm, req.Form = form.values, req.URL.Query()
-	for parts := 0; ; parts++ {
-		if parts == maxImportParts { // as ParseMultipartForm: a body of tiny fields costs no more
-			return nil, errImportParts
-		}
-		part, err := mr.NextPart()
-		if err == io.EOF {
-			for k, vs := range form.values {
-				req.Form[k] = append(slices.Clip(vs), req.Form[k]...)
-			}
-			return form, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		text, err := readPart(part)
-		part.Close()
-		if err != nil {
-			return nil, err
-		}
-		field := part.FormName()
-		switch {
-		case part.FileName() == "":
-			form.values.Add(field, text)
-		case field == "upload":
-			form.uploads = append(form.uploads, upload{name: part.FileName(), text: text})
-		case field == "mapfile" && form.mapfile == nil:
-			form.mapfile = &upload{name: part.FileName(), text: text}
-		}
-	}
-}
-
-// readPart reads a part in chunks, then copies them into one string of
-// its size: twice its size allocated, where a growing buffer takes about
-// five times.
-func readPart(r io.Reader) (string, error) {
-	var chunks [][]byte
-	n, size := 0, 512 // small fields stay small; chunks grow to 64 KiB
-	for {
-		c := make([]byte, size)
-		k := 0
-		var err error
-		for k < len(c) && err == nil {
-			var m int
-			m, err = r.Read(c[k:])
-			k += m
-		}
-		if k > 0 {
-			chunks, n = append(chunks, c[:k]), n+k
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return "", err
-		}
-		size = min(2*size, 64<<10)
-	}
-	var b strings.Builder
-	b.Grow(n)
-	for _, c := range chunks {
-		b.Write(c)
-	}
-	return b.String(), nil
-}
-
 // readFiles takes the pasted logs, then the uploaded ones.
-func (in *importInput) readFiles(form *importBody) error {
-	names, texts := form.values["name"], form.values["log"]
+func (in *importInput) readFiles(form *upload.Form) error {
+	names, texts := form.Values["name"], form.Values["log"]
 	for i, t := range texts {
 		if strings.TrimSpace(t) == "" {
 			continue
@@ -276,9 +171,9 @@ func (in *importInput) readFiles(form *importBody) error {
 		}
 		in.files = append(in.files, views.ImportFile{Name: name, Text: t})
 	}
-	for _, u := range form.uploads {
-		if strings.TrimSpace(u.text) != "" {
-			in.files = append(in.files, views.ImportFile{Name: u.name, Text: u.text})
+	for _, u := range form.Uploads {
+		if strings.TrimSpace(u.Text) != "" {
+			in.files = append(in.files, views.ImportFile{Name: u.Name, Text: u.Text})
 		}
 	}
 	if len(in.files) > maxImportFiles {
@@ -291,14 +186,14 @@ func (in *importInput) readFiles(form *importBody) error {
 // the mapping the page keeps (a version 2 mapping loaded before, unless
 // the reviewer turned it off), else from the form's fields, or, when the
 // form names no field yet, from the survey.
-func (in *importInput) readMapping(form *importBody) {
+func (in *importInput) readMapping(form *upload.Form) {
 	var m *logs.Mapping
-	if f := form.mapfile; f != nil && f.text != "" {
+	if f := form.Mapfile; f != nil && f.Text != "" {
 		var err error
-		if m, err = logs.ReadMapping(strings.NewReader(f.text)); err != nil {
-			in.errs = append(in.errs, f.name+": "+err.Error())
+		if m, err = logs.ReadMapping(strings.NewReader(f.Text)); err != nil {
+			in.errs = append(in.errs, f.Name+": "+err.Error())
 		}
-	} else if kept := form.values.Get("mapping_json"); kept != "" && form.values.Get("mapping_off") == "" {
+	} else if kept := form.Values.Get("mapping_json"); kept != "" && form.Values.Get("mapping_off") == "" {
 		var err error
 		if m, err = logs.ReadMapping(strings.NewReader(kept)); err != nil {
 			in.errs = append(in.errs, "the loaded mapping: "+err.Error())
@@ -308,8 +203,8 @@ func (in *importInput) readMapping(form *importBody) {
 		in.useMapping(m)
 		return
 	}
-	flat := flatFromForm(form.values)
-	if flat.KindField == "" && len(form.values["kv_value"]) == 0 {
+	flat := flatFromForm(form.Values)
+	if flat.KindField == "" && len(form.Values["kv_value"]) == 0 {
 		flat = in.survey.Suggest()
 	}
 	in.mapping, in.flat = flat.Mapping(), flat

@@ -1,4 +1,4 @@
-package server
+package upload_test
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"fencelab/server/internal/upload"
 )
 
 // TestImportBodyReadOnce: a 4 MiB upload is read once, into the one
@@ -34,13 +36,13 @@ func TestImportBodyReadOnce(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	form, err := readImportBody(req)
+	form, err := upload.Read(req)
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(form.uploads) != 1 || form.uploads[0].name != "a.log" || form.uploads[0].text != text {
-		t.Fatalf("uploads = %d, want a.log whole", len(form.uploads))
+	if len(form.Uploads) != 1 || form.Uploads[0].Name != "a.log" || form.Uploads[0].Text != text {
+		t.Fatalf("uploads = %d, want a.log whole", len(form.Uploads))
 	}
 	if req.FormValue("op") != "suggest" || req.FormValue("skew") != "50ms" || req.FormValue("x") != "1" {
 		t.Errorf("FormValue op, skew, x = %q, %q, %q; want suggest, 50ms, 1", req.FormValue("op"), req.FormValue("skew"), req.FormValue("x"))
@@ -57,13 +59,13 @@ func TestImportBodyReadOnce(t *testing.T) {
 func TestImportBodyParts(t *testing.T) {
 	var b bytes.Buffer
 	w := multipart.NewWriter(&b)
-	for range maxImportParts + 1 {
+	for range upload.MaxParts + 1 {
 		w.WriteField("log", "x")
 	}
 	w.Close()
 	req := httptest.NewRequest(http.MethodPost, "/import", &b)
 	req.Header.Set("Content-Type", w.FormDataContentType())
-	if _, err := readImportBody(req); err != errImportParts {
-		t.Errorf("a form of %d parts: error %v, want %v", maxImportParts+1, err, errImportParts)
+	if _, err := upload.Read(req); err != upload.ErrParts {
+		t.Errorf("a form of %d parts: error %v, want %v", upload.MaxParts+1, err, upload.ErrParts)
 	}
 }
