@@ -73,5 +73,5 @@ func (s *Server) comparison(c echo.Context, a, b string) (*export.Comparison, in
 	if err != nil {
 		return nil, status, err
 	}
-	return export.Compare(sa, sb, choosePolicies(c.QueryParams()["p"])), 0, nil
+	return export.Compare(sa, sb, s.query(c).Policies), 0, nil
 }

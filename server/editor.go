@@ -22,7 +22,7 @@ func (s *Server) handleEditor(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d.Policies = choosePolicies(c.QueryParams()["p"])
+	d.Policies = s.query(c).Policies
 	return render(c, http.StatusOK, views.Editor(views.EditorPage{Draft: d, Result: replayDraft(&d)}))
 }
 
@@ -119,13 +119,13 @@ func (s *Server) saveDraft(c echo.Context, target func(id string, ps []lab.Polic
 	if err != nil {
 		return err
 	}
-	return seeOther(c, target(run.ID, linkPolicies(d.Policies)))
+	return seeOther(c, target(run.ID, queryOf(form).kept()))
 }
 
 // decodeDraft reads the editor's form and the policies it compares.
 func decodeDraft(form url.Values) draft.Draft {
 	d := draft.Decode(form)
-	d.Policies = choosePolicies(form["p"])
+	d.Policies = queryOf(form).Policies
 	return d
 }
 
@@ -140,5 +140,5 @@ func replayDraft(d *draft.Draft) views.EditorResult {
 	case err != nil: // a draft compiles to valid JSON: not expected
 		return views.InvalidEditorResult(d, []lab.FieldError{{Field: "scenario", Message: err.Error()}})
 	}
-	return views.NewEditorResult(d, sc, lab.Replay(sc))
+	return views.NewEditorResult(d, newReport(sc, lab.Replay(sc), d.Policies))
 }

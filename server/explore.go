@@ -98,7 +98,11 @@ func (s *Server) renderExplore(c echo.Context, page views.ExplorePage, sc *lab.S
 }
 
 func (s *Server) exploreResult(sc *lab.Scenario, x *lab.Exploration, b bounds) (*views.ExploreResult, error) {
-	res, err := views.NewExploreResult(sc, x, b.budget, b.deadline)
+	reordered, err := x.Counterexamples(sc)
+	if err != nil {
+		return nil, fmt.Errorf("reorder the counterexamples: %w", err)
+	}
+	res, err := views.NewExploreResult(sc, x, b.budget, b.deadline, reordered)
 	if err != nil {
 		return nil, fmt.Errorf("show exploration: %w", err)
 	}
@@ -170,5 +174,5 @@ func (s *Server) handleExploreEdit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return seeOther(c, views.Link(views.EditorPath(), views.RunFrom(run.ID), linkPolicies(choosePolicies(c.Request().PostForm["p"]))))
+	return seeOther(c, views.Link(views.EditorPath(), views.RunFrom(run.ID), queryOf(c.Request().PostForm).kept()))
 }

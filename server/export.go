@@ -63,34 +63,30 @@ func splitSuffix(segment string) (id, suffix string) {
 }
 
 // handleRunMarkdown writes the run for a postmortem: the table of the
-// policies in ?p= (default unfenced, fenced), the verdicts and the link.
+// policies in ?p= (default unfenced, fenced), the verdicts and the link;
+// a saved probe's, as its page, under the policy its receiver claims, with
+// verdicts that say they are the model's.
 func (s *Server) handleRunMarkdown(c echo.Context) error {
-	run, sc, tr, err := s.loadReplayedRun(c)
+	sr, err := s.loadSaved(c)
 	if err != nil {
 		return err
 	}
-	chosen := choosePolicies(c.QueryParams()["p"])
-	opts := export.MarkdownOptions{Diagram: diagramPolicy(c)}
-	// A probe's run, as its page: the policy the receiver claims, and
-	// verdicts that say they are the model's.
-	observed, err := observedView(run, tr)
-	if err != nil {
-		return err
-	}
-	if observed != nil {
-		if len(c.QueryParams()["p"]) == 0 {
-			chosen = []lab.Policy{observed.Policy}
+	q := s.query(c)
+	var opts export.MarkdownOptions
+	if observed := observedView(sr); observed != nil {
+		if !q.Asked {
+			q = q.withPolicies([]lab.Policy{observed.Policy})
 		}
 		opts.ModelNote = observed.ModelNote()
-		opts.Diagram = views.DiagramPolicy(chosen, c.QueryParam("d"))
 	}
-	opts.Link = s.absURL(c, views.Link(views.RunPath(run.ID), "", linkPolicies(chosen)))
-	opts.Picture = s.absURL(c, views.RunFullPNGPath(run.ID, opts.Diagram))
+	opts.Diagram = q.Diagram
+	opts.Link = s.absURL(c, views.Link(views.RunPath(sr.Run.ID), "", q.kept()))
+	opts.Picture = s.absURL(c, views.RunFullPNGPath(sr.Run.ID, opts.Diagram))
 	var buf bytes.Buffer
-	if err := export.MarkdownWith(&buf, sc, tr, chosen, opts); err != nil {
-		return fmt.Errorf("write Markdown of run %s: %w", run.ID, err)
+	if err := export.MarkdownWith(&buf, sr.Scenario, sr.Trace, q.Policies, opts); err != nil {
+		return fmt.Errorf("write Markdown of run %s: %w", sr.Run.ID, err)
 	}
-	if err := observedMarkdown(&buf, run, tr); err != nil {
+	if err := observedMarkdown(&buf, sr); err != nil {
 		return err
 	}
 	return c.Blob(http.StatusOK, markdownType, buf.Bytes())
@@ -99,34 +95,18 @@ func (s *Server) handleRunMarkdown(c echo.Context) error {
 // handleRunSVG writes the space-time diagram alone, under the policy in
 // ?d= (by default the one the run page shows).
 func (s *Server) handleRunSVG(c echo.Context) error {
-	run, sc, tr, err := s.loadReplayedRun(c)
+	sr, err := s.loadSaved(c)
 	if err != nil {
 		return err
 	}
-	if im := importedPicture(run); im != nil {
-		return writeImportedSVG(c, run.ID, sc, tr, im)
+	if sr.Imported != nil {
+		return writeImportedSVG(c, s.query(c), sr)
 	}
 	var buf bytes.Buffer
-	if err := diagram.SVG(&buf, sc, tr, diagramPolicy(c)); err != nil {
-		return fmt.Errorf("draw diagram of run %s: %w", run.ID, err)
+	if err := diagram.SVG(&buf, sr.Scenario, sr.Trace, s.query(c).Diagram); err != nil {
+		return fmt.Errorf("draw diagram of run %s: %w", sr.Run.ID, err)
 	}
 	return c.Blob(http.StatusOK, svgType, buf.Bytes())
-}
-
-// diagramPolicy is the policy the diagram shows: ?d= when it names one,
-// else the default for the policies in ?p=.
-func diagramPolicy(c echo.Context) lab.Policy {
-	return views.DiagramPolicy(choosePolicies(c.QueryParams()["p"]), c.QueryParam("d"))
-}
-
-// loadReplayedRun loads the run named by :id with its stored scenario and trace.
-func (s *Server) loadReplayedRun(c echo.Context) (store.Run, *lab.Scenario, *lab.Trace, error) {
-	run, err := s.loadRun(c)
-	if err != nil {
-		return store.Run{}, nil, nil, err
-	}
-	sc, tr, err := decodeRun(run)
-	return run, sc, tr, err
 }
 
 // decodeRun decodes the scenario and trace of a run as they were stored;

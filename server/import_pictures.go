@@ -10,8 +10,6 @@ import (
 
 	"fencelab/lab"
 	"fencelab/lab/logs"
-	"fencelab/server/store"
-	"fencelab/views"
 	"fencelab/views/diagram"
 )
 
@@ -20,12 +18,8 @@ import (
 // resource did, and never the replay alone as if it were the incident.
 
 // importedPicture is what the diagram of a saved import draws beside the
-// replay, or nil for a run that no import saved.
-func importedPicture(run store.Run) *diagram.Imported {
-	ob := importedOf(run)
-	if ob == nil {
-		return nil
-	}
+// replay, from what the import observed.
+func importedPicture(ob *logs.Saved) *diagram.Imported {
 	im := &diagram.Imported{Observed: map[int]string{}, Behaved: behavedLike(ob)}
 	for _, o := range ob.Observed {
 		im.Observed[o.Step] = string(o.Outcome)
@@ -64,46 +58,19 @@ func plainWords(s string) string { return strings.ReplaceAll(s, "`", "") }
 
 // writeImportedPNG draws a saved import under ?d=: the card or the full
 // picture, each with the logs' column.
-func writeImportedPNG(c echo.Context, id string, sc *lab.Scenario, tr *lab.Trace, size diagram.Size, im *diagram.Imported) error {
+func writeImportedPNG(c echo.Context, q pageQuery, sr *savedRun, size diagram.Size) error {
 	var buf bytes.Buffer
-	if err := diagram.ImportedPNG(&buf, sc, tr, diagramPolicy(c), size, im); err != nil {
-		return fmt.Errorf("draw the picture of run %s: %w", id, err)
+	if err := diagram.ImportedPNG(&buf, sr.Scenario, sr.Trace, q.Diagram, size, importedPicture(sr.Imported)); err != nil {
+		return fmt.Errorf("draw the picture of run %s: %w", sr.Run.ID, err)
 	}
 	return c.Blob(http.StatusOK, pngType, buf.Bytes())
 }
 
 // writeImportedSVG is the .svg of a saved import.
-func writeImportedSVG(c echo.Context, id string, sc *lab.Scenario, tr *lab.Trace, im *diagram.Imported) error {
+func writeImportedSVG(c echo.Context, q pageQuery, sr *savedRun) error {
 	var buf bytes.Buffer
-	if err := diagram.ImportedSVG(&buf, sc, tr, diagramPolicy(c), im); err != nil {
-		return fmt.Errorf("draw diagram of run %s: %w", id, err)
+	if err := diagram.ImportedSVG(&buf, sr.Scenario, sr.Trace, q.Diagram, importedPicture(sr.Imported)); err != nil {
+		return fmt.Errorf("draw diagram of run %s: %w", sr.Run.ID, err)
 	}
 	return c.Blob(http.StatusOK, svgType, buf.Bytes())
-}
-
-// renderImportedEmbed is the embed of a saved import: the logs' verdict
-// above the replay, and the diagram with the logs' column.
-func renderImportedEmbed(c echo.Context, run store.Run, sc *lab.Scenario, tr *lab.Trace) error {
-	chosen := embedPolicies(c)
-	d := diagramPolicy(c)
-	page := views.EmbedPage{Report: markImported(views.NewReport(sc, tr, chosen), run), Diagram: d,
-		Link: fullLink(views.RunPath(run.ID), chosen, d), Kind: "saved import"}
-	return render(c, http.StatusOK, views.Embed(page))
-}
-
-// markImported gives a report of a saved import what its diagram and its
-// embed show beside the replay; any other run's report is left alone.
-func markImported(r *views.Report, run store.Run) *views.Report {
-	if ob := importedOf(run); ob != nil {
-		r.Imported, r.Logs = importedPicture(run), importedLesson(ob)
-	}
-	return r
-}
-
-// embedKind is what an embed calls the run: a saved import, or a saved run.
-func embedKind(run store.Run) string {
-	if importedOf(run) != nil {
-		return "saved import"
-	}
-	return "saved run"
 }

@@ -224,8 +224,8 @@ func importedOf(run store.Run) *logs.Saved {
 
 // importedView shows a saved import: each step with what the logs say the
 // resource did beside what the closest policy expected.
-func importedView(run store.Run, tr *lab.Trace) *views.ImportedRun {
-	ob := importedOf(run)
+func importedView(sr *savedRun) *views.ImportedRun {
+	ob, tr := sr.Imported, sr.Trace
 	if ob == nil {
 		return nil
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"fencelab/lab"
-	"fencelab/server/store"
 	"fencelab/views"
 	"fencelab/views/diagram"
 )
@@ -63,14 +62,11 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 	if !ok {
 		return errOEmbedURL
 	}
-	sc, tr, kind, run, err := s.embedTarget(c, path)
+	title, kind, report, err := s.embedTarget(c, path)
 	if err != nil {
 		return err
 	}
-	q := link.Query()
-	chosen := choosePolicies(q["p"])
-	chosen = chosen[:min(2, len(chosen))]
-	d := views.DiagramPolicy(chosen, q.Get("d"))
+	q := queryOf(link.Query()).embed()
 	width := embedWidth
 	if mw, err := strconv.Atoi(c.QueryParam("maxwidth")); err == nil && mw > 0 {
 		width = min(width, mw)
@@ -79,43 +75,42 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf(
 			"The embed needs a frame at least %d pixels wide; maxwidth=%d is narrower.", views.EmbedMinWidth, width))
 	}
-	height := views.EmbedHeight(markImported(views.NewReport(sc, tr, chosen), run), d, kind, width)
+	height := views.EmbedHeight(report(q.Policies), q.Diagram, kind, width)
 	if mh, err := strconv.Atoi(c.QueryParam("maxheight")); err == nil && mh > 0 {
 		height = min(height, mh)
 	}
-	src := base + fullLinkEmbed(path, chosen, d)
+	src := base + q.link(views.EmbedPathOf(path))
 	c.Response().Header().Set("Cache-Control", "public, max-age=3600")
 	return writeJSON(c, http.StatusOK, oembedJSON{
-		Version: "1.0", Type: "rich", Title: sc.Title, ProviderName: "fencelab", ProviderURL: base + "/",
+		Version: "1.0", Type: "rich", Title: title, ProviderName: "fencelab", ProviderURL: base + "/",
 		CacheAge: 86400, Width: width, Height: height,
-		HTML:         embedHTML(src, sc.Title+" ("+kind+")", width, height),
-		ThumbnailURL: base + pictureOf(fullLink(path, chosen, d)), ThumbnailWidth: diagram.CardWidth, ThumbnailHeight: diagram.CardHeight,
+		HTML:         embedHTML(src, title+" ("+kind+")", width, height),
+		ThumbnailURL: base + pictureOf(q.link(path)), ThumbnailWidth: diagram.CardWidth, ThumbnailHeight: diagram.CardHeight,
 	})
 }
 
-// embedTarget loads what path names: a RunPath (and the run) or a
-// ScenarioPath.
-func (s *Server) embedTarget(c echo.Context, path string) (*lab.Scenario, *lab.Trace, string, store.Run, error) {
+// embedTarget loads what path names, a RunPath or a ScenarioPath: its
+// title, what an embed calls it, and its report under given policies.
+func (s *Server) embedTarget(c echo.Context, path string) (string, string, func([]lab.Policy) *views.Report, error) {
 	if id, ok := views.CutRunPath(path); ok {
 		run, err := s.runByID(c.Request().Context(), id)
 		if err != nil {
-			return nil, nil, "", store.Run{}, err
+			return "", "", nil, err
 		}
-		sc, tr, err := decodeRun(run)
-		return sc, tr, embedKind(run), run, err
+		sr, err := decodeSaved(run)
+		if err != nil {
+			return "", "", nil, err
+		}
+		return sr.Scenario.Title, sr.kind(), sr.report, nil
 	}
 	if name, ok := views.CutScenarioPath(path); ok {
 		if b, found := s.library.Get(name); found {
-			return b.Scenario, lab.Replay(b.Scenario), "built-in scenario", store.Run{}, nil
+			tr := lab.Replay(b.Scenario)
+			return b.Scenario.Title, "built-in scenario", func(ps []lab.Policy) *views.Report { return newReport(b.Scenario, tr, ps) }, nil
 		}
-		return nil, nil, "", store.Run{}, errNoScenario
+		return "", "", nil, errNoScenario
 	}
-	return nil, nil, "", store.Run{}, errOEmbedURL
-}
-
-// fullLinkEmbed is the embed page of the page at path, with its choices.
-func fullLinkEmbed(path string, chosen []lab.Policy, d lab.Policy) string {
-	return fullLink(views.EmbedPathOf(path), chosen, d)
+	return "", "", nil, errOEmbedURL
 }
 
 // htmlAttr escapes a value for a double-quoted HTML attribute.

@@ -5,14 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/labstack/echo/v4"
 
-	"fencelab/lab"
 	"fencelab/server/internal/lru"
 )
 
@@ -128,21 +126,10 @@ func (s *Server) pageKey(c echo.Context) string {
 		path = r.URL.Path
 	}
 	b.WriteString(path)
-	q := r.URL.Query()
-	if d := q.Get("d"); lab.PolicyIndex(lab.Policy(d)) >= 0 {
-		b.WriteString("&d=" + d)
-	}
-	if names, asked := q["p"]; asked {
-		// Policy order on the page follows the spec, not the URL; a ?p=
-		// naming none is the default choice, which is not always no ?p=.
-		b.WriteString("&p=")
-		for _, p := range lab.Policies() {
-			if slices.Contains(names, string(p)) {
-				b.WriteString(string(p) + ",")
-			}
-		}
-	}
-	switch size := q.Get("size"); size {
+	// Policy order on the page follows the spec, not the URL; a ?p=
+	// naming none is the default choice, which is not always no ?p=.
+	b.WriteString(s.query(c).cacheKey())
+	switch size := c.QueryParam("size"); size {
 	case "", "card":
 	case "full":
 		b.WriteString("&size=full")
@@ -162,8 +149,7 @@ func (s *Server) cached(control string, h echo.HandlerFunc) echo.HandlerFunc {
 		// notice that quotes them: it is rendered afresh (milliseconds),
 		// never kept, so that junk names neither fill the cache nor reach
 		// a reader of the plain page. A PNG ignores them and is kept.
-		q := req.URL.Query()
-		if len(unknownPolicies(q["p"], q.Get("d"))) > 0 && !strings.HasSuffix(req.URL.Path, ".png") {
+		if len(s.query(c).Unknown) > 0 && !strings.HasSuffix(req.URL.Path, ".png") {
 			return h(c)
 		}
 		key := s.pageKey(c)

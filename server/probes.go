@@ -90,13 +90,10 @@ func (s *Server) saveProbe(c echo.Context, sc *lab.Scenario, res *probe.Result) 
 // observedView turns a stored observation into the page's rows: every
 // step of the trace, with expected and observed where the receiver took
 // part. Nil for a run of the model alone.
-func observedView(run store.Run, tr *lab.Trace) (*views.Observed, error) {
-	if run.Observed == nil || importedOf(run) != nil {
-		return nil, nil
-	}
-	var res probe.Result
-	if err := json.Unmarshal(run.Observed, &res); err != nil {
-		return nil, fmt.Errorf("decode observation of run %s: %w", run.ID, err)
+func observedView(sr *savedRun) *views.Observed {
+	res, tr := sr.Probe, sr.Trace
+	if res == nil {
+		return nil
 	}
 	v := &views.Observed{Target: res.Target, Policy: res.Policy, Remember: res.Remember, Mode: res.Mode,
 		Verdict: res.Verdict, Divergence: res.Divergence, Overrides: res.Overrides}
@@ -126,22 +123,20 @@ func observedView(run store.Run, tr *lab.Trace) (*views.Observed, error) {
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	return v, nil
+	return v
 }
 
 // observedMarkdown adds, for a run a probe saved, what the receiver did:
-// the probe's own Markdown, every step with its event.
-func observedMarkdown(w io.Writer, run store.Run, tr *lab.Trace) error {
-	if ob := importedOf(run); ob != nil {
-		return importedMarkdown(w, ob, tr)
+// the probe's own Markdown, every step with its event; for a saved import,
+// what the logs say.
+func observedMarkdown(w io.Writer, sr *savedRun) error {
+	if sr.Imported != nil {
+		return importedMarkdown(w, sr.Imported, sr.Trace)
 	}
-	if run.Observed == nil {
+	if sr.Probe == nil {
 		return nil
 	}
-	var res probe.Result
-	if err := json.Unmarshal(run.Observed, &res); err != nil {
-		return fmt.Errorf("decode observation of run %s: %w", run.ID, err)
-	}
+	res, tr := *sr.Probe, sr.Trace
 	byStep := map[int]probe.Step{}
 	for _, st := range res.Steps {
 		byStep[st.Index] = st

@@ -22,9 +22,8 @@ func (s *Server) handleReplayPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	report := views.NewReport(sc, lab.Replay(sc), choosePolicies(c.Request().PostForm["p"]))
-	page := views.ScenarioPage{Report: report, Source: source,
-		Diagram: views.DiagramPolicy(report.Policies, c.Request().PostForm.Get("d"))}
+	q := queryOf(c.Request().PostForm)
+	page := views.ScenarioPage{Report: newReport(sc, lab.Replay(sc), q.Policies), Source: source, Diagram: q.Diagram}
 	return render(c, http.StatusOK, views.Scenario(page))
 }
 

@@ -105,8 +105,8 @@ func (s *Server) handleCreateRoom(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	page := c.FormValue("page")
-	policies := choosePolicies(c.Request().Form["p"])
-	deck, err := s.deck(ctx, page, policies, c.FormValue("d"))
+	q := queryOf(c.Request().Form)
+	deck, err := s.deck(ctx, page, q)
 	if err != nil {
 		return err
 	}
@@ -117,7 +117,7 @@ func (s *Server) handleCreateRoom(c echo.Context) error {
 	secret := randomString(32)
 	now := time.Now()
 	r := store.Room{ID: randomString(12), SecretHash: hashSecret(secret), Page: page, Title: deck.Report.Scenario.Title,
-		Policies: policyNames(policies), Diagram: string(deck.Diagram), Step: 1, CreatedAt: now, ExpiresAt: now.Add(s.roomLimits.TTL)}
+		Policies: policyNames(q.Policies), Diagram: string(deck.Diagram), Step: 1, CreatedAt: now, ExpiresAt: now.Add(s.roomLimits.TTL)}
 	for range 5 {
 		r.Code = randomCode()
 		if err = s.rooms.CreateRoom(ctx, r); !errors.Is(err, store.ErrCodeTaken) {
@@ -130,8 +130,8 @@ func (s *Server) handleCreateRoom(c echo.Context) error {
 	}
 	s.metrics.roomsCreated.Inc()
 	s.setPresenterCookie(c, r, secret)
-	q := url.Values{"room": {r.ID}}
-	return seeOther(c, views.PresentPathOf(page)+"?"+q.Encode())
+	v := url.Values{"room": {r.ID}}
+	return seeOther(c, views.PresentPathOf(page)+"?"+v.Encode())
 }
 
 // admitRoom charges a new live room to the client's budget and its
@@ -182,7 +182,7 @@ func policyNames(ps []lab.Policy) []string {
 
 // deck is the presentation of page (a ScenarioPath or a RunPath) in
 // predict mode, under the given policies.
-func (s *Server) deck(ctx context.Context, page string, policies []lab.Policy, d string) (views.PresentPage, error) {
+func (s *Server) deck(ctx context.Context, page string, q pageQuery) (views.PresentPage, error) {
 	var sc *lab.Scenario
 	var tr *lab.Trace
 	name, isScenario := views.CutScenarioPath(page)
@@ -205,8 +205,7 @@ func (s *Server) deck(ctx context.Context, page string, policies []lab.Policy, d
 	default:
 		return views.PresentPage{}, errBadRoomForm
 	}
-	return views.PresentPage{Report: views.NewReport(sc, tr, policies), Diagram: views.DiagramPolicy(policies, d),
-		Page: page, Predict: true}, nil
+	return views.PresentPage{Report: newReport(sc, tr, q.Policies), Diagram: q.Diagram, Page: page, Predict: true}, nil
 }
 
 // decks remembers each room's presentation: rebuilt from the store after a restart.
@@ -229,7 +228,7 @@ func (s *Server) roomDeck(ctx context.Context, r store.Room) (views.PresentPage,
 	if ok {
 		return d, nil
 	}
-	d, err := s.deck(ctx, r.Page, choosePolicies(r.Policies), r.Diagram)
+	d, err := s.deck(ctx, r.Page, roomQuery(r))
 	if err != nil {
 		return d, err
 	}

@@ -32,7 +32,7 @@ func (s *Server) handleSaveRunForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return seeOther(c, views.Link(views.RunPath(run.ID), "", linkPolicies(choosePolicies(c.Request().PostForm["p"]))))
+	return seeOther(c, views.Link(views.RunPath(run.ID), "", queryOf(c.Request().PostForm).kept()))
 }
 
 // savedJSON answers POST /api/runs.
@@ -249,17 +249,24 @@ func validID(id string) bool {
 	return true
 }
 
-func (s *Server) loadRun(c echo.Context) (store.Run, error) {
-	return s.runByID(c.Request().Context(), c.Param("id"))
-}
-
-// runByID loads the saved run id; an id that cannot be one is not looked up.
+// runByID loads the saved run id for a page that names it elsewhere than
+// in its path (?from=, a room, an oEmbed URL): it asks whether the run
+// was taken down, as shown does for the routes of one run.
 func (s *Server) runByID(ctx context.Context, id string) (store.Run, error) {
 	if !validID(id) {
 		return store.Run{}, store.ErrNotFound
 	}
 	if err := s.checkShown(ctx, id); err != nil {
 		return store.Run{}, err
+	}
+	return s.storedRun(ctx, id)
+}
+
+// storedRun reads the saved run id from the store, once its takedown has
+// been checked; an id that cannot be one is not looked up.
+func (s *Server) storedRun(ctx context.Context, id string) (store.Run, error) {
+	if !validID(id) {
+		return store.Run{}, store.ErrNotFound
 	}
 	run, err := s.store.Run(ctx, id)
 	if err != nil {
@@ -269,49 +276,50 @@ func (s *Server) runByID(ctx context.Context, id string) (store.Run, error) {
 }
 
 func (s *Server) handleRunPage(c echo.Context) error {
-	run, err := s.loadRun(c)
+	sr, err := s.loadSaved(c)
 	if err != nil {
 		return err
 	}
-	sc, tr, err := decodeRun(run)
-	if err != nil {
-		return err
+	return render(c, http.StatusOK, views.Run(s.runPage(c, sr)))
+}
+
+// runPage is the page of a saved run: its table and diagram under the
+// query's policies (a saved probe's, without ?p=, under the policy its
+// receiver claims), what the probe or the logs saw, the link preview and
+// the embed's snippet, from one report.
+func (s *Server) runPage(c echo.Context, sr *savedRun) views.RunPage {
+	q := s.query(c)
+	observed := observedView(sr)
+	if observed != nil && !q.Asked {
+		q = q.withPolicies([]lab.Policy{observed.Policy}) // the policy the receiver claims
 	}
-	observed, err := observedView(run, tr)
-	if err != nil {
-		return err
-	}
-	chosen, d := choosePolicies(c.QueryParams()["p"]), diagramPolicy(c)
-	if observed != nil && len(c.QueryParams()["p"]) == 0 {
-		chosen = []lab.Policy{observed.Policy} // the policy the receiver claims
-	}
-	path := views.RunPath(run.ID)
-	link, picture := pageLinks(c, path)
-	lesson, alt := views.VerdictsLine(tr, chosen), compareAlt(c, sc, tr)
-	if ob := importedOf(run); ob != nil {
-		lesson, alt = importedLesson(ob), diagram.ImportedAlt(sc, tr, d, importedPicture(run))
-	}
-	report := views.NewReport(sc, tr, chosen)
-	report.Unknown = unknownPolicies(c.QueryParams()["p"], c.QueryParam("d"))
+	report := sr.report(q.Policies)
+	report.Unknown = q.Unknown
 	if observed != nil {
 		report.ModelNote = observed.ModelNote()
 	}
-	page := views.RunPage{
+	path := views.RunPath(sr.Run.ID)
+	link := s.query(c).link(path)
+	lesson, alt := views.VerdictsLine(sr.Trace, q.Policies), s.cardAlt(c, sr.Scenario, sr.Trace)
+	if sr.Imported != nil {
+		lesson, alt = importedLesson(sr.Imported), diagram.ImportedAlt(sr.Scenario, sr.Trace, q.Diagram, report.Imported)
+	}
+	embed := q.embed()
+	return views.RunPage{
 		Report:        report,
 		Observed:      observed,
-		Imported:      importedView(run, tr),
-		Diagram:       d,
-		Share:         s.share(sc.Title, lesson, link, picture, alt),
-		ID:            run.ID,
-		URL:           s.absURL(c, views.RunPath(run.ID)),
-		EngineVersion: run.EngineVersion,
-		CreatedAt:     run.CreatedAt,
-		Source:        string(run.Scenario),
-		Drift:         s.drifts.of(run),
-		Embed:         embedHTML(s.absURL(c, fullLinkEmbed(path, chosen[:min(2, len(chosen))], d)), sc.Title, embedWidth, views.EmbedHeight(markImported(views.NewReport(sc, tr, chosen[:min(2, len(chosen))]), run), d, embedKind(run), embedWidth)),
+		Imported:      importedView(sr),
+		Diagram:       q.Diagram,
+		Share:         s.share(sr.Scenario.Title, lesson, link, pictureOf(link), alt),
+		ID:            sr.Run.ID,
+		URL:           s.absURL(c, path),
+		EngineVersion: sr.Run.EngineVersion,
+		CreatedAt:     sr.Run.CreatedAt,
+		Source:        string(sr.Run.Scenario),
+		Drift:         s.drifts.of(sr.Run),
+		Embed: embedHTML(s.absURL(c, embed.link(views.EmbedPathOf(path))), sr.Scenario.Title, embedWidth,
+			views.EmbedHeight(report.Only(embedPolicies), embed.Diagram, sr.kind(), embedWidth)),
 	}
-	page.Report.Imported = importedPicture(run)
-	return render(c, http.StatusOK, views.Run(page))
 }
 
 // runJSON answers GET /api/runs/{id}: the scenario and trace as stored.
@@ -326,7 +334,7 @@ type runJSON struct {
 }
 
 func (s *Server) handleAPIRun(c echo.Context) error {
-	run, err := s.loadRun(c)
+	run, err := s.storedRun(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}

@@ -14,18 +14,23 @@ func (s *Server) handleScenarioPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	return render(c, http.StatusOK, views.Scenario(s.scenarioPage(c, b)))
+}
+
+// scenarioPage is the page of a built-in: one replay, its table and
+// diagram under the query's policies, and its link preview.
+func (s *Server) scenarioPage(c echo.Context, b lab.Builtin) views.ScenarioPage {
+	q := s.query(c)
 	tr := lab.Replay(b.Scenario)
-	chosen, d := choosePolicies(c.QueryParams()["p"]), diagramPolicy(c)
-	report := views.NewReport(b.Scenario, tr, chosen)
-	report.Unknown = unknownPolicies(c.QueryParams()["p"], c.QueryParam("d"))
-	page := views.ScenarioPage{Report: report, Name: b.Name, Source: string(b.Source), Diagram: d}
+	page := views.ScenarioPage{Report: newReport(b.Scenario, tr, q.Policies), Name: b.Name, Source: string(b.Source), Diagram: q.Diagram}
+	page.Report.Unknown = q.Unknown
 	lesson := b.Lesson
 	if lesson == "" {
-		lesson = views.VerdictsLine(tr, chosen)
+		lesson = views.VerdictsLine(tr, q.Policies)
 	}
-	link, picture := pageLinks(c, views.ScenarioPath(b.Name))
-	page.Share = s.share(b.Scenario.Title, lesson, link, picture, compareAlt(c, b.Scenario, tr))
-	return render(c, http.StatusOK, views.Scenario(page))
+	link := q.link(views.ScenarioPath(b.Name))
+	page.Share = s.share(b.Scenario.Title, lesson, link, pictureOf(link), s.cardAlt(c, b.Scenario, tr))
+	return page
 }
 
 // scenarioJSON is one entry of GET /api/scenarios.

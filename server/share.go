@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -69,11 +68,11 @@ func (s *Server) handleRunPNG(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	run, sc, tr, err := s.loadReplayedRun(c)
+	sr, err := s.loadSaved(c)
 	if err != nil {
 		return err
 	}
-	if im := importedPicture(run); im != nil {
+	if sr.Imported != nil {
 		if size == diagram.Full {
 			done, err := s.renderTurn(c) // full-size pictures are drawn a few at a time
 			if err != nil {
@@ -81,9 +80,9 @@ func (s *Server) handleRunPNG(c echo.Context) error {
 			}
 			defer done()
 		}
-		return writeImportedPNG(c, run.ID, sc, tr, size, im)
+		return writeImportedPNG(c, s.query(c), sr, size)
 	}
-	return s.writePNG(c, "run "+run.ID, sc, tr, size)
+	return s.writePNG(c, "run "+sr.Run.ID, sr.Scenario, sr.Trace, size)
 }
 
 // handleScenarioPNG draws a built-in's diagram under ?d= as a PNG.
@@ -138,40 +137,16 @@ func (s *Server) writePNG(c echo.Context, what string, sc *lab.Scenario, tr *lab
 		defer done()
 	}
 	var buf bytes.Buffer
-	draw := func() error { return diagram.PNG(&buf, sc, tr, diagramPolicy(c), size) }
+	q := s.query(c)
+	draw := func() error { return diagram.PNG(&buf, sc, tr, q.Diagram, size) }
 	if size == diagram.Card {
-		a, b := comparePolicies(c, tr)
+		a, b := q.pair(tr)
 		draw = func() error { return diagram.ComparePNG(&buf, sc, tr, a, b) }
 	}
 	if err := draw(); err != nil {
 		return fmt.Errorf("draw the picture of %s: %w", what, err)
 	}
 	return c.Blob(http.StatusOK, pngType, buf.Bytes())
-}
-
-// comparePolicies are the two policies a card compares: the first two
-// the query's ?p= names, else the failure and the first fix among the
-// policies the page shows.
-func comparePolicies(c echo.Context, tr *lab.Trace) (a, b lab.Policy) {
-	var named []lab.Policy
-	for _, p := range c.QueryParams()["p"] {
-		if lab.PolicyIndex(lab.Policy(p)) >= 0 && !slices.Contains(named, lab.Policy(p)) {
-			named = append(named, lab.Policy(p))
-		}
-	}
-	if len(named) >= 2 {
-		return named[0], named[1]
-	}
-	if len(named) == 0 {
-		return diagram.ComparePolicies(tr, choosePolicies(nil))
-	}
-	return diagram.ComparePolicies(tr, named)
-}
-
-// compareAlt is the card's alt text for the page c asks for.
-func compareAlt(c echo.Context, sc *lab.Scenario, tr *lab.Trace) string {
-	a, b := comparePolicies(c, tr)
-	return diagram.CompareAlt(sc, tr, a, b)
 }
 
 // scenarioFormats are the ways a built-in can be read at
@@ -192,11 +167,11 @@ func (s *Server) handleScenarioMarkdown(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	chosen := choosePolicies(c.QueryParams()["p"])
-	link := s.absURL(c, views.Link(views.ScenarioPath(b.Name), "", linkPolicies(chosen)))
-	picture := s.absURL(c, views.ScenarioPNGPath(b.Name)+"?size=full&d="+string(diagramPolicy(c)))
+	q := s.query(c)
+	link := s.absURL(c, views.Link(views.ScenarioPath(b.Name), "", q.kept()))
+	picture := s.absURL(c, views.ScenarioPNGPath(b.Name)+"?size=full&d="+string(q.Diagram))
 	var buf bytes.Buffer
-	if err := export.MarkdownDiagram(&buf, b.Scenario, lab.Replay(b.Scenario), chosen, link, picture, diagramPolicy(c)); err != nil {
+	if err := export.MarkdownDiagram(&buf, b.Scenario, lab.Replay(b.Scenario), q.Policies, link, picture, q.Diagram); err != nil {
 		return fmt.Errorf("write Markdown of scenario %s: %w", b.Name, err)
 	}
 	return c.Blob(http.StatusOK, markdownType, buf.Bytes())
@@ -209,7 +184,7 @@ func (s *Server) handleScenarioSVG(c echo.Context) error {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := diagram.SVG(&buf, b.Scenario, lab.Replay(b.Scenario), diagramPolicy(c)); err != nil {
+	if err := diagram.SVG(&buf, b.Scenario, lab.Replay(b.Scenario), s.query(c).Diagram); err != nil {
 		return fmt.Errorf("draw diagram of scenario %s: %w", b.Name, err)
 	}
 	return c.Blob(http.StatusOK, svgType, buf.Bytes())
@@ -227,22 +202,12 @@ func (s *Server) handleScenarioPath(c echo.Context) error {
 	return h(c)
 }
 
-// embedPolicies are the table's policies in an embed: those of ?p=, at
-// most two, so that the table fits a frame.
-func embedPolicies(c echo.Context) []lab.Policy {
-	chosen := choosePolicies(c.QueryParams()["p"])
-	return chosen[:min(2, len(chosen))]
-}
-
 func (s *Server) handleRunEmbed(c echo.Context) error {
-	run, sc, tr, err := s.loadReplayedRun(c)
+	sr, err := s.loadSaved(c)
 	if err != nil {
 		return err
 	}
-	if importedOf(run) != nil {
-		return renderImportedEmbed(c, run, sc, tr)
-	}
-	return renderEmbed(c, sc, tr, views.RunPath(run.ID), "saved run")
+	return render(c, http.StatusOK, views.Embed(s.embedPage(c, views.RunPath(sr.Run.ID), sr.kind(), sr.report)))
 }
 
 func (s *Server) handleScenarioEmbed(c echo.Context) error {
@@ -250,29 +215,17 @@ func (s *Server) handleScenarioEmbed(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return renderEmbed(c, b.Scenario, lab.Replay(b.Scenario), views.ScenarioPath(b.Name), "built-in scenario")
+	tr := lab.Replay(b.Scenario)
+	report := func(ps []lab.Policy) *views.Report { return newReport(b.Scenario, tr, ps) }
+	return render(c, http.StatusOK, views.Embed(s.embedPage(c, views.ScenarioPath(b.Name), "built-in scenario", report)))
 }
 
-func renderEmbed(c echo.Context, sc *lab.Scenario, tr *lab.Trace, path, kind string) error {
-	chosen := embedPolicies(c)
-	d := diagramPolicy(c)
-	page := views.EmbedPage{Report: views.NewReport(sc, tr, chosen), Diagram: d, Link: fullLink(path, chosen, d), Kind: kind}
-	return render(c, http.StatusOK, views.Embed(page))
-}
-
-// fullLink is the page at path with the policies and the diagram's policy.
-func fullLink(path string, chosen []lab.Policy, d lab.Policy) string {
-	q := url.Values{}
-	if policyQuery(chosen) != "" {
-		q["p"] = policyNames(chosen)
-	}
-	if d != views.DiagramPolicy(chosen, "") {
-		q.Set("d", string(d))
-	}
-	if len(q) == 0 {
-		return path
-	}
-	return path + "?" + q.Encode()
+// embedPage is the embed of the page at path: the first policies of the
+// query (embedPolicies), the page's diagram, and a link back to the page
+// with the same choice.
+func (s *Server) embedPage(c echo.Context, path, kind string, report func([]lab.Policy) *views.Report) views.EmbedPage {
+	q := s.query(c).embed()
+	return views.EmbedPage{Report: report(q.Policies), Diagram: q.Diagram, Link: q.link(path), Kind: kind}
 }
 
 // share is the link preview of the page at path (with its query): the
@@ -289,16 +242,6 @@ func (s *Server) share(title, description, path, picture, alt string) *views.Sha
 		sh.OEmbed = base + views.OEmbedPath(sh.URL)
 	}
 	return sh
-}
-
-// pageLinks are the canonical address of the page at path as the query of
-// c chose what it shows (the table's policies, ?p=, and the diagram's,
-// ?d=) and the address of its card, drawn from the same query: a preview
-// of a link to the failing policy must not show, or point back to, the
-// page without that choice.
-func pageLinks(c echo.Context, path string) (page, picture string) {
-	page = fullLink(path, choosePolicies(c.QueryParams()["p"]), diagramPolicy(c))
-	return page, pictureOf(page)
 }
 
 // pictureOf is the card of the page at link, a path with its query.

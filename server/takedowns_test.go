@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,10 +10,12 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"fencelab/server"
+	"fencelab/server/store"
 )
 
 // TestHiddenRunIsGone: once a run is hidden, every address that shows it
@@ -174,6 +177,47 @@ func TestHiddenRunIsGoneUnderEverySpelling(t *testing.T) {
 		"/r/" + id + "%00", "/api/runs/" + id + "%2Ejson", "/r/" + first[:3]} {
 		if rec := plainGet(srv, target); rec.Code != http.StatusNotFound {
 			t.Errorf("GET %s = %d, want 404: it names no run", target, rec.Code)
+		}
+	}
+}
+
+// countingTakedowns counts the takedown questions a request asks.
+type countingTakedowns struct {
+	store.Takedowns
+	mu    sync.Mutex
+	asked int
+}
+
+func (c *countingTakedowns) Hidden(ctx context.Context, id string) (string, bool, error) {
+	c.mu.Lock()
+	c.asked++
+	c.mu.Unlock()
+	return c.Takedowns.Hidden(ctx, id)
+}
+
+// TestTakedownAskedOnce: each route of one run asks the store once
+// whether the run was taken down, not once in the guard and again where
+// the run is loaded.
+func TestTakedownAskedOnce(t *testing.T) {
+	t.Parallel()
+	db := openDB(t, t.TempDir())
+	takedowns := &countingTakedowns{Takedowns: db}
+	srv, err := server.New(server.Config{Store: db, Takedowns: takedowns, Library: testLibrary(t), Secret: testSecret,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := saveRun(t, srv, "paused-worker")
+	for _, target := range []string{"/r/" + id, "/r/" + id + ".md", "/r/" + id + ".json", "/r/" + id + ".svg",
+		"/r/" + id + ".png", "/r/" + id + "/embed", "/r/" + id + "/present", "/api/runs/" + id} {
+		takedowns.mu.Lock()
+		takedowns.asked = 0
+		takedowns.mu.Unlock()
+		if rec := plainGet(srv, target+"?p=strict"); rec.Code != http.StatusOK {
+			t.Fatalf("GET %s = %d, want 200", target, rec.Code)
+		}
+		if takedowns.asked != 1 {
+			t.Errorf("GET %s asked %d times whether the run was taken down, want once", target, takedowns.asked)
 		}
 	}
 }

@@ -35,7 +35,7 @@ func documented(doc, w string) bool { return strings.Contains(doc, "`"+w+"`") }
 // in views/words.go), read from the verdict card under its name.
 func policyWords(t *testing.T) map[lab.Policy]string {
 	sc, tr := builtin(t, "paused-worker")
-	root := render(t, "Verdicts(every policy)", views.Verdicts(views.NewReport(sc, tr, lab.Policies())))
+	root := render(t, "Verdicts(every policy)", views.Verdicts(newReport(sc, tr, lab.Policies())))
 	words := map[lab.Policy]string{}
 	for _, card := range htmltest.FindAll(root, tagClass("article", "verdict")) {
 		if h3, p := htmltest.Find(card, func(n *html.Node) bool { return n.Data == "h3" }), htmltest.Find(card, tagClass("p", "policy-text")); h3 != nil && p != nil {

@@ -24,11 +24,10 @@ type EditorResult struct {
 	Errors []draft.Mark
 }
 
-// NewEditorResult replays nothing: it wraps a replayed draft, keeping the
-// actors' colours in the order of the draft's actor list, so that a
-// reordering does not repaint them.
-func NewEditorResult(d *draft.Draft, s *lab.Scenario, t *lab.Trace) EditorResult {
-	r := NewReport(s, t, d.Policies)
+// NewEditorResult replays nothing: it wraps the report of a replayed
+// draft, keeping the actors' colours in the order of the draft's actor
+// list, so that a reordering does not repaint them.
+func NewEditorResult(d *draft.Draft, r *Report) EditorResult {
 	order := map[string]int{}
 	for _, a := range d.Actors {
 		if _, ok := order[a.Name]; !ok {

@@ -65,8 +65,9 @@ type FirstViolation struct {
 
 // NewExploreResult prepares x, the exploration of s within budget and
 // deadline, for the page: it groups the counterexamples by ordering and
-// turns each into a scenario that can be saved.
-func NewExploreResult(s *lab.Scenario, x *lab.Exploration, budget int, deadline time.Duration) (*ExploreResult, error) {
+// turns each, reordered (x.Counterexamples, one of reordered), into a
+// scenario that can be saved.
+func NewExploreResult(s *lab.Scenario, x *lab.Exploration, budget int, deadline time.Duration, reordered []lab.Reordering) (*ExploreResult, error) {
 	r := &ExploreResult{Scenario: s, X: x, Budget: budget, Deadline: deadline, actors: map[string]int{}}
 	for _, e := range s.Events {
 		if _, seen := r.actors[e.Actor]; e.Actor != "" && !seen {
@@ -82,7 +83,7 @@ func NewExploreResult(s *lab.Scenario, x *lab.Exploration, budget int, deadline 
 		r.Rows = append(r.Rows, row)
 	}
 	for _, o := range r.Orderings {
-		if err := r.prepare(o); err != nil {
+		if err := r.prepare(o, reordered); err != nil {
 			return nil, err
 		}
 	}
@@ -104,11 +105,13 @@ func (r *ExploreResult) ordering(order []int) *Ordering {
 // prepare fills in the ordering's events and the scenario to save: the
 // explored events (a split write as its send and deliver) in this order,
 // the description saying where it came from.
-func (r *ExploreResult) prepare(o *Ordering) error {
-	sc, err := r.X.Reorder(r.Scenario, o.Order)
-	if err != nil {
-		return err
+func (r *ExploreResult) prepare(o *Ordering, reordered []lab.Reordering) error {
+	i := slices.IndexFunc(reordered, func(ro lab.Reordering) bool { return slices.Equal(ro.Order, o.Order) })
+	if i < 0 {
+		return fmt.Errorf("ordering %s was not reordered", o.Label)
 	}
+	sc := new(lab.Scenario)
+	*sc = *reordered[i].Scenario // a copy: its title and description are the page's to word
 	// The page shows the explored events, "send #N" and "deliver #N" as
 	// the explorer names them; the saved scenario gets valid ids instead.
 	o.Events = make([]lab.Event, len(o.Order))

@@ -21,7 +21,11 @@ import (
 func exploreResult(t *testing.T, sc *lab.Scenario) *views.ExploreResult {
 	t.Helper()
 	x := lab.Explore(context.Background(), sc, lab.ExploreOptions{})
-	r, err := views.NewExploreResult(sc, x, lab.DefaultBudget, 2*time.Second)
+	reordered, err := x.Counterexamples(sc)
+	if err != nil {
+		t.Fatalf("Counterexamples(%s): %v", sc.Title, err)
+	}
+	r, err := views.NewExploreResult(sc, x, lab.DefaultBudget, 2*time.Second, reordered)
 	if err != nil {
 		t.Fatalf("NewExploreResult(%s): %v", sc.Title, err)
 	}

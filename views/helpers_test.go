@@ -11,6 +11,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/scenarios"
+	"fencelab/views"
 	"fencelab/views/htmltest"
 )
 
@@ -69,4 +70,14 @@ func rawText(n *html.Node) string {
 		b.WriteString(rawText(c))
 	}
 	return b.String()
+}
+
+// newReport is the report of tr under ps with the engine's facts, as the
+// server's page builders make it.
+func newReport(sc *lab.Scenario, tr *lab.Trace, ps []lab.Policy) *views.Report {
+	f := views.Facts{Resources: lab.ResourceNames(sc, tr), Fresh: map[lab.Policy]map[int]lab.Freshness{}}
+	for _, p := range ps {
+		f.Fresh[p] = lab.RMWFreshness(tr, p)
+	}
+	return views.NewReport(sc, tr, ps, f)
 }

@@ -50,7 +50,7 @@ func TestPageQuery(t *testing.T) {
 		{nil, lab.Fenced, "/x"},
 	}
 	for _, tt := range tests {
-		p := views.PresentPage{Report: views.NewReport(sc, tr, tt.chosen), Diagram: tt.d, Page: "/x"}
+		p := views.PresentPage{Report: newReport(sc, tr, tt.chosen), Diagram: tt.d, Page: "/x"}
 		exit := htmltest.Find(render(t, "Present", views.Present(p)), tagClass("a", "present-exit"))
 		if got := htmltest.Attr(exit, "href"); exit == nil || got != tt.want {
 			t.Errorf("Present(page /x, policies %v, diagram %s): exit link %q, want %q", tt.chosen, tt.d, got, tt.want)
@@ -89,7 +89,7 @@ func TestQuestion(t *testing.T) {
 		{lab.Fenced, false, 6, "", ""},
 	}
 	for _, tt := range tests {
-		p := views.PresentPage{Report: views.NewReport(sc, tr, lab.Policies()), Diagram: tt.policy, Predict: tt.predict, Page: "/x"}
+		p := views.PresentPage{Report: newReport(sc, tr, lab.Policies()), Diagram: tt.policy, Predict: tt.predict, Page: "/x"}
 		row := htmltest.Find(render(t, "Present", views.Present(p)), func(n *html.Node) bool {
 			return n.Data == "tr" && htmltest.Attr(n, "data-step") == strconv.Itoa(tt.step)
 		})

@@ -42,9 +42,18 @@ type Report struct {
 	fresh      map[lab.Policy]map[int]lab.Freshness   // policy → step position → what its rmw request knew
 }
 
-// NewReport prepares a report of the chosen policies; the pages read the
-// derived lookups (actor colours, violations by step) many times per row.
-func NewReport(s *lab.Scenario, t *lab.Trace, chosen []lab.Policy) *Report {
+// Facts are what the engine says of a trace beyond its steps that the
+// pages show: the page's builder (the server's newReport) asks the engine
+// once, and the views only format them.
+type Facts struct {
+	Resources []string                             // lab.ResourceNames
+	Fresh     map[lab.Policy]map[int]lab.Freshness // lab.RMWFreshness, for each policy of the report
+}
+
+// NewReport prepares a report of the chosen policies from the engine's
+// facts; the pages read the derived lookups (actor colours, violations by
+// step) many times per row.
+func NewReport(s *lab.Scenario, t *lab.Trace, chosen []lab.Policy, f Facts) *Report {
 	r := &Report{Scenario: s, Trace: t, Policies: chosen, actors: map[string]int{}}
 	for _, e := range s.Events {
 		if _, seen := r.actors[e.Actor]; e.Actor != "" && !seen {
@@ -52,11 +61,10 @@ func NewReport(s *lab.Scenario, t *lab.Trace, chosen []lab.Policy) *Report {
 			r.actorList = append(r.actorList, e.Actor)
 		}
 	}
-	r.resources = lab.ResourceNames(s, t)
+	r.resources = f.Resources
 	r.violations = map[lab.Policy]map[int][]lab.Violation{}
-	r.fresh = map[lab.Policy]map[int]lab.Freshness{}
+	r.fresh = f.Fresh
 	for _, p := range chosen {
-		r.fresh[p] = lab.RMWFreshness(t, p)
 		byStep := map[int][]lab.Violation{}
 		for _, v := range t.Summary[p].Violations {
 			byStep[v.Step] = append(byStep[v.Step], v)
@@ -64,6 +72,14 @@ func NewReport(s *lab.Scenario, t *lab.Trace, chosen []lab.Policy) *Report {
 		r.violations[p] = byStep
 	}
 	return r
+}
+
+// Only is r showing the first n of its policies (an embed's), sharing its
+// lookups.
+func (r *Report) Only(n int) *Report {
+	o := *r
+	o.Policies = r.Policies[:min(n, len(r.Policies))]
+	return &o
 }
 
 // actorClass is the CSS class of an actor's colour: one of eight, by the

@@ -36,7 +36,7 @@ func TestActorClass(t *testing.T) {
 		steps = append(steps, lab.Step{Index: i + 1, Event: e})
 	}
 	events = append(events, lab.Event{Kind: lab.Deliver, Request: "r"})
-	r := views.NewReport(&lab.Scenario{Events: events}, &lab.Trace{Steps: steps}, []lab.Policy{lab.Fenced})
+	r := newReport(&lab.Scenario{Events: events}, &lab.Trace{Steps: steps}, []lab.Policy{lab.Fenced})
 	root := render(t, "StepTable", views.StepTable(r))
 	tests := []struct {
 		step        int
@@ -73,7 +73,7 @@ func TestDisagreeAndChanged(t *testing.T) {
 		step(3, lab.Skipped, lab.Skipped, &old, &next),
 	}}
 	sc := &lab.Scenario{Resources: map[string]lab.Resource{"result": {Fencing: true}}}
-	root := render(t, "StepTable(unfenced, fenced)", views.StepTable(views.NewReport(sc, tr, []lab.Policy{lab.Unfenced, lab.Fenced})))
+	root := render(t, "StepTable(unfenced, fenced)", views.StepTable(newReport(sc, tr, []lab.Policy{lab.Unfenced, lab.Fenced})))
 	for i, want := range []bool{false, true, false} {
 		if got := htmltest.HasClass(stepRow(t, root, i+1), "disagree"); got != want {
 			t.Errorf("StepTable step %d: disagree %v, want %v", i+1, got, want)
@@ -96,7 +96,7 @@ func TestDisagreeAndChanged(t *testing.T) {
 			t.Errorf("StepTable step %d under %s: result changed %v, want %v", c.i+1, c.p, got, c.want)
 		}
 	}
-	one := render(t, "StepTable(fenced)", views.StepTable(views.NewReport(sc, tr, []lab.Policy{lab.Fenced})))
+	one := render(t, "StepTable(fenced)", views.StepTable(newReport(sc, tr, []lab.Policy{lab.Fenced})))
 	if htmltest.HasClass(stepRow(t, one, 2), "disagree") {
 		t.Errorf("StepTable(fenced) step 2: a single policy cannot disagree with itself")
 	}
