@@ -121,6 +121,14 @@ func TestSaveProbe(t *testing.T) {
 		t.Errorf("saving and showing the probe sent %d requests to the receiver; the server must never contact it", n)
 	}
 	md := get(t, s, path+".md")
+	// The page and its Markdown show one diagram: the claimed policy's.
+	id := path[len("/r/"):]
+	if want := "/r/" + id + ".png?d=" + string(res.Policy) + "&amp;size=full"; !strings.Contains(page.Body.String(), want) {
+		t.Errorf("GET %s: the page's full picture is not the claimed policy's diagram (no %s)", path, want)
+	}
+	if want := id + ".png?size=full&d=" + string(res.Policy); !strings.Contains(md.Body.String(), want) {
+		t.Errorf("GET %s.md: its picture is not the claimed policy's diagram (no %s)", path, want)
+	}
 	for _, want := range []string{"## Probe: ", "| 8 | A | write", "**differs**"} {
 		if !strings.Contains(md.Body.String(), want) {
 			t.Errorf("GET %s.md lacks %q:\n%s", path, want, md.Body.String())

@@ -360,3 +360,19 @@ func BenchmarkRunPNG(b *testing.B) {
 	}
 	serve(b, h, func() *http.Request { return httptest.NewRequest(http.MethodGet, "/r/"+saved.ID+".png", nil) }, http.StatusOK)
 }
+
+// TestCardPairOneRule: a card compares the first two policies of the
+// table, in the table's order whatever the URL's, the order the page
+// cache keys on: two servers, each asked one spelling first, draw one
+// card.
+func TestCardPairOneRule(t *testing.T) {
+	t.Parallel()
+	a := get(t, newTestServer(t), "/scenarios/paused-worker.png?p=fenced&p=unfenced")
+	b := get(t, newTestServer(t), "/scenarios/paused-worker.png?p=unfenced&p=fenced")
+	if a.Code != http.StatusOK || b.Code != http.StatusOK {
+		t.Fatalf("GET the two cards = %d, %d; want 200", a.Code, b.Code)
+	}
+	if !bytes.Equal(a.Body.Bytes(), b.Body.Bytes()) {
+		t.Errorf("?p=fenced&p=unfenced and ?p=unfenced&p=fenced draw different cards, though the page cache takes them for one")
+	}
+}
