@@ -166,13 +166,5 @@ func (s *Server) scenarioFrom(ctx context.Context, from string) (*lab.Scenario, 
 // copies of saved runs, so the scenario is saved first (the same scenario
 // always gets the same run, so nothing piles up).
 func (s *Server) handleExploreEdit(c echo.Context) error {
-	_, sc, err := parseForm(c)
-	if err != nil {
-		return err
-	}
-	run, err := s.save(c, sc)
-	if err != nil {
-		return err
-	}
-	return seeOther(c, views.Link(views.EditorPath(), views.RunFrom(run.ID), queryOf(c.Request().PostForm).kept()))
+	return s.saveForm(c, func(id string, kept []lab.Policy) string { return views.Link(views.EditorPath(), views.RunFrom(id), kept) })
 }

@@ -24,6 +24,12 @@ const idLen = 16
 
 // handleSaveRunForm saves the posted scenario and sends the browser to its link.
 func (s *Server) handleSaveRunForm(c echo.Context) error {
+	return s.saveForm(c, func(id string, kept []lab.Policy) string { return views.Link(views.RunPath(id), "", kept) })
+}
+
+// saveForm saves the scenario a form posts and sends the browser to
+// target(its id, the policies the form's link keeps).
+func (s *Server) saveForm(c echo.Context, target func(id string, kept []lab.Policy) string) error {
 	_, sc, err := parseForm(c)
 	if err != nil {
 		return err
@@ -32,7 +38,7 @@ func (s *Server) handleSaveRunForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return seeOther(c, views.Link(views.RunPath(run.ID), "", queryOf(c.Request().PostForm).kept()))
+	return seeOther(c, target(run.ID, queryOf(c.Request().PostForm).kept()))
 }
 
 // savedJSON answers POST /api/runs.

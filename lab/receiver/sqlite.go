@@ -166,22 +166,31 @@ func (s *SQLite) writeFenced(ctx context.Context, db execer, w Write) (bool, err
 
 // rejected explains a rejection; the decision was already taken.
 func (s *SQLite) rejected(ctx context.Context, w Write) (Decision, error) {
-	var rem sql.NullInt64
-	err := s.db.QueryRowContext(ctx, `
-		SELECT coalesce((SELECT remembered FROM resources WHERE name = ?), (SELECT token FROM registered))`,
-		w.Resource).Scan(&rem)
+	p, err := s.remembered(ctx, w.Resource)
 	if err != nil {
-		return Decision{}, fmt.Errorf("read %s: %w", w.Resource, err)
-	}
-	var p *int64
-	if rem.Valid {
-		p = &rem.Int64
+		return Decision{}, err
 	}
 	_, why := admits(s.opt.Policy.Strict(), w.Token, p)
 	if why == "" {
 		why = "the token is below the one remembered"
 	}
 	return Decision{Outcome: Rejected, Reason: why}, nil
+}
+
+// remembered is the token the receiver remembers for resource: its own,
+// else the registered one; nil when it remembers none.
+func (s *SQLite) remembered(ctx context.Context, resource string) (*int64, error) {
+	var rem sql.NullInt64
+	err := s.db.QueryRowContext(ctx, `
+		SELECT coalesce((SELECT remembered FROM resources WHERE name = ?), (SELECT token FROM registered))`,
+		resource).Scan(&rem)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", resource, err)
+	}
+	if !rem.Valid {
+		return nil, nil
+	}
+	return &rem.Int64, nil
 }
 
 // writeIdempotent checks the op key and writes in one immediate
@@ -214,12 +223,9 @@ func (s *SQLite) writeIdempotent(ctx context.Context, w Write) (Decision, error)
 // write in a second statement. Another write can commit in between, and
 // this one then overwrites it and lowers the remembered token.
 func (s *SQLite) writeRacy(ctx context.Context, w Write) (Decision, error) {
-	var rem sql.NullInt64
-	err := s.db.QueryRowContext(ctx, `
-		SELECT coalesce((SELECT remembered FROM resources WHERE name = ?), (SELECT token FROM registered))`,
-		w.Resource).Scan(&rem)
+	rem, err := s.remembered(ctx, w.Resource)
 	if err != nil {
-		return Decision{}, fmt.Errorf("read %s: %w", w.Resource, err)
+		return Decision{}, err
 	}
 	if s.opt.Policy.Idempotent() && w.Op != nil {
 		var seen int
@@ -231,11 +237,7 @@ func (s *SQLite) writeRacy(ctx context.Context, w Write) (Decision, error) {
 			return Decision{Outcome: Suppressed}, nil
 		}
 	}
-	var p *int64
-	if rem.Valid {
-		p = &rem.Int64
-	}
-	if ok, why := admits(s.opt.Policy.Strict(), w.Token, p); !ok {
+	if ok, why := admits(s.opt.Policy.Strict(), w.Token, rem); !ok {
 		return Decision{Outcome: Rejected, Reason: why}, nil
 	}
 	if s.opt.Window > 0 {
