@@ -142,15 +142,7 @@ func hasOriginal(desc string) bool {
 func paragraphs(s string) []string { return export.Paragraphs(s) }
 
 // plural writes "1 event", "3 events", "2 policies".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	if stem, ok := strings.CutSuffix(word, "y"); ok {
-		return itoa(n) + " " + stem + "ies"
-	}
-	return itoa(n) + " " + word + "s"
-}
+func plural(n int, word string) string { return export.Plural(n, word) }
 
 // twoDigits numbers the gallery in teaching order: 01, 02, ...
 func twoDigits(n int) string {

@@ -2,9 +2,9 @@ package diagram
 
 import (
 	"strconv"
-	"strings"
 
 	"fencelab/lab"
+	"fencelab/views/export"
 )
 
 // The pages have their own copies of these few words (package views):
@@ -20,15 +20,7 @@ func token(t *int64) string {
 }
 
 // plural writes "1 event", "3 events", "2 policies".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	if stem, ok := strings.CutSuffix(word, "y"); ok {
-		return itoa(n) + " " + stem + "ies"
-	}
-	return itoa(n) + " " + word + "s"
-}
+func plural(n int, word string) string { return export.Plural(n, word) }
 
 // worstOf is the most severe class among violations, or "".
 func worstOf(vs []lab.Violation) lab.Class { return lab.Summary{Violations: vs}.Worst() }

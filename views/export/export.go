@@ -5,6 +5,7 @@ package export
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"fencelab/lab"
@@ -94,4 +95,15 @@ func ClassWords(c lab.Class) string {
 		return "lease overrun only"
 	}
 	return ""
+}
+
+// Plural writes "1 event", "3 events", "2 policies".
+func Plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	if stem, ok := strings.CutSuffix(word, "y"); ok {
+		return strconv.Itoa(n) + " " + stem + "ies"
+	}
+	return strconv.Itoa(n) + " " + word + "s"
 }
