@@ -50,10 +50,11 @@ func TestContentsProblemsFound(t *testing.T) {
 	cases := map[string]struct{ page, want string }{
 		"missing": {"# P\n\nContents:\n\n- [A](#a)\n\n## A\n\n## B c\n", "## B c is not in the contents list"},
 		"extra":   {"# P\n\nContents:\n\n- [A](#a)\n- [Gone](#gone)\n\n## A\n", "the contents list names Gone (#gone), which is no ## heading"},
-		"anchor":  {"# P\n\nContents:\n\n- [A b](#ab)\n\n## A b\n", "## A b is not in the contents list; the contents list names A b (#ab), which is no ## heading"},
-		"order":   {"# P\n\nContents:\n\n- [B](#b)\n- [A](#a)\n\n## A\n\n## B\n", "the contents list is out of order; want A, B"},
-		"none":    {"# P\n\n## A\n", "no contents list (a line \"Contents:\" and a list of links)"},
-		"code":    {"# P\n\nContents:\n\n- [A](#a)\n\n## A\n\n```\n## not a heading\n```\n", ""},
+		"anchor": {"# P\n\nContents:\n\n- [A b](#ab)\n\n## A b\n",
+			"## A b is not in the contents list; the contents list names A b (#ab), which is no ## heading"},
+		"order": {"# P\n\nContents:\n\n- [B](#b)\n- [A](#a)\n\n## A\n\n## B\n", "the contents list is out of order; want A, B"},
+		"none":  {"# P\n\n## A\n", "no contents list (a line \"Contents:\" and a list of links)"},
+		"code":  {"# P\n\nContents:\n\n- [A](#a)\n\n## A\n\n```\n## not a heading\n```\n", ""},
 	}
 	for name, c := range cases {
 		got := strings.Join(contentsProblems(c.page), "; ")

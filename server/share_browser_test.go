@@ -190,7 +190,9 @@ func TestCopyFallback(t *testing.T) {
 	}
 
 	run(t, ctx, "copy the Markdown", chromedp.Click(chromedp.CSS("button[data-copy-markdown]")))
-	waitFor(t, ctx, "the Markdown status", `document.querySelector("button[data-copy-markdown]").closest(".share").querySelector(".copy-status").textContent.startsWith("Markdown copied")`)
+	waitFor(t, ctx, "the Markdown status",
+		`document.querySelector("button[data-copy-markdown]").closest(".share").querySelector(".copy-status")`+
+			`.textContent.startsWith("Markdown copied")`)
 	got := eval[string](t, ctx, `window.copied`)
 	if !strings.Contains(got, "`41 < 42`") || !strings.HasPrefix(got, "#") {
 		t.Errorf("the Markdown button copied %q, want the export", got)

@@ -187,7 +187,8 @@ func ruleOf(cell string) (Rule, error) {
 	case "with its tests, and what they import":
 		return Rule{Dir: dir, Reach: true, Tests: true}, nil
 	}
-	return Rule{}, fmt.Errorf(`package %q: after the directory, want nothing, "and what it imports" or "with its tests, and what they import"`, cell)
+	return Rule{}, fmt.Errorf(`package %q: after the directory, want nothing, `+
+		`"and what it imports" or "with its tests, and what they import"`, cell)
 }
 
 // expr reads a may-import cell: a list of terms, then optionally "but" and

@@ -144,15 +144,33 @@ func TestParseErrors(t *testing.T) {
 	head := "| package | may import | why |\n|---|---|---|\n"
 	words := "| word | stands for | why |\n|---|---|---|\n"
 	cases := map[string]struct{ page, want string }{
-		"no table":     {"# Code\n\nNo rules here.\n", `no table of rules (a header "| package | may import | why |")`},
-		"unknown word": {head + "| `a` | std, webb | x |\n", `line 3: "std, webb": "webb" is neither a path in backticks nor a word of the table`},
-		"empty":        {head + "| `a` |  | x |\n", `line 3: "" allows nothing`},
-		"cells":        {head + "| `a` | std |\n", "line 3: 2 cells, want 3: | `a` | std |"},
-		"package":      {head + "| a | std | x |\n", `line 3: package "a": want a directory in backticks`},
-		"suffix":       {head + "| `a` and below | std | x |\n", "line 3: package \"`a` and below\": after the directory, want nothing, \"and what it imports\" or \"with its tests, and what they import\""},
-		"twice":        {head + "| `a` | std | x |\n| `a` | anything | y |\n", "line 4: a second rule for a"},
-		"word twice":   {words + "| std | anything | x |\n", `line 3: "std" cannot be defined: a word is one plain word, defined once`},
-		"word later":   {head + "| `a` | web | x |\n\n" + words + "| web | `fencelab/server` | x |\n", `line 3: "web": "web" is neither a path in backticks nor a word of the table`},
+		"no table": {
+			"# Code\n\nNo rules here.\n",
+			`no table of rules (a header "| package | may import | why |")`},
+		"unknown word": {
+			head + "| `a` | std, webb | x |\n",
+			`line 3: "std, webb": "webb" is neither a path in backticks nor a word of the table`},
+		"empty": {
+			head + "| `a` |  | x |\n",
+			`line 3: "" allows nothing`},
+		"cells": {
+			head + "| `a` | std |\n",
+			"line 3: 2 cells, want 3: | `a` | std |"},
+		"package": {
+			head + "| a | std | x |\n",
+			`line 3: package "a": want a directory in backticks`},
+		"suffix": {
+			head + "| `a` and below | std | x |\n",
+			"line 3: package \"`a` and below\": after the directory, want nothing, \"and what it imports\" or \"with its tests, and what they import\""},
+		"twice": {
+			head + "| `a` | std | x |\n| `a` | anything | y |\n",
+			"line 4: a second rule for a"},
+		"word twice": {
+			words + "| std | anything | x |\n",
+			`line 3: "std" cannot be defined: a word is one plain word, defined once`},
+		"word later": {
+			head + "| `a` | web | x |\n\n" + words + "| web | `fencelab/server` | x |\n",
+			`line 3: "web": "web" is neither a path in backticks nor a word of the table`},
 	}
 	for name, c := range cases {
 		_, err := Parse(c.page)
