@@ -2,7 +2,6 @@ package lab
 
 import (
 	"bytes"
-	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"testing"
@@ -66,7 +65,7 @@ func big(b *testing.B) *Scenario {
 		}
 	}
 	if len(s.Events) != MaxEvents || len(actors) != MaxActors {
-		b.Fatal(fmt.Sprintf("generated %d events by %d actors, want %d by %d", len(s.Events), len(actors), MaxEvents, MaxActors))
+		b.Fatalf("generated %d events by %d actors, want %d by %d", len(s.Events), len(actors), MaxEvents, MaxActors)
 	}
 	return s
 }

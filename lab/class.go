@@ -42,9 +42,6 @@ func (c Class) Severity() int {
 	return 0
 }
 
-// classIndex is c's position in Classes, or -1.
-func classIndex(c Class) int { return numClasses - c.Severity() }
-
 // classOf is the class of a violation of kind inv. unowned-write depends on
 // the moment (deposed or overrun); classOf says deposed for it, the class
 // it has when someone else holds the scope.

@@ -76,8 +76,6 @@ func (c *number) add(o *number) {
 	c.big.Add(c.big, o.bigInt())
 }
 
-func (c *number) isZero() bool { return c.big == nil && c.lo == 0 }
-
 func (c *number) bigInt() *mathbig.Int {
 	if c.big != nil {
 		return new(mathbig.Int).Set(c.big)

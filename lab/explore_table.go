@@ -224,8 +224,6 @@ func (l *links) at(r int) uint64 {
 	return linkOf(int(l.rank[r]), int(l.ev8[r]))
 }
 
-func (l *links) len() int { return len(l.rank) }
-
 // truncate keeps the first n links.
 func (l *links) truncate(n int) {
 	l.rank = l.rank[:n]

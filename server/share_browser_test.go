@@ -157,3 +157,47 @@ func TestCopyAsMarkdown(t *testing.T) {
 		t.Errorf("copied %q, want the Markdown export %q", got, want.String())
 	}
 }
+
+// TestCopyFallback takes the Clipboard API away and copies the run's link,
+// a step's link and the Markdown through the one fallback (a field's text
+// selected, the old copy command), reading what each selected when the
+// command ran.
+func TestCopyFallback(t *testing.T) {
+	ctx := newBrowser(t)
+	base := startServer(t)
+	id := saveRunAt(t, base, "paused-worker")
+	run(t, ctx, "open the run", chromedp.Navigate(base+views.RunPath(id)), chromedp.WaitVisible(chromedp.CSS("button[data-copy]")))
+	eval[bool](t, ctx, `(function () {
+		Object.defineProperty(navigator, "clipboard", { configurable: true, value: undefined });
+		const keep = function () { window.selected = this.value; };
+		HTMLInputElement.prototype.select = keep;
+		HTMLTextAreaElement.prototype.select = keep;
+		document.execCommand = (cmd) => { window.copied = cmd === "copy" ? window.selected : ""; return true; };
+		return true;
+	})()`)
+	link := eval[string](t, ctx, `document.getElementById("run-link").value`)
+
+	run(t, ctx, "copy the link", chromedp.Click(chromedp.CSS("button[data-copy]")))
+	waitFor(t, ctx, "the link's status", `document.querySelector(".copy-status").textContent === "Link copied."`)
+	if got := eval[string](t, ctx, `window.copied`); got != link {
+		t.Errorf("the link button copied %q, want %q", got, link)
+	}
+
+	run(t, ctx, "copy a step's link", chromedp.Click(chromedp.CSS("tr#step-2 .copy-step")))
+	waitFor(t, ctx, "the step button", `document.querySelector("tr#step-2 .copy-step").textContent === "Copied"`)
+	if got, want := eval[string](t, ctx, `window.copied`), strings.Split(link, "#")[0]+"#step-2"; got != want {
+		t.Errorf("the step button copied %q, want %q", got, want)
+	}
+
+	run(t, ctx, "copy the Markdown", chromedp.Click(chromedp.CSS("button[data-copy-markdown]")))
+	waitFor(t, ctx, "the Markdown status",
+		`document.querySelector("button[data-copy-markdown]").closest(".share").querySelector(".copy-status")`+
+			`.textContent.startsWith("Markdown copied")`)
+	got := eval[string](t, ctx, `window.copied`)
+	if !strings.Contains(got, "`41 < 42`") || !strings.HasPrefix(got, "#") {
+		t.Errorf("the Markdown button copied %q, want the export", got)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll("textarea.visually-hidden").length`); n != 0 {
+		t.Errorf("%d hidden text areas left behind, want 0", n)
+	}
+}

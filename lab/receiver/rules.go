@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -144,5 +143,3 @@ func orList(ps []lab.Policy) string {
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -3,9 +3,9 @@
 // no inline script.
 "use strict";
 
-// Copy-link buttons: <button data-copy="ID" hidden> copies the value of the
-// input with that id. The button stays hidden without JavaScript; the input
-// itself can still be selected and copied by hand.
+// Copying: the link buttons, the step links and "Copy as Markdown" share
+// one way to reach the clipboard and one fallback for browsers (or
+// plain-HTTP pages) without the Clipboard API.
 (function () {
   function status(button, text) {
     var box = button.closest(".share");
@@ -15,12 +15,11 @@
     }
   }
 
-  // fallbackCopy selects the text and uses the old command, for browsers
-  // without the Clipboard API (or pages not served over HTTPS).
-  function fallbackCopy(input) {
-    input.focus();
-    input.select();
-    input.setSelectionRange(0, input.value.length);
+  // execCopy selects all of a field's text and copies it with the old
+  // command: the fallback.
+  function execCopy(field) {
+    field.select();
+    field.setSelectionRange(0, field.value.length);
     try {
       return document.execCommand("copy");
     } catch (e) {
@@ -28,14 +27,34 @@
     }
   }
 
-  function copy(button) {
+  // copyText puts text on the clipboard, or through a hidden text area
+  // copied with execCopy.
+  function copyText(text) {
+    if (navigator.clipboard && window.isSecureContext) {
+      return navigator.clipboard.writeText(text);
+    }
+    var area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.className = "visually-hidden";
+    document.body.appendChild(area);
+    var ok = execCopy(area);
+    document.body.removeChild(area);
+    return ok ? Promise.resolve() : Promise.reject(new Error("copy failed"));
+  }
+
+  // Copy-link buttons: <button data-copy="ID" hidden> copies the value of
+  // the input with that id. The button stays hidden without JavaScript;
+  // the input itself can still be selected and copied by hand.
+  function copyLink(button) {
     var input = document.getElementById(button.dataset.copy);
     if (!input) {
       return;
     }
     var done = function () { status(button, "Link copied."); };
     var failed = function () {
-      if (fallbackCopy(input)) {
+      input.focus();
+      if (execCopy(input)) {
         done();
       } else {
         input.select();
@@ -51,103 +70,48 @@
 
   document.querySelectorAll("button[data-copy]").forEach(function (button) {
     button.hidden = false;
-    button.addEventListener("click", function () { copy(button); });
+    button.addEventListener("click", function () { copyLink(button); });
   });
 
   // Clicking into the read-only link selects all of it.
   document.querySelectorAll(".share input[readonly]").forEach(function (input) {
     input.addEventListener("focus", function () { input.select(); });
   });
-})();
 
-// Links to a step of a saved run: the run page gets a small button beside
-// each step number that copies /r/{id}#step-N. Without JavaScript the step
-// number itself is that link.
-(function () {
-  var input = document.getElementById("run-link");
-  if (!input) {
-    return;
-  }
-
-  // copyText puts text on the clipboard, or through a hidden text area on
-  // browsers (or plain-HTTP pages) without the Clipboard API.
-  function copyText(text) {
-    if (navigator.clipboard && window.isSecureContext) {
-      return navigator.clipboard.writeText(text);
-    }
-    var area = document.createElement("textarea");
-    area.value = text;
-    area.setAttribute("readonly", "");
-    area.className = "visually-hidden";
-    document.body.appendChild(area);
-    area.select();
-    var ok = false;
-    try {
-      ok = document.execCommand("copy");
-    } catch (e) {
-      ok = false;
-    }
-    document.body.removeChild(area);
-    return ok ? Promise.resolve() : Promise.reject(new Error("copy failed"));
-  }
-
+  // Links to a step of a saved run: the run page gets a small button
+  // beside each step number that copies /r/{id}#step-N. Without
+  // JavaScript the step number itself is that link.
   function say(button, text) {
     button.textContent = text;
     window.setTimeout(function () { button.textContent = "Copy link"; }, 2000);
   }
 
-  document.querySelectorAll("table.steps tbody tr[id^='step-'] > .col-step").forEach(function (cell) {
-    var id = cell.parentElement.id;
-    var button = document.createElement("button");
-    button.type = "button";
-    button.className = "copy-step";
-    button.textContent = "Copy link";
-    // The accessible name starts with the visible words, so that a voice
-    // user who says "Copy link" reaches it (WCAG 2.5.3, label in name).
-    button.setAttribute("aria-label", "Copy link to " + id.replace("-", " "));
-    button.dataset.link = input.value.split("#")[0] + "#" + id;
-    button.addEventListener("click", function () {
-      copyText(button.dataset.link).then(
-        function () { say(button, "Copied"); },
-        function () { say(button, "Copy failed"); }
-      );
+  var runLink = document.getElementById("run-link");
+  if (runLink) {
+    document.querySelectorAll("table.steps tbody tr[id^='step-'] > .col-step").forEach(function (cell) {
+      var id = cell.parentElement.id;
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "copy-step";
+      button.textContent = "Copy link";
+      // The accessible name starts with the visible words, so that a voice
+      // user who says "Copy link" reaches it (WCAG 2.5.3, label in name).
+      button.setAttribute("aria-label", "Copy link to " + id.replace("-", " "));
+      button.dataset.link = runLink.value.split("#")[0] + "#" + id;
+      button.addEventListener("click", function () {
+        copyText(button.dataset.link).then(
+          function () { say(button, "Copied"); },
+          function () { say(button, "Copy failed"); }
+        );
+      });
+      cell.appendChild(button);
     });
-    cell.appendChild(button);
-  });
-})();
-
-// "Copy as Markdown": <button data-copy-markdown="{RunMarkdownPath(id)}?..." hidden>
-// fetches the run's Markdown export and puts it on the clipboard, for a
-// postmortem document. Without JavaScript the button stays hidden and the
-// Markdown link beside it opens the same text.
-(function () {
-  function status(button, text) {
-    var box = button.closest(".share");
-    var out = box && box.querySelector(".copy-status");
-    if (out) {
-      out.textContent = text;
-    }
   }
 
-  function viaTextArea(text) {
-    var area = document.createElement("textarea");
-    area.value = text;
-    area.setAttribute("readonly", "");
-    area.className = "visually-hidden";
-    document.body.appendChild(area);
-    area.select();
-    var ok = false;
-    try {
-      ok = document.execCommand("copy");
-    } catch (e) {
-      ok = false;
-    }
-    document.body.removeChild(area);
-    if (!ok) {
-      throw new Error("copy failed");
-    }
-  }
-
+  // "Copy as Markdown": <button data-copy-markdown="{RunMarkdownPath(id)}?..." hidden>
+  // fetches the run's Markdown export and puts it on the clipboard, for a
+  // postmortem document. Without JavaScript the button stays hidden and
+  // the Markdown link beside it opens the same text.
   function fetchText(url) {
     return fetch(url, { credentials: "same-origin" }).then(function (res) {
       if (!res.ok) {
@@ -167,12 +131,7 @@
         return fetchText(url).then(function (text) { return navigator.clipboard.writeText(text); });
       });
     }
-    return fetchText(url).then(function (text) {
-      if (navigator.clipboard && window.isSecureContext) {
-        return navigator.clipboard.writeText(text);
-      }
-      viaTextArea(text);
-    });
+    return fetchText(url).then(copyText);
   }
 
   document.querySelectorAll("button[data-copy-markdown]").forEach(function (button) {

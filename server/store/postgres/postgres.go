@@ -6,8 +6,6 @@ import (
 	"context"
 	"embed"
 	"fmt"
-	"io/fs"
-	"slices"
 	"strings"
 	"time"
 
@@ -15,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"fencelab/server/store"
+	"fencelab/server/store/internal/migrate"
 )
 
 //go:embed migrations/*.sql
@@ -80,7 +79,7 @@ func migrateWhenReachable(ctx context.Context, pool *pgxpool.Pool) error {
 	deadline := time.Now().Add(startupWait)
 	pause := 250 * time.Millisecond
 	for {
-		err := migrate(ctx, pool)
+		err := migrateDB(ctx, pool)
 		if err == nil || !unavailable(err) || time.Now().Add(pause).After(deadline) {
 			return err
 		}
@@ -114,12 +113,11 @@ func (db *DB) Ping(ctx context.Context) error {
 	return nil
 }
 
-// migrate applies the embedded migrations in name order, each in its own
-// transaction, recording each name so it runs once. Servers starting at
-// once wait for each other on an advisory lock, held by one session and
-// released by PostgreSQL if that session dies. A shipped migration is
-// never edited: a change is a new numbered file.
-func migrate(ctx context.Context, pool *pgxpool.Pool) error {
+// migrateDB creates the migrations table and applies the embedded
+// migrations (package migrate), each in its own transaction. Servers
+// starting at once wait for each other on an advisory lock, held by one
+// session and released by PostgreSQL if that session dies.
+func migrateDB(ctx context.Context, pool *pgxpool.Pool) error {
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
 		return err
@@ -134,41 +132,25 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	if _, err := conn.Exec(ctx, create); err != nil {
 		return fmt.Errorf("create migrations table: %w", err)
 	}
-	names, err := fs.Glob(migrationFS, "migrations/*.sql")
-	if err != nil {
-		return fmt.Errorf("list migrations: %w", err)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		if err := migrateFile(ctx, conn.Conn(), name); err != nil {
-			return fmt.Errorf("migration %s: %w", name, err)
-		}
-	}
-	return nil
+	return migrate.Run(ctx, migrationFS, func(ctx context.Context) (migrate.Tx, error) {
+		tx, err := conn.Begin(ctx)
+		return pgTx{tx}, err
+	})
 }
 
-// migrateFile applies one migration unless it is already recorded.
-func migrateFile(ctx context.Context, conn *pgx.Conn, name string) error {
-	tx, err := conn.Begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback(ctx)
+// pgTx is a migration's transaction on PostgreSQL.
+type pgTx struct{ pgx.Tx }
 
+func (tx pgTx) Applied(ctx context.Context, name string) (bool, error) {
 	var done bool
-	err = tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM fencelab_migrations WHERE name = $1)`, name).Scan(&done)
-	if err != nil || done {
+	err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM fencelab_migrations WHERE name = $1)`, name).Scan(&done)
+	return done, err
+}
+
+func (tx pgTx) Apply(ctx context.Context, name, body string) error {
+	if _, err := tx.Exec(ctx, body); err != nil {
 		return err
 	}
-	body, err := fs.ReadFile(migrationFS, name)
-	if err != nil {
-		return err
-	}
-	if _, err := tx.Exec(ctx, string(body)); err != nil {
-		return err
-	}
-	if _, err := tx.Exec(ctx, `INSERT INTO fencelab_migrations (name) VALUES ($1)`, name); err != nil {
-		return err
-	}
-	return tx.Commit(ctx)
+	_, err := tx.Exec(ctx, `INSERT INTO fencelab_migrations (name) VALUES ($1)`, name)
+	return err
 }

@@ -10,11 +10,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
+
+	"fencelab/server/store/internal/migrate"
 )
 
 //go:embed migrations/*.sql
@@ -55,7 +56,7 @@ func Open(path string) (*DB, error) {
 	}
 	write.SetMaxOpenConns(1)
 	write.SetMaxIdleConns(1)
-	if err := migrate(context.Background(), write); err != nil {
+	if err := migrateDB(context.Background(), write); err != nil {
 		write.Close()
 		return nil, fmt.Errorf("migrate %s: %w", path, err)
 	}
@@ -160,10 +161,9 @@ func checkWritable(ctx context.Context, db *sql.DB) error {
 	return err
 }
 
-// migrate applies the embedded migrations in name order, each in its own
-// transaction, recording each name so it runs once. A shipped migration is
-// never edited: a change is a new numbered file.
-func migrate(ctx context.Context, db *sql.DB) error {
+// migrateDB creates the migrations table and applies the embedded
+// migrations (package migrate), each in its own transaction.
+func migrateDB(ctx context.Context, db *sql.DB) error {
 	// In a transaction, so that it begins IMMEDIATE and waits its turn:
 	// a bare CREATE of servers starting together on a new file can fail
 	// at once with "database is locked" instead.
@@ -179,44 +179,31 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("create migrations table: %w", err)
 	}
-	names, err := fs.Glob(migrationFS, "migrations/*.sql")
-	if err != nil {
-		return fmt.Errorf("list migrations: %w", err)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		if err := migrateFile(ctx, db, name); err != nil {
-			return fmt.Errorf("migration %s: %w", name, err)
-		}
-	}
-	return nil
+	return migrate.Run(ctx, migrationFS, func(ctx context.Context) (migrate.Tx, error) {
+		tx, err := db.BeginTx(ctx, nil)
+		return sqlTx{tx}, err
+	})
 }
 
-// migrateFile applies one migration unless it is already recorded.
-func migrateFile(ctx context.Context, db *sql.DB, name string) error {
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
+// sqlTx is a migration's transaction on SQLite.
+type sqlTx struct{ *sql.Tx }
 
+func (tx sqlTx) Applied(ctx context.Context, name string) (bool, error) {
 	var n int
-	err = tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM migrations WHERE name = ?`, name).Scan(&n)
-	if err != nil || n > 0 {
-		return err
-	}
-	body, err := fs.ReadFile(migrationFS, name)
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO migrations (name) VALUES (?)`, name); err != nil {
-		return err
-	}
-	return tx.Commit()
+	err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM migrations WHERE name = ?`, name).Scan(&n)
+	return n > 0, err
 }
+
+func (tx sqlTx) Apply(ctx context.Context, name, body string) error {
+	if _, err := tx.ExecContext(ctx, body); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO migrations (name) VALUES (?)`, name)
+	return err
+}
+
+func (tx sqlTx) Commit(context.Context) error   { return tx.Tx.Commit() }
+func (tx sqlTx) Rollback(context.Context) error { return tx.Tx.Rollback() }
 
 // Ping reports whether the database can be written now: the file at the
 // path is still the one opened, and it takes the write lock and gives it

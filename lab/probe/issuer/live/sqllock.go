@@ -2,7 +2,6 @@ package live
 
 import (
 	"context"
-	"os"
 	"strings"
 	"time"
 
@@ -16,15 +15,6 @@ type sqlLock struct {
 	ttl   time.Duration
 	owner string
 	token int64
-}
-
-func readIssuerFile(name string) (*sqlprobe.File, error) {
-	in, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer in.Close()
-	return sqlprobe.ParseIssuer(name, in)
 }
 
 func newSQLLock(ctx context.Context, cfg *Config) (Lock, error) {
