@@ -46,6 +46,8 @@ var importRules = []importRule{
 		}},
 	{"lab/probe/issuer", false, "the issuer checker judges only the history it is given: lab and the pure standard library",
 		func(p string) bool { return p == "fencelab/lab" || isStd(p) && !slices.Contains(impure, p) }},
+	{"lab/probe", true, "the probe reaches nothing of the web: of the pages only their links, views/paths",
+		func(p string) bool { return !isWeb(p) }},
 	{"scenarios", false, "the built-ins are a leaf: embed only", func(p string) bool { return p == "embed" }},
 	{"static", false, "the static files are a leaf: embed and what serves them",
 		func(p string) bool { return isStd(p) }},
@@ -53,6 +55,8 @@ var importRules = []importRule{
 		func(p string) bool { return !strings.HasPrefix(p, "fencelab/server") && !hasPrefix(p, drivers) }},
 	{"views/diagram", true, "the diagram builds without the pages", func(p string) bool { return !isWeb(p) }},
 	{"views/export", true, "the exports build without the pages", func(p string) bool { return !isWeb(p) }},
+	{"views/paths", false, "the routes and links: lab and the standard library, no templ or Echo, so the probe and the CLI import them",
+		func(p string) bool { return isStd(p) || p == "fencelab/lab" }},
 	{"views/wrap", false, "line counting is a leaf: the standard library only", isStd},
 	{"views/htmltest", false, "the tests' page reader: the standard library and the HTML parser",
 		func(p string) bool { return isStd(p) || p == "golang.org/x/net/html" }},
@@ -125,7 +129,8 @@ func TestImportRulesCanFail(t *testing.T) {
 	t.Parallel()
 	bad := map[string]string{"lab": "net/http", "lab/draft": "fencelab/views", "lab/logs": "os",
 		"scenarios": "fencelab/lab", "views": "fencelab/server/store", "views/diagram": "github.com/a-h/templ",
-		"server": "fencelab/server/store/sqlite", "server/store/sqlite": "github.com/labstack/echo/v4"}
+		"server": "fencelab/server/store/sqlite", "server/store/sqlite": "github.com/labstack/echo/v4",
+		"views/paths": "github.com/a-h/templ", "lab/probe": "fencelab/views", "lab/probe/issuer": "fencelab/views/paths"}
 	for _, r := range importRules {
 		if p, ok := bad[r.pkg]; ok && r.ok(p) {
 			t.Errorf("the rule of %s lets %s in", r.pkg, p)

@@ -11,6 +11,7 @@ import (
 	"fencelab/lab"
 	"fencelab/views"
 	"fencelab/views/export"
+	"fencelab/views/paths"
 )
 
 // handleCompare sets two runs or built-ins side by side (?a=, ?b=, each a
@@ -59,9 +60,9 @@ func (s *Server) comparison(c echo.Context, a, b string) (*export.Comparison, in
 			}
 			return export.Side{}, http.StatusNotFound, errors.New(label + " (" + from + ") names no built-in scenario and no saved run: " + strings.TrimSuffix(err.Error(), "."))
 		}
-		path := views.ScenarioPath(from)
+		path := paths.ScenarioPath(from)
 		if id, ok := strings.CutPrefix(from, "r/"); ok {
-			path = views.RunPath(id)
+			path = paths.RunPath(id)
 		}
 		return export.Side{Name: from, Title: sc.Title, Link: s.absURL(c, path), Scenario: sc, Trace: lab.Replay(sc)}, 0, nil
 	}

@@ -13,6 +13,7 @@ import (
 	"fencelab/lab/draft"
 	"fencelab/views"
 	"fencelab/views/export"
+	"fencelab/views/paths"
 )
 
 // handleEditor opens the timeline editor: blank, on a copy of a built-in
@@ -88,14 +89,14 @@ func (s *Server) handleEditorPreview(c echo.Context) error {
 // handleEditorSave stores the draft as a run and sends the browser to its
 // link; a draft that is not valid comes back with its errors on the cards.
 func (s *Server) handleEditorSave(c echo.Context) error {
-	return s.saveDraft(c, func(id string, ps []lab.Policy) string { return views.Link(views.RunPath(id), "", ps) })
+	return s.saveDraft(c, func(id string, ps []lab.Policy) string { return paths.Link(paths.RunPath(id), "", ps) })
 }
 
 // handleEditorExplore stores the draft as a run and explores its every
 // ordering: the explorer reads saved runs, and its counterexamples lead
 // back to the editor.
 func (s *Server) handleEditorExplore(c echo.Context) error {
-	return s.saveDraft(c, func(id string, ps []lab.Policy) string { return views.Link(views.ExplorePath(), views.RunFrom(id), ps) })
+	return s.saveDraft(c, func(id string, ps []lab.Policy) string { return paths.Link(paths.RouteExplore, paths.RunFrom(id), ps) })
 }
 
 // saveDraft saves the posted draft and redirects to target(id, the

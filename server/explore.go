@@ -11,6 +11,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 var errNoFrom = echo.NewHTTPError(http.StatusBadRequest,
@@ -73,7 +74,7 @@ func (s *Server) handleExploreForm(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		return seeOther(c, views.Link(views.ExplorePath(), views.RunFrom(run.ID), nil))
+		return seeOther(c, paths.Link(paths.RouteExplore, paths.RunFrom(run.ID), nil))
 	}
 	b, err := s.explorations.parseBounds(form.Get)
 	if err != nil {
@@ -170,5 +171,5 @@ func (s *Server) handleExploreEdit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return seeOther(c, views.Link(views.EditorPath(), views.RunFrom(run.ID), linkPolicies(choosePolicies(c.Request().PostForm["p"]))))
+	return seeOther(c, paths.Link(paths.RouteEditor, paths.RunFrom(run.ID), linkPolicies(choosePolicies(c.Request().PostForm["p"]))))
 }

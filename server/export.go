@@ -14,6 +14,7 @@ import (
 	"fencelab/views"
 	"fencelab/views/diagram"
 	"fencelab/views/export"
+	"fencelab/views/paths"
 )
 
 const (
@@ -84,8 +85,8 @@ func (s *Server) handleRunMarkdown(c echo.Context) error {
 		opts.ModelNote = observed.ModelNote()
 		opts.Diagram = views.DiagramPolicy(chosen, c.QueryParam("d"))
 	}
-	opts.Link = s.absURL(c, views.Link(views.RunPath(run.ID), "", linkPolicies(chosen)))
-	opts.Picture = s.absURL(c, views.RunFullPNGPath(run.ID, opts.Diagram))
+	opts.Link = s.absURL(c, paths.Link(paths.RunPath(run.ID), "", linkPolicies(chosen)))
+	opts.Picture = s.absURL(c, paths.RunFullPNGPath(run.ID, opts.Diagram))
 	var buf bytes.Buffer
 	if err := export.MarkdownWith(&buf, sc, tr, chosen, opts); err != nil {
 		return fmt.Errorf("write Markdown of run %s: %w", run.ID, err)

@@ -15,6 +15,7 @@ import (
 	"fencelab/lab"
 	"fencelab/lab/logs"
 	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // Limits of the import page: logs are larger than scenarios, but a page
@@ -38,9 +39,9 @@ var errSavedImportTooLarge = echo.NewHTTPError(http.StatusRequestEntityTooLarge,
 // refuses more: the import page takes logs, every other route 64 KiB.
 func bodyLimit(path string) (int64, error) {
 	switch path {
-	case views.ImportPath(), views.ImportPreviewPath():
+	case paths.RouteImport, paths.RouteImportPreview:
 		return maxImportBody, errImportTooLarge
-	case views.APIImportsPath():
+	case paths.RouteAPIImports:
 		return maxImportBody, errSavedImportTooLarge
 	}
 	return maxBody, errTooLarge

@@ -13,6 +13,7 @@ import (
 	"fencelab/server/store"
 	"fencelab/views"
 	"fencelab/views/diagram"
+	"fencelab/views/paths"
 )
 
 // What a saved import's pictures, embed and preview show: a policy's
@@ -87,7 +88,7 @@ func renderImportedEmbed(c echo.Context, run store.Run, sc *lab.Scenario, tr *la
 	chosen := embedPolicies(c)
 	d := diagramPolicy(c)
 	page := views.EmbedPage{Report: markImported(views.NewReport(sc, tr, chosen), run), Diagram: d,
-		Link: fullLink(views.RunPath(run.ID), chosen, d), Kind: "saved import"}
+		Link: fullLink(paths.RunPath(run.ID), chosen, d), Kind: "saved import"}
 	return render(c, http.StatusOK, views.Embed(page))
 }
 

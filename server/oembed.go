@@ -13,6 +13,7 @@ import (
 	"fencelab/server/store"
 	"fencelab/views"
 	"fencelab/views/diagram"
+	"fencelab/views/paths"
 )
 
 // oEmbed (oembed.com): a wiki or a blog that is given the link of a run or
@@ -96,7 +97,7 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 // embedTarget loads what path names: a RunPath (and the run) or a
 // ScenarioPath.
 func (s *Server) embedTarget(c echo.Context, path string) (*lab.Scenario, *lab.Trace, string, store.Run, error) {
-	if id, ok := views.CutRunPath(path); ok {
+	if id, ok := paths.CutRunPath(path); ok {
 		run, err := s.runByID(c.Request().Context(), id)
 		if err != nil {
 			return nil, nil, "", store.Run{}, err
@@ -104,7 +105,7 @@ func (s *Server) embedTarget(c echo.Context, path string) (*lab.Scenario, *lab.T
 		sc, tr, err := decodeRun(run)
 		return sc, tr, embedKind(run), run, err
 	}
-	if name, ok := views.CutScenarioPath(path); ok {
+	if name, ok := paths.CutScenarioPath(path); ok {
 		if b, found := s.library.Get(name); found {
 			return b.Scenario, lab.Replay(b.Scenario), "built-in scenario", store.Run{}, nil
 		}
@@ -115,7 +116,7 @@ func (s *Server) embedTarget(c echo.Context, path string) (*lab.Scenario, *lab.T
 
 // fullLinkEmbed is the embed page of the page at path, with its choices.
 func fullLinkEmbed(path string, chosen []lab.Policy, d lab.Policy) string {
-	return fullLink(views.EmbedPathOf(path), chosen, d)
+	return fullLink(paths.EmbedPathOf(path), chosen, d)
 }
 
 // htmlAttr escapes a value for a double-quoted HTML attribute.

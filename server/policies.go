@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"fencelab/lab"
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // defaultPolicies are compared when the reader chose none.
@@ -26,7 +26,7 @@ func choosePolicies(names []string) []lab.Policy {
 }
 
 // policyQuery is the query that keeps a choice in a link: empty for the default.
-func policyQuery(chosen []lab.Policy) string { return views.Link("", "", linkPolicies(chosen)) }
+func policyQuery(chosen []lab.Policy) string { return paths.Link("", "", linkPolicies(chosen)) }
 
 // linkPolicies is the choice a link keeps: none for the default.
 func linkPolicies(chosen []lab.Policy) []lab.Policy {

@@ -9,6 +9,7 @@ import (
 	"fencelab/server/store"
 	"fencelab/views"
 	"fencelab/views/diagram"
+	"fencelab/views/paths"
 )
 
 // handleScenarioPresent shows a built-in scenario one step at a time, for
@@ -18,7 +19,7 @@ func (s *Server) handleScenarioPresent(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.present(c, views.ScenarioPath(b.Name), b.Scenario, lab.Replay(b.Scenario), nil)
+	return s.present(c, paths.ScenarioPath(b.Name), b.Scenario, lab.Replay(b.Scenario), nil)
 }
 
 // handleRunPresent shows a saved run one step at a time, with its trace as
@@ -28,7 +29,7 @@ func (s *Server) handleRunPresent(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.present(c, views.RunPath(run.ID), sc, tr, importedPicture(run))
+	return s.present(c, paths.RunPath(run.ID), sc, tr, importedPicture(run))
 }
 
 // present renders the presentation of the page at path: the policies of
@@ -65,12 +66,12 @@ func (s *Server) presentRoom(c echo.Context, page *views.PresentPage, sc *lab.Sc
 	page.Report = views.NewReport(sc, tr, policies)
 	page.Diagram = views.DiagramPolicy(policies, r.Diagram)
 	page.Predict = true
-	join := s.absURL(c, views.JoinPath(r.Code))
+	join := s.absURL(c, paths.JoinPath(r.Code))
 	svg, err := qrSVG(join)
 	if err != nil {
 		return err
 	}
 	page.Room = &views.PresentRoom{ID: r.ID, Code: r.Code, JoinURL: join, JoinHost: s.absURL(c, ""),
-		QR: svg, SummaryURL: views.RoomPath(r.ID), ShowNames: r.ShowNames, Countdown: r.Countdown}
+		QR: svg, SummaryURL: paths.RoomPath(r.ID), ShowNames: r.ShowNames, Countdown: r.Countdown}
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"fencelab/server/store"
 	"fencelab/views"
 	"fencelab/views/diagram"
+	"fencelab/views/paths"
 )
 
 // idLen is the length of a run id: 16 base64url characters, 96 bits.
@@ -32,7 +33,7 @@ func (s *Server) handleSaveRunForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return seeOther(c, views.Link(views.RunPath(run.ID), "", linkPolicies(choosePolicies(c.Request().PostForm["p"]))))
+	return seeOther(c, paths.Link(paths.RunPath(run.ID), "", linkPolicies(choosePolicies(c.Request().PostForm["p"]))))
 }
 
 // savedJSON answers POST /api/runs.
@@ -50,7 +51,7 @@ func (s *Server) handleAPISaveRun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	link := s.absURL(c, views.RunPath(run.ID))
+	link := s.absURL(c, paths.RunPath(run.ID))
 	c.Response().Header().Set(echo.HeaderLocation, link)
 	return writeJSON(c, http.StatusCreated, savedJSON{ID: run.ID, URL: link})
 }
@@ -285,7 +286,7 @@ func (s *Server) handleRunPage(c echo.Context) error {
 	if observed != nil && len(c.QueryParams()["p"]) == 0 {
 		chosen = []lab.Policy{observed.Policy} // the policy the receiver claims
 	}
-	path := views.RunPath(run.ID)
+	path := paths.RunPath(run.ID)
 	link, picture := pageLinks(c, path)
 	lesson, alt := views.VerdictsLine(tr, chosen), compareAlt(c, sc, tr)
 	if ob := importedOf(run); ob != nil {
@@ -303,7 +304,7 @@ func (s *Server) handleRunPage(c echo.Context) error {
 		Diagram:       d,
 		Share:         s.share(sc.Title, lesson, link, picture, alt),
 		ID:            run.ID,
-		URL:           s.absURL(c, views.RunPath(run.ID)),
+		URL:           s.absURL(c, paths.RunPath(run.ID)),
 		EngineVersion: run.EngineVersion,
 		CreatedAt:     run.CreatedAt,
 		Source:        string(run.Scenario),

@@ -7,6 +7,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 func (s *Server) handleScenarioPage(c echo.Context) error {
@@ -23,7 +24,7 @@ func (s *Server) handleScenarioPage(c echo.Context) error {
 	if lesson == "" {
 		lesson = views.VerdictsLine(tr, chosen)
 	}
-	link, picture := pageLinks(c, views.ScenarioPath(b.Name))
+	link, picture := pageLinks(c, paths.ScenarioPath(b.Name))
 	page.Share = s.share(b.Scenario.Title, lesson, link, picture, compareAlt(c, b.Scenario, tr))
 	return render(c, http.StatusOK, views.Scenario(page))
 }

@@ -16,6 +16,7 @@ import (
 	"fencelab/views"
 	"fencelab/views/diagram"
 	"fencelab/views/export"
+	"fencelab/views/paths"
 )
 
 // Sharing a run where postmortems live: pictures (PNG) for documents and
@@ -193,8 +194,8 @@ func (s *Server) handleScenarioMarkdown(c echo.Context) error {
 		return err
 	}
 	chosen := choosePolicies(c.QueryParams()["p"])
-	link := s.absURL(c, views.Link(views.ScenarioPath(b.Name), "", linkPolicies(chosen)))
-	picture := s.absURL(c, views.ScenarioPNGPath(b.Name)+"?size=full&d="+string(diagramPolicy(c)))
+	link := s.absURL(c, paths.Link(paths.ScenarioPath(b.Name), "", linkPolicies(chosen)))
+	picture := s.absURL(c, paths.ScenarioPNGPath(b.Name)+"?size=full&d="+string(diagramPolicy(c)))
 	var buf bytes.Buffer
 	if err := export.MarkdownDiagram(&buf, b.Scenario, lab.Replay(b.Scenario), chosen, link, picture, diagramPolicy(c)); err != nil {
 		return fmt.Errorf("write Markdown of scenario %s: %w", b.Name, err)
@@ -242,7 +243,7 @@ func (s *Server) handleRunEmbed(c echo.Context) error {
 	if importedOf(run) != nil {
 		return renderImportedEmbed(c, run, sc, tr)
 	}
-	return renderEmbed(c, sc, tr, views.RunPath(run.ID), "saved run")
+	return renderEmbed(c, sc, tr, paths.RunPath(run.ID), "saved run")
 }
 
 func (s *Server) handleScenarioEmbed(c echo.Context) error {
@@ -250,7 +251,7 @@ func (s *Server) handleScenarioEmbed(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return renderEmbed(c, b.Scenario, lab.Replay(b.Scenario), views.ScenarioPath(b.Name), "built-in scenario")
+	return renderEmbed(c, b.Scenario, lab.Replay(b.Scenario), paths.ScenarioPath(b.Name), "built-in scenario")
 }
 
 func renderEmbed(c echo.Context, sc *lab.Scenario, tr *lab.Trace, path, kind string) error {
@@ -286,7 +287,7 @@ func (s *Server) share(title, description, path, picture, alt string) *views.Sha
 		if picture != "" {
 			sh.Image = base + picture
 		}
-		sh.OEmbed = base + views.OEmbedPath(sh.URL)
+		sh.OEmbed = base + paths.OEmbedPath(sh.URL)
 	}
 	return sh
 }
@@ -305,9 +306,9 @@ func pageLinks(c echo.Context, path string) (page, picture string) {
 func pictureOf(link string) string {
 	path, query, _ := strings.Cut(link, "?")
 	if query == "" {
-		return views.PicturePathOf(path)
+		return paths.PicturePathOf(path)
 	}
-	return views.PicturePathOf(path) + "?" + query
+	return paths.PicturePathOf(path) + "?" + query
 }
 
 // handleIcon serves a favicon, an icon or the manifest: drawn at the first
@@ -336,7 +337,7 @@ func (s *Server) exploreShare(page views.ExplorePage) *views.Share {
 		return s.share(title, line, "", "", "")
 	}
 	alt := "Bars of the orderings of " + page.Result.Scenario.Title + " by each policy's worst class: " + line
-	sh := s.share(title, line, views.ExplorePath()+"?"+url.Values{"from": {page.From}}.Encode(), views.ExploreCardPath(page.From), alt)
+	sh := s.share(title, line, paths.RouteExplore+"?"+url.Values{"from": {page.From}}.Encode(), paths.ExploreCardPath(page.From), alt)
 	sh.OEmbed = "" // the oEmbed endpoint frames runs and scenarios, not explorations
 	return sh
 }

@@ -6,6 +6,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/lab/draft"
+	"fencelab/views/paths"
 )
 
 // actorClass colours an actor by its place in the draft's actor list.
@@ -240,10 +241,10 @@ func fromLink(from string) string {
 	case from == "":
 		return ""
 	}
-	if id, ok := CutRunFrom(from); ok {
-		return RunPath(id)
+	if id, ok := paths.CutRunFrom(from); ok {
+		return paths.RunPath(id)
 	}
-	return ScenarioPath(from)
+	return paths.ScenarioPath(from)
 }
 
 // paletteFields are the palette's inputs besides kind and actor, each

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"fencelab/lab"
+	"fencelab/views/paths"
 )
 
 // segment is one part of a policy's bar: the orderings whose worst class
@@ -192,11 +193,11 @@ func deadlineChoices(current, largest time.Duration) []time.Duration {
 // backHref is the page the exploration was reached from; empty for a
 // posted scenario, which has none.
 func (p ExplorePage) backHref() string {
-	if id, ok := CutRunFrom(p.From); ok {
-		return RunPath(id)
+	if id, ok := paths.CutRunFrom(p.From); ok {
+		return paths.RunPath(id)
 	}
 	if p.From != "" {
-		return ScenarioPath(p.From)
+		return paths.ScenarioPath(p.From)
 	}
 	return ""
 }
