@@ -2,10 +2,8 @@ package server
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -22,7 +20,7 @@ var errNoFrom = echo.NewHTTPError(http.StatusBadRequest,
 // shows what every ordering gives.
 func (s *Server) handleExplorePage(c echo.Context) error {
 	from := c.QueryParam("from")
-	sc, err := s.scenarioFrom(c.Request().Context(), from)
+	o, err := s.resolveFrom(c.Request().Context(), from)
 	if err != nil {
 		return err
 	}
@@ -30,16 +28,17 @@ func (s *Server) handleExplorePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.renderExplore(c, views.ExplorePage{From: from}, sc, b)
+	return s.renderExplore(c, views.ExplorePage{From: from}, o.scenario, b)
 }
 
 // handleExploreCard draws the link-preview card of the exploration the
 // explore page of ?from= shows, within the same bounds.
 func (s *Server) handleExploreCard(c echo.Context) error {
-	sc, err := s.scenarioFrom(c.Request().Context(), c.QueryParam("from"))
+	o, err := s.resolveFrom(c.Request().Context(), c.QueryParam("from"))
 	if err != nil {
 		return err
 	}
+	sc := o.scenario
 	b, err := s.explorations.parseBounds(c.QueryParam)
 	if err != nil {
 		return err
@@ -117,7 +116,9 @@ func (s *Server) handleAPIExplore(c echo.Context) error {
 	}
 	var sc *lab.Scenario
 	if from := c.QueryParam("from"); from != "" {
-		sc, err = s.scenarioFrom(c.Request().Context(), from)
+		var o origin
+		o, err = s.resolveFrom(c.Request().Context(), from)
+		sc = o.scenario
 	} else {
 		sc, err = parseBody(c)
 	}
@@ -132,31 +133,6 @@ func (s *Server) handleAPIExplore(c echo.Context) error {
 		return busy(c, err)
 	}
 	return writeJSON(c, http.StatusOK, x)
-}
-
-// scenarioFrom is the built-in named from, or the scenario of the saved
-// run r/{id}, parsed by today's engine.
-func (s *Server) scenarioFrom(ctx context.Context, from string) (*lab.Scenario, error) {
-	if from == "" {
-		return nil, errNoFrom
-	}
-	id, isRun := strings.CutPrefix(from, "r/")
-	if !isRun {
-		b, ok := s.library.Get(from)
-		if !ok {
-			return nil, errNoScenario
-		}
-		return b.Scenario, nil
-	}
-	run, err := s.runByID(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	sc, err := lab.Parse(bytes.NewReader(run.Scenario))
-	if err != nil {
-		return nil, &withSource{err: err, source: string(run.Scenario)}
-	}
-	return sc, nil
 }
 
 // handleExploreEdit opens a counterexample in the editor: the editor opens

@@ -43,7 +43,7 @@ var builders = map[string][]string{
 	paths.RouteJoinAnswer:      {paths.JoinAnswerPath("K7Q")},
 	paths.RouteExplore:         {paths.Link(paths.RouteExplore, "paused-worker", nil)},
 	paths.RouteExploreCard:     {paths.ExploreCardPath("paused-worker")},
-	paths.RouteCompare:         {paths.ComparePath("", ""), paths.ComparePath("paused-worker", "r/x")},
+	paths.RouteCompare:         {paths.ComparePath("", ""), paths.ComparePath("paused-worker", paths.RunFrom("x"))},
 	paths.RouteCompareMarkdown: {paths.CompareMarkdownPath("paused-worker", "old-token-first")},
 	paths.RouteAPIRun:          {paths.APIRunPath("x")},
 	paths.RouteAPIScenario:     {paths.APIScenarioPath("paused-worker")},

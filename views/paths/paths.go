@@ -174,5 +174,17 @@ func RunFrom(id string) string { return "r/" + id }
 // whether it names one; any other from= names a built-in.
 func CutRunFrom(from string) (id string, ok bool) { return strings.CutPrefix(from, RunFrom("")) }
 
+// FromPage is the page of what from names, a built-in's or a saved
+// run's ("r/ID"); "" for an empty from, which names neither.
+func FromPage(from string) string {
+	if id, ok := CutRunFrom(from); ok {
+		return RunPath(id)
+	}
+	if from == "" {
+		return ""
+	}
+	return ScenarioPath(from)
+}
+
 // Fragment is the link to the element id on the same page.
 func Fragment(id string) string { return "#" + url.PathEscape(id) }

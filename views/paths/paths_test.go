@@ -29,6 +29,10 @@ func TestPaths(t *testing.T) {
 		{paths.RoomRevealPath("r1"), "/rooms/r1/reveal"},
 		{paths.PresentPathOf(paths.RunPath("x")), "/r/x/present"},
 		{paths.Link(paths.RouteExplore, paths.RunFrom("AbC123"), nil), "/explore?from=r/AbC123"},
+		{paths.FromPage(paths.RunFrom("AbC123")), "/r/AbC123"},
+		{paths.FromPage("paused-worker"), "/scenarios/paused-worker"},
+		{paths.FromPage("a b"), "/scenarios/a%20b"},
+		{paths.FromPage(""), ""},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {
