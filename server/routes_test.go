@@ -1,8 +1,13 @@
 package server_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"net/http/httptest"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -55,17 +60,21 @@ var builders = map[string][]string{
 var queried = []string{paths.RouteScenario, paths.RouteRun, paths.RouteOEmbed, paths.RouteEditor, paths.RouteExplore,
 	paths.RouteExploreCard, paths.RouteCompare, paths.RouteCompareMarkdown}
 
-// TestRoutesHaveBuilders walks the routes the server registered: each
-// that takes parameters or a query must have a builder, each other is
-// its own link, and every link must be routed back to its pattern, so a
-// link can neither miss its route nor reach another.
+// TestRoutesHaveBuilders walks the routes the server registered: each is
+// a pattern of views/paths/routes.go and each pattern is registered; each
+// route that takes parameters or a query must have a builder, each other
+// is its own link; and every link must be routed back to its pattern, so
+// a link can neither miss its route nor reach another.
 func TestRoutesHaveBuilders(t *testing.T) {
 	t.Parallel()
 	routes := newServer(t, failingStore{}, testSecret, nil).Routes()
 	e := router(routes)
-	registered := map[string]bool{}
+	registered, patterns := map[string]bool{}, routePatterns(t)
 	for _, r := range routes {
 		registered[r.Path] = true
+		if !patterns[r.Path] {
+			t.Errorf("route %s %s is registered without its constant in views/paths/routes.go", r.Method, r.Path)
+		}
 		for _, link := range linksOf(t, r) {
 			if got := routeOf(e, r.Method, link); got != r.Path {
 				t.Errorf("%s %q is routed to %q, want %q", r.Method, link, got, r.Path)
@@ -77,6 +86,42 @@ func TestRoutesHaveBuilders(t *testing.T) {
 			t.Errorf("builders has %q, which no route registers", pattern)
 		}
 	}
+	for pattern := range patterns {
+		if !registered[pattern] {
+			t.Errorf("views/paths/routes.go has the pattern %q, which no route registers", pattern)
+		}
+	}
+}
+
+// routePatterns are the values of the Route constants of
+// views/paths/routes.go, read from its source.
+func routePatterns(t *testing.T) map[string]bool {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join("..", "views", "paths", "routes.go"), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
+			for _, spec := range g.Specs {
+				v := spec.(*ast.ValueSpec)
+				if !strings.HasPrefix(v.Names[0].Name, "Route") {
+					continue
+				}
+				lit, ok := v.Values[0].(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					t.Fatalf("views/paths/routes.go: %s is not spelled as one string", v.Names[0].Name)
+				}
+				p, _ := strconv.Unquote(lit.Value)
+				out[p] = true
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("views/paths/routes.go: no Route constant found")
+	}
+	return out
 }
 
 // linksOf is what the builders make for route r, or r's pattern when it
