@@ -10,8 +10,8 @@ import (
 // The lab's own links are built here: names and ids are escaped for their
 // part of the URL and queries are joined, never spliced, so a link never
 // needs templ.SafeURL (which would skip templ's URL sanitising). Each
-// builder fills in its route's pattern from routes.go; a route without
-// parameters has no builder, its pattern is its link.
+// builder fills in its route's pattern from routes.go or adds its query;
+// a route that takes neither has no builder, its pattern is its link.
 
 // fill is pattern with each ":param" segment replaced, in order, by the
 // next of args escaped as one path segment.
