@@ -10,7 +10,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/server"
-	"fencelab/views"
+	"fencelab/views/paths"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
@@ -62,20 +62,20 @@ func TestAccessibility(t *testing.T) {
 	axe := axeSource(t)
 	base := startRoomServer(t, server.RoomConfig{})
 	id := saveRunAt(t, base, "paused-worker")
-	all := views.Link(views.ScenarioPath("paused-worker"), "", lab.Policies())
+	all := paths.Link(paths.ScenarioPath("paused-worker"), "", lab.Policies())
 	pages := []auditPage{
-		{"home", views.HomePath(), ".gallery"},
-		{"scenario", views.ScenarioPath("paused-worker"), ".diagram"},
+		{"home", paths.RouteHome, ".gallery"},
+		{"scenario", paths.ScenarioPath("paused-worker"), ".diagram"},
 		{"scenario-all", all, ".diagram"},
-		{"run", views.RunPath(id), "table.steps .copy-step"},
-		{"editor-blank", views.EditorPath(), "main"},
-		{"editor-builtin", views.Link(views.EditorPath(), "paused-worker", nil), ".diagram"},
-		{"explore", views.Link(views.ExplorePath(), "paused-worker", nil), "#x-events-h"},
-		{"present", views.ScenarioPresentPath("paused-worker"), ".present-table"},
-		{"embed", views.RunEmbedPath(id) + "?d=unfenced", ".diagram"},
-		{"join", views.JoinFormPath(), "#join-code"},
-		{"import", views.ImportPath(), "main"},
-		{"compare", views.ComparePath("paused-worker", "old-token-first"), "table.compare"},
+		{"run", paths.RunPath(id), "table.steps .copy-step"},
+		{"editor-blank", paths.RouteEditor, "main"},
+		{"editor-builtin", paths.Link(paths.RouteEditor, "paused-worker", nil), ".diagram"},
+		{"explore", paths.Link(paths.RouteExplore, "paused-worker", nil), "#x-events-h"},
+		{"present", paths.PresentPathOf(paths.ScenarioPath("paused-worker")), ".present-table"},
+		{"embed", paths.RunEmbedPath(id) + "?d=unfenced", ".diagram"},
+		{"join", paths.RouteJoinForm, "#join-code"},
+		{"import", paths.RouteImport, "main"},
+		{"compare", paths.ComparePath("paused-worker", "old-token-first"), "table.compare"},
 		{"error", "/no-such-page", "main"},
 	}
 	for _, p := range pages {
@@ -140,7 +140,7 @@ func auditTab(t *testing.T, watch bool) context.Context {
 func auditRoom(t *testing.T, ctx context.Context, axe, base string) {
 	t.Helper()
 	run(t, ctx, "open the presentation", chromedp.EmulateViewport(1280, 720),
-		chromedp.Navigate(base+views.ScenarioPresentPath("paused-worker")), chromedp.WaitVisible(chromedp.CSS(".present-table")))
+		chromedp.Navigate(base+paths.PresentPathOf(paths.ScenarioPath("paused-worker"))), chromedp.WaitVisible(chromedp.CSS(".present-table")))
 	run(t, ctx, "start a live room", chromedp.Click(chromedp.CSS(".present-menu > summary")),
 		chromedp.Click(chromedp.CSS(".room-start button")), chromedp.WaitVisible(chromedp.CSS(".room-join-code")))
 	code := strings.TrimSpace(eval[string](t, ctx, `document.querySelector(".room-join-code").textContent`))
@@ -148,8 +148,8 @@ func auditRoom(t *testing.T, ctx context.Context, axe, base string) {
 	presenter := eval[string](t, ctx, `location.pathname + location.search`)
 	for _, width := range []int64{1280, 390} {
 		audit(t, ctx, axe, base, auditPage{"room-presenter", presenter, ".room-join-code"}, width)
-		audit(t, ctx, axe, base, auditPage{"room-student", views.JoinPath(code), "main"}, width)
-		audit(t, ctx, axe, base, auditPage{"room-summary", views.RoomPath(room), "main"}, width)
+		audit(t, ctx, axe, base, auditPage{"room-student", paths.JoinPath(code), "main"}, width)
+		audit(t, ctx, axe, base, auditPage{"room-summary", paths.RoomPath(room), "main"}, width)
 	}
 }
 

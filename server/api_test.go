@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"fencelab/lab"
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // TestAPIReplay answers the engine's trace, byte for byte as encoding/json
@@ -96,7 +96,7 @@ func TestAPIRuns(t *testing.T) {
 		t.Errorf("saving the same scenario twice gave ids %q and %q", ids[0], ids[1])
 	}
 
-	rec := get(t, s, views.APIRunPath(ids[0]))
+	rec := get(t, s, paths.APIRunPath(ids[0]))
 	checkResponse(t, "GET /api/runs/{id}", rec, http.StatusOK, jsonType)
 	var run struct {
 		Scenario      json.RawMessage `json:"scenario"`

@@ -13,7 +13,7 @@ import (
 
 	"fencelab/server"
 	"fencelab/static"
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // serve sends one request through the whole handler (routing, middleware,
@@ -97,7 +97,7 @@ func BenchmarkRunPage(b *testing.B) {
 	if err := json.Unmarshal(rec.Body.Bytes(), &saved); err != nil || saved.ID == "" {
 		b.Fatalf("save: %d %s", rec.Code, rec.Body.String())
 	}
-	page := requests(http.MethodGet, views.RunPath(saved.ID))
+	page := requests(http.MethodGet, paths.RunPath(saved.ID))
 	serve(b, h, func() *http.Request { return page("") }, http.StatusOK)
 }
 

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"fencelab/static"
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // fetch sends a GET with the given headers through the whole handler.
@@ -106,7 +106,7 @@ func TestCachedPages(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t)
 	id := saveRun(t, s, "paused-worker")
-	for _, target := range []string{"/", "/scenarios/paused-worker", views.RunPath(id), views.RunMarkdownPath(id), views.RunSVGPath(id), views.RunJSONPath(id), views.APIRunPath(id)} {
+	for _, target := range []string{"/", "/scenarios/paused-worker", paths.RunPath(id), paths.RunMarkdownPath(id), paths.RunSVGPath(id), paths.RunJSONPath(id), paths.APIRunPath(id)} {
 		first := fetch(t, s, target, nil)
 		second := fetch(t, s, target, nil)
 		if first.Code != http.StatusOK || second.Code != http.StatusOK {
@@ -161,13 +161,13 @@ func TestCachedPageKey(t *testing.T) {
 	x := newServer(t, openDB(t, t.TempDir()), testSecret, nil)
 	y := newServer(t, openDB(t, t.TempDir()), testSecret, nil)
 	id := saveRun(t, x, "old-token-first")
-	if rec := fetch(t, y, views.RunPath(id), nil); rec.Code != http.StatusNotFound {
+	if rec := fetch(t, y, paths.RunPath(id), nil); rec.Code != http.StatusNotFound {
 		t.Fatalf("GET /r/%s before it is saved: %d, want 404", id, rec.Code)
 	}
 	if again := saveRun(t, y, "old-token-first"); again != id {
 		t.Fatalf("one scenario, one secret: ids %s and %s", id, again)
 	}
-	if rec := fetch(t, y, views.RunPath(id), nil); rec.Code != http.StatusOK {
+	if rec := fetch(t, y, paths.RunPath(id), nil); rec.Code != http.StatusOK {
 		t.Errorf("GET /r/%s once saved: %d, want 200 (was the 404 kept?)", id, rec.Code)
 	}
 }

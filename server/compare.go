@@ -11,6 +11,7 @@ import (
 	"fencelab/lab"
 	"fencelab/views"
 	"fencelab/views/export"
+	"fencelab/views/paths"
 )
 
 // handleCompare sets two runs or built-ins side by side (?a=, ?b=, each a
@@ -51,7 +52,7 @@ func (s *Server) comparison(c echo.Context, a, b string) (*export.Comparison, in
 		return nil, http.StatusBadRequest, errors.New("Name two runs to compare: A and B, each a built-in's name (paused-worker) or a saved run (r/ID).")
 	}
 	side := func(label, from string) (export.Side, int, error) {
-		sc, err := s.scenarioFrom(c.Request().Context(), from)
+		o, err := s.resolveFrom(c.Request().Context(), from)
 		if err != nil {
 			var he *echo.HTTPError
 			if errors.As(err, &he) && he.Code == http.StatusGone {
@@ -59,11 +60,8 @@ func (s *Server) comparison(c echo.Context, a, b string) (*export.Comparison, in
 			}
 			return export.Side{}, http.StatusNotFound, errors.New(label + " (" + from + ") names no built-in scenario and no saved run: " + strings.TrimSuffix(err.Error(), "."))
 		}
-		path := views.ScenarioPath(from)
-		if id, ok := strings.CutPrefix(from, "r/"); ok {
-			path = views.RunPath(id)
-		}
-		return export.Side{Name: from, Title: sc.Title, Link: s.absURL(c, path), Scenario: sc, Trace: lab.Replay(sc)}, 0, nil
+		sc := o.scenario
+		return export.Side{Name: from, Title: sc.Title, Link: s.absURL(c, paths.FromPage(from)), Scenario: sc, Trace: lab.Replay(sc)}, 0, nil
 	}
 	sa, status, err := side("A", a)
 	if err != nil {

@@ -8,8 +8,8 @@ import (
 
 	"golang.org/x/net/html"
 
-	"fencelab/views"
 	"fencelab/views/htmltest"
+	"fencelab/views/paths"
 )
 
 // TestCompare sets paused-worker beside a saved copy with two events
@@ -31,7 +31,7 @@ func TestCompare(t *testing.T) {
 	if err := json.Unmarshal(rec.Body.Bytes(), &saved); err != nil || saved.ID == "" {
 		t.Fatalf("POST /api/runs: %d %s", rec.Code, rec.Body.String())
 	}
-	path := views.ComparePath("paused-worker", views.RunFrom(saved.ID))
+	path := paths.ComparePath("paused-worker", paths.RunFrom(saved.ID))
 	pg := editorPage(t, s, http.MethodGet, path, nil, http.StatusOK)
 	rows := func() []string {
 		var out []string
@@ -47,19 +47,19 @@ func TestCompare(t *testing.T) {
 	if sum := htmltest.Text(htmltest.Find(pg.root, func(e *html.Node) bool { return htmltest.HasClass(e, "compare-summary") })); !strings.Contains(sum, "2 events of 8") {
 		t.Errorf("GET %s: summary %q", path, sum)
 	}
-	md := get(t, s, views.CompareMarkdownPath("paused-worker", views.RunFrom(saved.ID)))
+	md := get(t, s, paths.CompareMarkdownPath("paused-worker", paths.RunFrom(saved.ID)))
 	if md.Code != http.StatusOK || strings.Count(md.Body.String(), "≠") != 5 {
 		t.Errorf("GET the comparison's Markdown: %d, %d rows marked ≠, want 5:\n%s", md.Code, strings.Count(md.Body.String(), "≠"), md.Body.String())
 	}
-	run := get(t, s, views.RunPath(saved.ID))
+	run := get(t, s, paths.RunPath(saved.ID))
 	if !strings.Contains(run.Body.String(), `action="/compare"`) || !strings.Contains(run.Body.String(), `name="a" value="r/`+saved.ID+`"`) {
 		t.Errorf("the run's page has no form to compare it with another")
 	}
-	bad := get(t, s, views.ComparePath("paused-worker", "no-such-thing"))
+	bad := get(t, s, paths.ComparePath("paused-worker", "no-such-thing"))
 	if bad.Code != http.StatusNotFound || !strings.Contains(bad.Body.String(), "B (no-such-thing) names no built-in scenario and no saved run") {
 		t.Errorf("GET /compare with an unknown B: %d, want 404 naming B", bad.Code)
 	}
-	if form := get(t, s, views.ComparePath("", "")); form.Code != http.StatusOK || !strings.Contains(form.Body.String(), `id="compare-a"`) {
+	if form := get(t, s, paths.ComparePath("", "")); form.Code != http.StatusOK || !strings.Contains(form.Body.String(), `id="compare-a"`) {
 		t.Errorf("GET /compare alone: %d, want the form", form.Code)
 	}
 }

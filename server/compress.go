@@ -4,7 +4,7 @@ import (
 	"compress/gzip"
 	"strings"
 
-	"fencelab/views"
+	"fencelab/views/paths"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -36,8 +36,8 @@ var compress = middleware.GzipWithConfig(middleware.GzipConfig{
 // selfEncoded reports whether the route at path sends its own gzipped form.
 func selfEncoded(path string) bool {
 	switch path {
-	case views.RouteHome, views.RouteScenario, views.RouteRun, views.RouteAPIRun, views.RouteStatic, views.RouteRunEmbed, views.RouteScenarioEmbed,
-		views.RouteFavicon, views.RouteIconSVG, views.RouteIcon192, views.RouteIcon512, views.RouteAppleTouchIcon, views.RouteManifest, views.RouteAPIReplay:
+	case paths.RouteHome, paths.RouteScenario, paths.RouteRun, paths.RouteAPIRun, paths.RouteStatic, paths.RouteRunEmbed, paths.RouteScenarioEmbed,
+		paths.RouteFavicon, paths.RouteIconSVG, paths.RouteIcon192, paths.RouteIcon512, paths.RouteAppleTouchIcon, paths.RouteManifest, paths.RouteAPIReplay:
 		return true
 	}
 	return false

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // TestDarkModePages: the pages whose stylesheets follow site.css's
@@ -15,10 +15,10 @@ func TestDarkModePages(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t)
 	for path, dark := range map[string]bool{
-		views.ImportPath():                         true,
-		views.ScenarioPath("paused-worker"):        true,
-		views.EditorPath():                         true,
-		views.ScenarioPresentPath("paused-worker"): false,
+		paths.RouteImport:                   true,
+		paths.ScenarioPath("paused-worker"): true,
+		paths.RouteEditor:                   true,
+		paths.PresentPathOf(paths.ScenarioPath("paused-worker")): false,
 	} {
 		res := get(t, s, path)
 		if res.Code != http.StatusOK {

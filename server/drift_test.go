@@ -10,7 +10,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/server/store"
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // oneRunStore holds one run, which a test may swap: a saved run never
@@ -58,13 +58,13 @@ func TestDriftMemo(t *testing.T) {
 	st := &oneRunStore{run: store.Run{ID: id, Scenario: refused, Trace: trace}}
 	s := newServer(t, st, testSecret, nil)
 
-	rec := get(t, s, views.RunPath(id))
+	rec := get(t, s, paths.RunPath(id))
 	checkResponse(t, "GET run of a refused scenario", rec, http.StatusOK, htmlType)
 	if !strings.Contains(rec.Body.String(), "no longer accepts") {
-		t.Fatalf("GET %s (scenario with an unknown field): page does not say the engine refuses it:\n%.600s", views.RunPath(id), rec.Body.String())
+		t.Fatalf("GET %s (scenario with an unknown field): page does not say the engine refuses it:\n%.600s", paths.RunPath(id), rec.Body.String())
 	}
 	st.set(store.Run{ID: id, Scenario: canonical, Trace: trace})
-	again := views.Link(views.RunPath(id), "", []lab.Policy{lab.Unfenced})
+	again := paths.Link(paths.RunPath(id), "", []lab.Policy{lab.Unfenced})
 	rec = get(t, s, again)
 	checkResponse(t, "GET run again", rec, http.StatusOK, htmlType)
 	if !strings.Contains(rec.Body.String(), "no longer accepts") {

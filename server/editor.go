@@ -1,11 +1,9 @@
 package server
 
 import (
-	"bytes"
 	"errors"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -13,6 +11,7 @@ import (
 	"fencelab/lab/draft"
 	"fencelab/views"
 	"fencelab/views/export"
+	"fencelab/views/paths"
 )
 
 // handleEditor opens the timeline editor: blank, on a copy of a built-in
@@ -26,26 +25,21 @@ func (s *Server) handleEditor(c echo.Context) error {
 	return render(c, http.StatusOK, views.Editor(views.EditorPage{Draft: d, Result: replayDraft(&d)}))
 }
 
+// draftFrom is the draft the editor opens for from: blank, or a copy of
+// what from names.
 func (s *Server) draftFrom(c echo.Context, from string) (draft.Draft, error) {
 	if from == "" {
 		return draft.Blank(), nil
 	}
-	if id, ok := strings.CutPrefix(from, "r/"); ok {
-		run, err := s.runByID(c.Request().Context(), id)
-		if err != nil {
-			return draft.Draft{}, err
-		}
-		sc, err := lab.Parse(bytes.NewReader(run.Scenario))
-		if err != nil {
-			return draft.Draft{}, &withSource{err: err, source: string(run.Scenario)}
-		}
-		return copyOf(sc, from, "run "+id), nil
+	o, err := s.resolveFrom(c.Request().Context(), from)
+	if err != nil {
+		return draft.Draft{}, err
 	}
-	b, ok := s.library.Get(from)
-	if !ok {
-		return draft.Draft{}, errNoScenario
+	whose := from
+	if o.runID != "" {
+		whose = "run " + o.runID
 	}
-	return copyOf(b.Scenario, from, from), nil
+	return copyOf(o.scenario, from, whose), nil
 }
 
 // copyOf is the draft of a copy of sc: its description is the original's,
@@ -88,14 +82,14 @@ func (s *Server) handleEditorPreview(c echo.Context) error {
 // handleEditorSave stores the draft as a run and sends the browser to its
 // link; a draft that is not valid comes back with its errors on the cards.
 func (s *Server) handleEditorSave(c echo.Context) error {
-	return s.saveDraft(c, func(id string, ps []lab.Policy) string { return views.Link(views.RunPath(id), "", ps) })
+	return s.saveDraft(c, func(id string, ps []lab.Policy) string { return paths.Link(paths.RunPath(id), "", ps) })
 }
 
 // handleEditorExplore stores the draft as a run and explores its every
 // ordering: the explorer reads saved runs, and its counterexamples lead
 // back to the editor.
 func (s *Server) handleEditorExplore(c echo.Context) error {
-	return s.saveDraft(c, func(id string, ps []lab.Policy) string { return views.Link(views.ExplorePath(), views.RunFrom(id), ps) })
+	return s.saveDraft(c, func(id string, ps []lab.Policy) string { return paths.Link(paths.RouteExplore, paths.RunFrom(id), ps) })
 }
 
 // saveDraft saves the posted draft and redirects to target(id, the

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"fencelab/views"
 	"fencelab/views/htmltest"
+	"fencelab/views/paths"
 
 	"golang.org/x/net/html"
 )
@@ -106,7 +106,7 @@ func TestEditorPages(t *testing.T) {
 	if got := run.cards(); len(got) != 7 || got[5] != "A write" {
 		t.Errorf("GET /lab?from=r/{id}: cards %q, want old-token-first's seven", got)
 	}
-	runPage := parsePage(t, get(t, s, views.RunPath(id)).Body.Bytes())
+	runPage := parsePage(t, get(t, s, paths.RunPath(id)).Body.Bytes())
 	if edit := htmltest.Find(runPage.root, func(e *html.Node) bool { return e.Data == "a" && htmltest.Attr(e, "href") == "/lab?from=r/"+id }); edit == nil {
 		t.Errorf("GET /r/{id}: no Edit a copy link to /lab?from=r/%s", id)
 	}

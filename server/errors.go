@@ -13,6 +13,7 @@ import (
 	"fencelab/lab"
 	"fencelab/server/store"
 	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 var (
@@ -210,7 +211,7 @@ type errorJSON struct {
 
 func isAPI(c echo.Context) bool {
 	p := c.Request().URL.Path
-	return strings.HasPrefix(p+"/", views.APIPrefix) // "/api" itself too
+	return strings.HasPrefix(p+"/", paths.APIPrefix) // "/api" itself too
 }
 
 func statusTitle(code int) string {

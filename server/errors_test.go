@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"fencelab/server/store"
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // TestErrorPageFailing: when the error page itself fails to render (here
@@ -24,7 +24,7 @@ func TestErrorPageFailing(t *testing.T) {
 	s := newServer(t, &errStore{err: store.ErrNotFound}, testSecret, &log)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	target := views.RunPath("AAAAAAAAAAAAAAAA")
+	target := paths.RunPath("AAAAAAAAAAAAAAAA")
 	rec := httptest.NewRecorder()
 	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, target, nil).WithContext(ctx))
 	if rec.Code != http.StatusNotFound {
@@ -82,7 +82,7 @@ func TestStoreProblems(t *testing.T) {
 		{store.ErrFull, http.StatusInsufficientStorage, "no room left"},
 		{store.ErrGone, http.StatusGone, "taken down by the lab’s operators."},
 	}
-	target := views.APIRunPath("AAAAAAAAAAAAAAAA")
+	target := paths.APIRunPath("AAAAAAAAAAAAAAAA")
 	st := &errStore{}
 	s := newServer(t, st, testSecret, nil)
 	covered := map[store.Code]bool{}

@@ -2,15 +2,14 @@ package server
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"fencelab/lab"
 	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 var errNoFrom = echo.NewHTTPError(http.StatusBadRequest,
@@ -21,7 +20,7 @@ var errNoFrom = echo.NewHTTPError(http.StatusBadRequest,
 // shows what every ordering gives.
 func (s *Server) handleExplorePage(c echo.Context) error {
 	from := c.QueryParam("from")
-	sc, err := s.scenarioFrom(c.Request().Context(), from)
+	o, err := s.resolveFrom(c.Request().Context(), from)
 	if err != nil {
 		return err
 	}
@@ -29,16 +28,17 @@ func (s *Server) handleExplorePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.renderExplore(c, views.ExplorePage{From: from}, sc, b)
+	return s.renderExplore(c, views.ExplorePage{From: from}, o.scenario, b)
 }
 
 // handleExploreCard draws the link-preview card of the exploration the
 // explore page of ?from= shows, within the same bounds.
 func (s *Server) handleExploreCard(c echo.Context) error {
-	sc, err := s.scenarioFrom(c.Request().Context(), c.QueryParam("from"))
+	o, err := s.resolveFrom(c.Request().Context(), c.QueryParam("from"))
 	if err != nil {
 		return err
 	}
+	sc := o.scenario
 	b, err := s.explorations.parseBounds(c.QueryParam)
 	if err != nil {
 		return err
@@ -73,7 +73,7 @@ func (s *Server) handleExploreForm(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		return seeOther(c, views.Link(views.ExplorePath(), views.RunFrom(run.ID), nil))
+		return seeOther(c, paths.Link(paths.RouteExplore, paths.RunFrom(run.ID), nil))
 	}
 	b, err := s.explorations.parseBounds(form.Get)
 	if err != nil {
@@ -120,7 +120,9 @@ func (s *Server) handleAPIExplore(c echo.Context) error {
 	}
 	var sc *lab.Scenario
 	if from := c.QueryParam("from"); from != "" {
-		sc, err = s.scenarioFrom(c.Request().Context(), from)
+		var o origin
+		o, err = s.resolveFrom(c.Request().Context(), from)
+		sc = o.scenario
 	} else {
 		sc, err = parseBody(c)
 	}
@@ -137,34 +139,11 @@ func (s *Server) handleAPIExplore(c echo.Context) error {
 	return writeJSON(c, http.StatusOK, x)
 }
 
-// scenarioFrom is the built-in named from, or the scenario of the saved
-// run r/{id}, parsed by today's engine.
-func (s *Server) scenarioFrom(ctx context.Context, from string) (*lab.Scenario, error) {
-	if from == "" {
-		return nil, errNoFrom
-	}
-	id, isRun := strings.CutPrefix(from, "r/")
-	if !isRun {
-		b, ok := s.library.Get(from)
-		if !ok {
-			return nil, errNoScenario
-		}
-		return b.Scenario, nil
-	}
-	run, err := s.runByID(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	sc, err := lab.Parse(bytes.NewReader(run.Scenario))
-	if err != nil {
-		return nil, &withSource{err: err, source: string(run.Scenario)}
-	}
-	return sc, nil
-}
-
 // handleExploreEdit opens a counterexample in the editor: the editor opens
 // copies of saved runs, so the scenario is saved first (the same scenario
 // always gets the same run, so nothing piles up).
 func (s *Server) handleExploreEdit(c echo.Context) error {
-	return s.saveForm(c, func(id string, kept []lab.Policy) string { return views.Link(views.EditorPath(), views.RunFrom(id), kept) })
+	return s.saveForm(c, func(id string, kept []lab.Policy) string {
+		return paths.Link(paths.RouteEditor, paths.RunFrom(id), kept)
+	})
 }

@@ -11,9 +11,9 @@ import (
 
 	"fencelab/lab"
 	"fencelab/server/store"
-	"fencelab/views"
 	"fencelab/views/diagram"
 	"fencelab/views/export"
+	"fencelab/views/paths"
 )
 
 const (
@@ -80,8 +80,8 @@ func (s *Server) handleRunMarkdown(c echo.Context) error {
 		opts.ModelNote = observed.ModelNote()
 	}
 	opts.Diagram = q.Diagram
-	opts.Link = s.absURL(c, views.Link(views.RunPath(sr.Run.ID), "", q.kept()))
-	opts.Picture = s.absURL(c, views.RunFullPNGPath(sr.Run.ID, opts.Diagram))
+	opts.Link = s.absURL(c, paths.Link(paths.RunPath(sr.Run.ID), "", q.kept()))
+	opts.Picture = s.absURL(c, paths.RunFullPNGPath(sr.Run.ID, opts.Diagram))
 	var buf bytes.Buffer
 	if err := export.MarkdownWith(&buf, sr.Scenario, sr.Trace, q.Policies, opts); err != nil {
 		return fmt.Errorf("write Markdown of run %s: %w", sr.Run.ID, err)

@@ -12,8 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"fencelab/lab"
-	"fencelab/views"
 	"fencelab/views/export"
+	"fencelab/views/paths"
 )
 
 const (
@@ -61,7 +61,7 @@ func TestRunMarkdown(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			target := views.RunMarkdownPath(id) + tt.query
+			target := paths.RunMarkdownPath(id) + tt.query
 			rec := get(t, s, target)
 			checkResponse(t, "GET "+target, rec, http.StatusOK, markdownType)
 			picture := "![Space-time diagram of The lease ended before the process stopped](http://example.com/r/" + id + ".png?size=full&d=" + tt.diagram + ")\n\n"
@@ -72,7 +72,7 @@ func TestRunMarkdown(t *testing.T) {
 			}
 		})
 	}
-	body := get(t, s, views.RunMarkdownPath(id)).Body.String()
+	body := get(t, s, paths.RunMarkdownPath(id)).Body.String()
 	for _, line := range []string{
 		"| 8 | A | write → result \"old-result\" token=41 · _A writes old-result with its old token 41_ | 41 | **accepted** nothing checks the token · result = old-result (41) | **rejected** `41 < 42` already accepted · result = new-result (42) |",
 		"- **unfenced**: final result = old-result; corrupting: stale-overwrite at step 8; deposed: superseded-write at step 8, unowned-write at step 8",
@@ -90,9 +90,9 @@ func TestRunJSON(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t)
 	id := saveRun(t, s, "paused-worker")
-	rec := get(t, s, views.RunJSONPath(id))
+	rec := get(t, s, paths.RunJSONPath(id))
 	checkResponse(t, "GET /r/{id}.json", rec, http.StatusOK, jsonType)
-	if api := get(t, s, views.APIRunPath(id)); !bytes.Equal(rec.Body.Bytes(), api.Body.Bytes()) {
+	if api := get(t, s, paths.APIRunPath(id)); !bytes.Equal(rec.Body.Bytes(), api.Body.Bytes()) {
 		t.Errorf("GET /r/{id}.json differs from GET /api/runs/{id}:\n%s", cmp.Diff(api.Body.String(), rec.Body.String()))
 	}
 	var run map[string]json.RawMessage
@@ -168,7 +168,7 @@ func TestRunSVG(t *testing.T) {
 		{"?d=nonsense", "fenced"},
 	}
 	for _, tt := range tests {
-		target := views.RunSVGPath(id) + tt.query
+		target := paths.RunSVGPath(id) + tt.query
 		rec := get(t, s, target)
 		checkResponse(t, "GET "+target, rec, http.StatusOK, svgType)
 		title, steps := svgBands(t, rec.Body.Bytes())
@@ -213,7 +213,7 @@ func TestRunSuffixes(t *testing.T) {
 	if counted.queries != 0 {
 		t.Errorf("unknown suffixes and malformed ids reached the store %d times, want 0", counted.queries)
 	}
-	if rec := do(t, s, http.MethodHead, views.RunMarkdownPath(id), "", nil); rec.Code != http.StatusOK {
+	if rec := do(t, s, http.MethodHead, paths.RunMarkdownPath(id), "", nil); rec.Code != http.StatusOK {
 		t.Errorf("HEAD /r/{id}.md: status %d, want 200", rec.Code)
 	}
 }

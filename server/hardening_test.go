@@ -19,7 +19,7 @@ import (
 	"fencelab/server"
 	"fencelab/server/store"
 	"fencelab/server/store/sqlite"
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // brokenBody yields part of a body, then fails as a cut connection does.
@@ -105,7 +105,7 @@ func TestBaseURLNotHost(t *testing.T) {
 		t.Errorf("POST /api/runs with Host evil.example: url %q, Location %q; want both %q",
 			saved.URL, rec.Header().Get("Location"), want)
 	}
-	for _, target := range []string{views.RunMarkdownPath(saved.ID), views.RunPath(saved.ID)} {
+	for _, target := range []string{paths.RunMarkdownPath(saved.ID), paths.RunPath(saved.ID)} {
 		req := httptest.NewRequest(http.MethodGet, target, nil)
 		req.Host = "evil.example"
 		rec := httptest.NewRecorder()
@@ -191,7 +191,7 @@ func TestDiskFullIs507(t *testing.T) {
 	}
 	form := postForm(t, s, "/runs", url.Values{"scenario": {builtinSource(t, "paused-worker")}})
 	checkResponse(t, "POST /runs on a full disk", form, http.StatusInsufficientStorage, htmlType)
-	if rec := get(t, s, views.APIRunPath(saved.ID)); rec.Code != http.StatusOK {
+	if rec := get(t, s, paths.APIRunPath(saved.ID)); rec.Code != http.StatusOK {
 		t.Errorf("GET /api/runs/%s on a full disk: status %d, want 200", saved.ID, rec.Code)
 	}
 }

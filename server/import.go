@@ -14,6 +14,7 @@ import (
 	"fencelab/lab/logs"
 	"fencelab/server/internal/upload"
 	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // Limits of the import page: logs are larger than scenarios, but a page
@@ -37,9 +38,9 @@ var errSavedImportTooLarge = echo.NewHTTPError(http.StatusRequestEntityTooLarge,
 // refuses more: the import page takes logs, every other route 64 KiB.
 func bodyLimit(path string) (int64, error) {
 	switch path {
-	case views.ImportPath(), views.ImportPreviewPath():
+	case paths.RouteImport, paths.RouteImportPreview:
 		return maxImportBody, errImportTooLarge
-	case views.APIImportsPath():
+	case paths.RouteAPIImports:
 		return maxImportBody, errSavedImportTooLarge
 	}
 	return maxBody, errTooLarge

@@ -9,7 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // TestImportBrowser uploads the walkthrough's four logs on the import
@@ -27,7 +27,7 @@ func TestImportBrowser(t *testing.T) {
 		}
 		files = append(files, p)
 	}
-	run(t, ctx, "open the import page", chromedp.EmulateViewport(1280, 900), chromedp.Navigate(base+views.ImportPath()))
+	run(t, ctx, "open the import page", chromedp.EmulateViewport(1280, 900), chromedp.Navigate(base+paths.RouteImport))
 	run(t, ctx, "upload the logs and import",
 		chromedp.SetUploadFiles(chromedp.ID("upload"), files),
 		chromedp.Click(chromedp.CSS(`.import-actions button[value="import"]`)),

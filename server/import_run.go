@@ -17,6 +17,7 @@ import (
 	"fencelab/server/store"
 	"fencelab/views"
 	"fencelab/views/export"
+	"fencelab/views/paths"
 )
 
 // choices lists each distinct value of the kind field (and of the
@@ -190,13 +191,13 @@ func (s *Server) saveImportAnd(c echo.Context, op string, in *importInput, res *
 		if err != nil {
 			return err
 		}
-		return seeOther(c, views.Link(views.EditorPath(), views.RunFrom(run.ID), nil))
+		return seeOther(c, paths.Link(paths.RouteEditor, paths.RunFrom(run.ID), nil))
 	}
 	run, err := s.saveImport(c, in, res)
 	if err != nil {
 		return err
 	}
-	return seeOther(c, views.RunPath(run.ID))
+	return seeOther(c, paths.RunPath(run.ID))
 }
 
 // saveImport keeps the import with what it saw, as POST /api/imports

@@ -13,7 +13,7 @@ import (
 	"fencelab/lab"
 	"fencelab/lab/logs"
 	"fencelab/server/store"
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // importSaveJSON is the body of POST /api/imports, as fencelab import
@@ -35,7 +35,7 @@ func (s *Server) handleAPISaveImport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	link := s.absURL(c, views.RunPath(run.ID))
+	link := s.absURL(c, paths.RunPath(run.ID))
 	c.Response().Header().Set(echo.HeaderLocation, link)
 	return writeJSON(c, http.StatusCreated, savedJSON{ID: run.ID, URL: link})
 }

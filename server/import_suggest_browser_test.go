@@ -12,7 +12,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // TestImportFirstStepBrowser chooses the walkthrough's four logs on the
@@ -32,7 +32,7 @@ func TestImportFirstStepBrowser(t *testing.T) {
 		}
 		files = append(files, p)
 	}
-	run(t, ctx, "open the import page", chromedp.EmulateViewport(1280, 900), chromedp.Navigate(base+views.ImportPath()))
+	run(t, ctx, "open the import page", chromedp.EmulateViewport(1280, 900), chromedp.Navigate(base+paths.RouteImport))
 	keepFull(t, ctx, "import-before-1280")
 	noReload(t, ctx)
 	run(t, ctx, "choose the logs", chromedp.SetUploadFiles(chromedp.ID("upload"), files))
@@ -56,7 +56,7 @@ func TestImportFirstStepBrowser(t *testing.T) {
 
 	// Without the script the buttons post the form.
 	scripts(t, ctx, false)
-	run(t, ctx, "open the page without the script", chromedp.Navigate(base+views.ImportPath()),
+	run(t, ctx, "open the page without the script", chromedp.Navigate(base+paths.RouteImport),
 		chromedp.SetUploadFiles(chromedp.ID("upload"), files[:2]),
 		chromedp.Click(chromedp.CSS(`button[value="suggest"]`)),
 		chromedp.WaitVisible(chromedp.CSS(".import-suggest")))
@@ -123,9 +123,9 @@ func TestSavedImportBrowser(t *testing.T) {
 		t.Fatalf("POST /api/imports = %d (%v)", res.StatusCode, err)
 	}
 	for _, p := range []struct{ name, path, ready string }{
-		{"import-run", views.RunPath(saved.ID), ".diagram-panel .diagram"},
-		{"import-present", views.RunPresentPath(saved.ID), ".present-diagram .diagram"},
-		{"import-embed", views.RunEmbedPath(saved.ID), ".diagram"},
+		{"import-run", paths.RunPath(saved.ID), ".diagram-panel .diagram"},
+		{"import-present", paths.PresentPathOf(paths.RunPath(saved.ID)), ".present-diagram .diagram"},
+		{"import-embed", paths.RunEmbedPath(saved.ID), ".diagram"},
 	} {
 		run(t, ctx, "open "+p.name, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(base+p.path), chromedp.WaitVisible(chromedp.CSS(p.ready)))
 		// The presentation shortens labels to fit its screen (present-fit.js).
@@ -140,7 +140,7 @@ func TestSavedImportBrowser(t *testing.T) {
 	// The oEmbed frame fits the embed, with its line of what the logs say
 	// and its wider diagram.
 	for _, width := range fitWidths {
-		checkFrameFits(t, ctx, base, embedCase{"saved import", views.RunPath(saved.ID)}, width)
+		checkFrameFits(t, ctx, base, embedCase{"saved import", paths.RunPath(saved.ID)}, width)
 	}
 }
 
@@ -153,7 +153,7 @@ func TestImportEnterImports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run(t, ctx, "open the import page", chromedp.EmulateViewport(1280, 900), chromedp.Navigate(base+views.ImportPath()),
+	run(t, ctx, "open the import page", chromedp.EmulateViewport(1280, 900), chromedp.Navigate(base+paths.RouteImport),
 		chromedp.SetValue(chromedp.ID("log0"), string(b)))
 	// The live preview may show a result too: only a posted page says
 	// how each file was read.

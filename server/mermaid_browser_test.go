@@ -10,7 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // mermaidSource is Mermaid's own bundle, from npm (mermaid@11), kept out
@@ -44,9 +44,9 @@ func TestMermaidParses(t *testing.T) {
 	ctx := newBrowser(t)
 	run(t, ctx, "a blank page with Mermaid", chromedp.Navigate("about:blank"))
 	eval[chromedp.Void](t, ctx, src+";mermaid.initialize({startOnLoad: false});undefined")
-	var paths []string
+	var links []string
 	for _, b := range testLibrary(t).List {
-		paths = append(paths, views.ScenarioMarkdownPath(b.Name), views.ScenarioMarkdownPath(b.Name)+"?p="+strings.Join(everyPolicy(), "&p="))
+		links = append(links, paths.ScenarioMarkdownPath(b.Name), paths.ScenarioMarkdownPath(b.Name)+"?p="+strings.Join(everyPolicy(), "&p="))
 	}
 	long := saveEdited(t, base, "delayed-request", func(s map[string]any) {
 		for _, e := range s["events"].([]any) {
@@ -60,8 +60,8 @@ func TestMermaidParses(t *testing.T) {
 			e["note"] = "a note; with # and %% and\nnothing else"
 		}
 	})
-	paths = append(paths, views.RunMarkdownPath(long))
-	for _, path := range paths {
+	links = append(links, paths.RunMarkdownPath(long))
+	for _, path := range links {
 		res, err := http.Get(base + path)
 		if err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"fencelab/lab"
 	"fencelab/views"
 	"fencelab/views/diagram"
+	"fencelab/views/paths"
 )
 
 // oEmbed (oembed.com): a wiki or a blog that is given the link of a run or
@@ -79,7 +80,7 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 	if mh, err := strconv.Atoi(c.QueryParam("maxheight")); err == nil && mh > 0 {
 		height = min(height, mh)
 	}
-	src := base + q.link(views.EmbedPathOf(path))
+	src := base + q.link(paths.EmbedPathOf(path))
 	c.Response().Header().Set("Cache-Control", "public, max-age=3600")
 	return writeJSON(c, http.StatusOK, oembedJSON{
 		Version: "1.0", Type: "rich", Title: title, ProviderName: "fencelab", ProviderURL: base + "/",
@@ -92,7 +93,7 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 // embedTarget loads what path names, a RunPath or a ScenarioPath: its
 // title, what an embed calls it, and its report under given policies.
 func (s *Server) embedTarget(c echo.Context, path string) (string, string, func([]lab.Policy) *views.Report, error) {
-	if id, ok := views.CutRunPath(path); ok {
+	if id, ok := paths.CutRunPath(path); ok {
 		run, err := s.runByID(c.Request().Context(), id)
 		if err != nil {
 			return "", "", nil, err
@@ -103,7 +104,7 @@ func (s *Server) embedTarget(c echo.Context, path string) (string, string, func(
 		}
 		return sr.Scenario.Title, sr.kind(), sr.report, nil
 	}
-	if name, ok := views.CutScenarioPath(path); ok {
+	if name, ok := paths.CutScenarioPath(path); ok {
 		if b, found := s.library.Get(name); found {
 			tr := lab.Replay(b.Scenario)
 			return b.Scenario.Title, "built-in scenario", func(ps []lab.Policy) *views.Report { return newReport(b.Scenario, tr, ps) }, nil

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"testing"
 
-	"fencelab/views"
+	"fencelab/views/paths"
 
 	"github.com/chromedp/chromedp"
 )
@@ -29,7 +29,7 @@ func TestOEmbedFrameFits(t *testing.T) {
 	}))
 	t.Cleanup(wiki.Close)
 	for _, width := range []int{900, 700, 500} {
-		src, frame := oembedFrame(t, base, views.RunPath(id), width)
+		src, frame := oembedFrame(t, base, paths.RunPath(id), width)
 		run(t, ctx, fmt.Sprintf("open the wiki page with a frame of %d", width), chromedp.EmulateViewport(int64(width)+40, 800),
 			chromedp.Navigate(wiki.URL+"?"+url.Values{"frame": {frame.html}}.Encode()), chromedp.WaitReady(chromedp.CSS("iframe")))
 		screenshot(t, ctx, fmt.Sprintf("oembed-frame-%d", width))
@@ -70,5 +70,5 @@ func oembedFrame(t *testing.T, base, path string, width int) (string, oembedAnsw
 	if err := json.NewDecoder(res.Body).Decode(&a); err != nil || a.Width != width {
 		t.Fatalf("GET /oembed?maxwidth=%d: width %d (%v), want %d", width, a.Width, err, width)
 	}
-	return base + views.EmbedPathOf(path), oembedAnswer{html: a.HTML, height: a.Height}
+	return base + paths.EmbedPathOf(path), oembedAnswer{html: a.HTML, height: a.Height}
 }

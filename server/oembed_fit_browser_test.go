@@ -14,7 +14,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/scenarios"
-	"fencelab/views"
+	"fencelab/views/paths"
 
 	"github.com/chromedp/chromedp"
 )
@@ -115,28 +115,28 @@ func frameSrc(frame string) string {
 func oembedCases(t *testing.T, base string) []embedCase {
 	var cases []embedCase
 	for _, name := range scenarios.Order() {
-		cases = append(cases, embedCase{name, views.ScenarioPath(name)})
+		cases = append(cases, embedCase{name, paths.ScenarioPath(name)})
 	}
 	id := saveRunAt(t, base, "paused-worker")
 	cases = append(cases,
-		embedCase{"run, fenced only", views.RunPath(id) + "?p=fenced"},
-		embedCase{"run, every policy", views.RunPath(id) + "?p=" + strings.Join(everyPolicy(), "&p=")},
-		embedCase{"run, long title with HTML", views.RunPath(saveEdited(t, base, "split-brain", func(s map[string]any) {
+		embedCase{"run, fenced only", paths.RunPath(id) + "?p=fenced"},
+		embedCase{"run, every policy", paths.RunPath(id) + "?p=" + strings.Join(everyPolicy(), "&p=")},
+		embedCase{"run, long title with HTML", paths.RunPath(saveEdited(t, base, "split-brain", func(s map[string]any) {
 			s["title"] = (`<b>Bold</b> & <script>alert(1)</script>: ` + strings.Repeat("a very long title that wraps, ", 6))[:lab.MaxTitle]
 		}))},
-		embedCase{"run, long notes", views.RunPath(saveEdited(t, base, "duplicate-retry", func(s map[string]any) {
+		embedCase{"run, long notes", paths.RunPath(saveEdited(t, base, "duplicate-retry", func(s map[string]any) {
 			for i, e := range s["events"].([]any) {
 				note := strings.Repeat(fmt.Sprintf("note %d says more and more-and-more ", i), i%4) + "https://example.com/a/very/long/unbroken/path/" + strings.Repeat("x", 40)
 				e.(map[string]any)["note"] = note[:min(len(note), lab.MaxNote)]
 			}
 		}))},
-		embedCase{"run, actor names of 16 characters", views.RunPath(saveEdited(t, base, "paused-worker", func(s map[string]any) {
+		embedCase{"run, actor names of 16 characters", paths.RunPath(saveEdited(t, base, "paused-worker", func(s map[string]any) {
 			for _, e := range s["events"].([]any) {
 				e := e.(map[string]any)
 				e["actor"] = map[any]string{"A": "worker-1", "B": "reconciler-0042x"}[e["actor"]]
 			}
 		}))},
-		embedCase{"run, hyphenated actors, CJK title", views.RunPath(saveEdited(t, base, "paused-worker", func(s map[string]any) {
+		embedCase{"run, hyphenated actors, CJK title", paths.RunPath(saveEdited(t, base, "paused-worker", func(s map[string]any) {
 			s["title"] = "暂停的工作者写入了旧的结果，而租约早已过期：一个很长的标题 ✓"
 			for _, e := range s["events"].([]any) {
 				e := e.(map[string]any)

@@ -10,6 +10,7 @@ import (
 	"fencelab/server/store"
 	"fencelab/views"
 	"fencelab/views/diagram"
+	"fencelab/views/paths"
 )
 
 // handleScenarioPresent shows a built-in scenario one step at a time, for
@@ -19,7 +20,7 @@ func (s *Server) handleScenarioPresent(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.present(c, views.ScenarioPath(b.Name), b.Scenario, lab.Replay(b.Scenario), nil)
+	return s.present(c, paths.ScenarioPath(b.Name), b.Scenario, lab.Replay(b.Scenario), nil)
 }
 
 // handleRunPresent shows a saved run one step at a time, with its trace as
@@ -33,7 +34,7 @@ func (s *Server) handleRunPresent(c echo.Context) error {
 	if sr.Imported != nil {
 		im = importedPicture(sr.Imported)
 	}
-	return s.present(c, views.RunPath(sr.Run.ID), sr.Scenario, sr.Trace, im)
+	return s.present(c, paths.RunPath(sr.Run.ID), sr.Scenario, sr.Trace, im)
 }
 
 // present renders the presentation of the page at path: the policies of
@@ -71,11 +72,11 @@ func roomQuery(r store.Room) pageQuery {
 // presentRoom is what the presentation of room r shows besides its steps:
 // the code and QR code students join with.
 func (s *Server) presentRoom(c echo.Context, r store.Room) (*views.PresentRoom, error) {
-	join := s.absURL(c, views.JoinPath(r.Code))
+	join := s.absURL(c, paths.JoinPath(r.Code))
 	svg, err := qrSVG(join)
 	if err != nil {
 		return nil, err
 	}
 	return &views.PresentRoom{ID: r.ID, Code: r.Code, JoinURL: join, JoinHost: s.absURL(c, ""),
-		QR: svg, SummaryURL: views.RoomPath(r.ID), ShowNames: r.ShowNames, Countdown: r.Countdown}, nil
+		QR: svg, SummaryURL: paths.RoomPath(r.ID), ShowNames: r.ShowNames, Countdown: r.Countdown}, nil
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"fencelab/server"
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // openPresent loads a presentation at the given viewport size and waits
@@ -272,7 +272,7 @@ func TestPresentWithoutJavaScript(t *testing.T) {
 	}
 	for _, size := range [][2]int64{{1280, 720}, {1024, 768}, {390, 844}} {
 		for _, name := range []string{"paused-worker", "split-brain"} {
-			url := base + views.ScenarioPresentPath(name)
+			url := base + paths.PresentPathOf(paths.ScenarioPath(name))
 			run(t, ctx, "open "+url, chromedp.EmulateViewport(size[0], size[1]), chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS(".present-noscript")))
 			h := eval[float64](t, ctx, `document.querySelector(".present svg.diagram").getBoundingClientRect().height`)
 			w := eval[float64](t, ctx, `document.querySelector(".present svg.diagram").getBoundingClientRect().width`)

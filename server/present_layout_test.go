@@ -11,7 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // layout is what a screen of the presentation shows, measured in the
@@ -139,8 +139,8 @@ func checkRoomLayouts(t *testing.T, ctx context.Context, base, name string, w, h
 	}
 	for i, guess := range []string{"rejected", "accepted"} {
 		phone := client(t)
-		send(t, phone, http.MethodGet, base+views.JoinPath(code), nil)
-		send(t, phone, http.MethodPost, base+views.JoinAnswerPath(code), url.Values{"step": {"8"}, "guess": {guess}, "name": {fmt.Sprint("S", i)}})
+		send(t, phone, http.MethodGet, base+paths.JoinPath(code), nil)
+		send(t, phone, http.MethodPost, base+paths.JoinAnswerPath(code), url.Values{"step": {"8"}, "guess": {guess}, "name": {fmt.Sprint("S", i)}})
 	}
 	waitFor(t, ctx, "two answers", `document.querySelector(".predict-answers").textContent === "2"`)
 	checkLayout(t, ctx, name, "room-answers", least)

@@ -14,6 +14,7 @@ import (
 	"fencelab/lab/probe"
 	"fencelab/server/store"
 	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // probeSaveJSON is the body of POST /api/probes: the scenario exactly as
@@ -36,7 +37,7 @@ func (s *Server) handleAPISaveProbe(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	link := s.absURL(c, views.RunPath(run.ID))
+	link := s.absURL(c, paths.RunPath(run.ID))
 	c.Response().Header().Set(echo.HeaderLocation, link)
 	return writeJSON(c, http.StatusCreated, savedJSON{ID: run.ID, URL: link})
 }

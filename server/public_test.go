@@ -23,7 +23,7 @@ import (
 	"fencelab/server"
 	"fencelab/server/store"
 	"fencelab/server/store/sqlite"
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // The attacks of a public lab on its rooms, budgets and disk, made
@@ -56,7 +56,7 @@ func publicServer(t testing.TB, cfg server.Config) (string, *sqlite.DB) {
 
 // answerAs posts a guess at step 8 from c, as room.js does.
 func answerAs(t testing.TB, c *http.Client, base, code string) (int, string) {
-	res, body := send(t, c, http.MethodPost, base+views.JoinAnswerPath(code),
+	res, body := send(t, c, http.MethodPost, base+paths.JoinAnswerPath(code),
 		url.Values{"step": {"8"}, "guess": {"accepted"}}, "X-Requested-With", "test")
 	return res.StatusCode, body
 }
@@ -70,27 +70,27 @@ func TestStudentIsACookieTheServerSet(t *testing.T) {
 	base, _ := publicServer(t, server.Config{})
 	presenter := client(t)
 	id, code := startRoom(t, base, presenter)
-	if res, _ := send(t, presenter, http.MethodPost, base+views.RoomStepPath(id), url.Values{"step": {"8"}}); res.StatusCode != http.StatusNoContent {
+	if res, _ := send(t, presenter, http.MethodPost, base+paths.RoomStepPath(id), url.Values{"step": {"8"}}); res.StatusCode != http.StatusNoContent {
 		t.Fatalf("step 8 = %d", res.StatusCode)
 	}
 	if status, body := answerAs(t, client(t), base, code); status != http.StatusForbidden || !strings.Contains(body, "open the room") {
 		t.Errorf("an answer without a student cookie = %d %.200s, want 403", status, body)
 	}
 	forged := client(t)
-	u, _ := url.Parse(base + views.JoinFormPath())
+	u, _ := url.Parse(base + paths.RouteJoinForm)
 	forged.Jar.SetCookies(u, []*http.Cookie{{Name: "fencelab_student", Value: "aaaaaaaaaaaaaaaaaaaaaa.bbbbbbbbbbbb"}})
 	if status, _ := answerAs(t, forged, base, code); status != http.StatusForbidden {
 		t.Errorf("an answer with a made-up student cookie = %d, want 403", status)
 	}
 	st := client(t)
-	send(t, st, http.MethodGet, base+views.JoinPath(code), nil)
+	send(t, st, http.MethodGet, base+paths.JoinPath(code), nil)
 	if status, body := answerAs(t, st, base, code); status != http.StatusOK {
 		t.Fatalf("a student's answer = %d %s, want 200", status, body)
 	}
 	if status, _ := answerAs(t, st, base, code); status != http.StatusConflict {
 		t.Errorf("the same student's second answer = %d, want 409", status)
 	}
-	_, board := send(t, presenter, http.MethodGet, base+views.RoomPath(id), nil)
+	_, board := send(t, presenter, http.MethodGet, base+paths.RoomPath(id), nil)
 	if !strings.Contains(board, "1 of 1") && !strings.Contains(board, ">1<") {
 		t.Logf("summary: %.300s", board)
 	}
@@ -103,11 +103,11 @@ func TestAnswersHaveABudget(t *testing.T) {
 	base, db := publicServer(t, server.Config{Limits: server.Limits{Answers: 3, AnswersPerHour: 1}})
 	presenter := client(t)
 	id, code := startRoom(t, base, presenter)
-	send(t, presenter, http.MethodPost, base+views.RoomStepPath(id), url.Values{"step": {"8"}})
+	send(t, presenter, http.MethodPost, base+paths.RoomStepPath(id), url.Values{"step": {"8"}})
 	var codes []int
 	for range 5 {
 		st := client(t)
-		send(t, st, http.MethodGet, base+views.JoinPath(code), nil)
+		send(t, st, http.MethodGet, base+paths.JoinPath(code), nil)
 		status, _ := answerAs(t, st, base, code)
 		codes = append(codes, status)
 	}
@@ -132,19 +132,19 @@ func TestJoinGuessesHaveABudget(t *testing.T) {
 	_, code := startRoom(t, base, presenter)
 	guesser := client(t)
 	for i := range 10 { // right codes first: free
-		if res, _ := send(t, guesser, http.MethodGet, base+views.JoinPath(code), nil); res.StatusCode != http.StatusOK {
+		if res, _ := send(t, guesser, http.MethodGet, base+paths.JoinPath(code), nil); res.StatusCode != http.StatusOK {
 			t.Fatalf("join %d with the right code = %d, want 200", i, res.StatusCode)
 		}
 	}
 	var codes []int
 	for i := range 5 {
-		res, _ := send(t, guesser, http.MethodGet, base+views.JoinPath(fmt.Sprintf("ZZZZ%02d", i)), nil)
+		res, _ := send(t, guesser, http.MethodGet, base+paths.JoinPath(fmt.Sprintf("ZZZZ%02d", i)), nil)
 		codes = append(codes, res.StatusCode)
 	}
 	if want := []int{404, 404, 404, 429, 429}; fmt.Sprint(codes) != fmt.Sprint(want) {
 		t.Errorf("five wrong codes: %v, want %v", codes, want)
 	}
-	if res, _ := send(t, guesser, http.MethodGet, base+views.JoinEventsPath(code), nil); res.StatusCode != http.StatusTooManyRequests {
+	if res, _ := send(t, guesser, http.MethodGet, base+paths.JoinEventsPath(code), nil); res.StatusCode != http.StatusTooManyRequests {
 		t.Errorf("a guesser past its misses: events of a live room = %d, want 429", res.StatusCode)
 	}
 }
@@ -157,18 +157,18 @@ func TestPhonePageHoldsNoAnswer(t *testing.T) {
 	base, _ := publicServer(t, server.Config{})
 	presenter := client(t)
 	id, code := startRoom(t, base, presenter)
-	send(t, presenter, http.MethodPost, base+views.RoomStepPath(id), url.Values{"step": {"8"}})
+	send(t, presenter, http.MethodPost, base+paths.RoomStepPath(id), url.Values{"step": {"8"}})
 	st := client(t)
-	_, page := send(t, st, http.MethodGet, base+views.JoinPath(code), nil)
+	_, page := send(t, st, http.MethodGet, base+paths.JoinPath(code), nil)
 	for _, leak := range []string{"data-reveal", `data-answer="rejected"`, `data-answer="accepted"`, "Rejected, because", "Accepted, because"} {
 		if strings.Contains(page, leak) {
 			t.Errorf("the phone's page before the reveal holds %q", leak)
 		}
 	}
-	if res, _ := send(t, presenter, http.MethodPost, base+views.RoomRevealPath(id), url.Values{"step": {"8"}}); res.StatusCode != http.StatusNoContent {
+	if res, _ := send(t, presenter, http.MethodPost, base+paths.RoomRevealPath(id), url.Values{"step": {"8"}}); res.StatusCode != http.StatusNoContent {
 		t.Fatalf("reveal = %d", res.StatusCode)
 	}
-	_, page = send(t, st, http.MethodGet, base+views.JoinPath(code), nil)
+	_, page = send(t, st, http.MethodGet, base+paths.JoinPath(code), nil)
 	if !strings.Contains(page, `data-answer="rejected"`) || !strings.Contains(page, "Rejected, because") {
 		t.Errorf("the phone's page after the reveal lacks the answer and its reason")
 	}
@@ -197,12 +197,12 @@ func TestOneClientCannotFillARoom(t *testing.T) {
 	presenter := client(t)
 	_, code := startRoom(t, base, presenter)
 	for i := range 3 { // three quarters of 4
-		feed, _ := stream(t, client(t), base+views.JoinEventsPath(code))
+		feed, _ := stream(t, client(t), base+paths.JoinEventsPath(code))
 		if ev := firstEvent(t, feed); ev.name != "room" {
 			t.Fatalf("phone %d from one address: %s %s, want the room", i, ev.name, ev.data)
 		}
 	}
-	feed, _ := stream(t, client(t), base+views.JoinEventsPath(code))
+	feed, _ := stream(t, client(t), base+paths.JoinEventsPath(code))
 	if ev := firstEvent(t, feed); ev.name != "full" || !strings.Contains(ev.data, "from your address") {
 		t.Errorf("a fourth phone from one address: %s %s, want full", ev.name, ev.data)
 	}
@@ -236,7 +236,7 @@ func TestTakenDownRoomCloses(t *testing.T) {
 	}
 	code := m[1]
 	phone := client(t)
-	feed, _ := stream(t, phone, base+views.JoinEventsPath(code))
+	feed, _ := stream(t, phone, base+paths.JoinEventsPath(code))
 	next(t, feed, "room")
 	if err := db.Hide(context.Background(), saved.ID, "It named a real person.", time.Now()); err != nil {
 		t.Fatal(err)
@@ -244,11 +244,11 @@ func TestTakenDownRoomCloses(t *testing.T) {
 	if ev := next(t, feed, "gone"); ev.name != "gone" {
 		t.Errorf("an open phone stream after the takedown: %s, want gone", ev.name)
 	}
-	again, _ := stream(t, phone, base+views.JoinEventsPath(code))
+	again, _ := stream(t, phone, base+paths.JoinEventsPath(code))
 	if ev := firstEvent(t, again); ev.name != "gone" {
 		t.Errorf("a new phone stream after the takedown: %s %s, want gone", ev.name, ev.data)
 	}
-	if res, _ := send(t, phone, http.MethodGet, base+views.JoinPath(code), nil); res.StatusCode != http.StatusGone {
+	if res, _ := send(t, phone, http.MethodGet, base+paths.JoinPath(code), nil); res.StatusCode != http.StatusGone {
 		t.Errorf("the phone's page after the takedown = %d, want 410", res.StatusCode)
 	}
 }
@@ -265,7 +265,7 @@ func TestHTTPSBaseURL(t *testing.T) {
 		st := client(t)
 		presenter := client(t)
 		_, code := startRoom(t, b, presenter)
-		res, _ := send(t, st, http.MethodGet, b+views.JoinPath(code), nil)
+		res, _ := send(t, st, http.MethodGet, b+paths.JoinPath(code), nil)
 		if hsts := res.Header.Get("Strict-Transport-Security"); (hsts != "") != tt.secure {
 			t.Errorf("base %q: Strict-Transport-Security = %q", tt.base, hsts)
 		}
@@ -468,21 +468,21 @@ func TestCSVDefusesEveryCell(t *testing.T) {
 	base, _ := publicServer(t, server.Config{})
 	presenter := client(t)
 	id, code := startRoom(t, base, presenter)
-	if res, _ := send(t, presenter, http.MethodPost, base+views.RoomOptionsPath(id), url.Values{"names": {"1"}}, "X-Requested-With", "test"); res.StatusCode != http.StatusNoContent {
+	if res, _ := send(t, presenter, http.MethodPost, base+paths.RoomOptionsPath(id), url.Values{"names": {"1"}}, "X-Requested-With", "test"); res.StatusCode != http.StatusNoContent {
 		t.Fatalf("names on = %d", res.StatusCode)
 	}
-	send(t, presenter, http.MethodPost, base+views.RoomStepPath(id), url.Values{"step": {"8"}})
+	send(t, presenter, http.MethodPost, base+paths.RoomStepPath(id), url.Values{"step": {"8"}})
 	names := []string{"x;=cmd|'/C calc'!A0", "=1+1", "a\tb\r\n=c", " @SUM(1)", "＝1", "ok|+1,-2", "Ada\x07\x1b[31m", "Bo, the student"}
 	for _, name := range names {
 		st := client(t)
-		send(t, st, http.MethodGet, base+views.JoinPath(code), nil)
-		res, body := send(t, st, http.MethodPost, base+views.JoinAnswerPath(code),
+		send(t, st, http.MethodGet, base+paths.JoinPath(code), nil)
+		res, body := send(t, st, http.MethodPost, base+paths.JoinAnswerPath(code),
 			url.Values{"step": {"8"}, "guess": {"accepted"}, "name": {name}}, "X-Requested-With", "test")
 		if res.StatusCode != http.StatusOK {
 			t.Fatalf("answer as %q = %d %s", name, res.StatusCode, body)
 		}
 	}
-	_, body := send(t, presenter, http.MethodGet, base+views.RoomCSVPath(id), nil)
+	_, body := send(t, presenter, http.MethodGet, base+paths.RoomCSVPath(id), nil)
 	rows, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(body, "\ufeff"))).ReadAll()
 	if err != nil || len(rows) != len(names)+1 {
 		t.Fatalf("CSV of %d rows (%v), want %d:\n%s", len(rows), err, len(names)+1, body)

@@ -12,7 +12,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"fencelab/server"
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // TestRoomBrowser is a class in browsers: one presenter and three
@@ -100,11 +100,11 @@ func TestRoomBrowser(t *testing.T) {
 	// A student cannot move the room: the presenter's controls need the
 	// secret only the presenter's browser holds. The step is sent with
 	// every cookie the student's browser has for the lab.
-	jar, err := chromedp.Call(phones[0], network.GetCookies, network.GetCookiesParams{URLs: []string{base + views.RoomStepPath(room)}})
+	jar, err := chromedp.Call(phones[0], network.GetCookies, network.GetCookiesParams{URLs: []string{base + paths.RoomStepPath(room)}})
 	if err != nil {
 		t.Fatalf("the student's cookies: %v", err)
 	}
-	req, _ := http.NewRequest(http.MethodPost, base+views.RoomStepPath(room), strings.NewReader("step=2"))
+	req, _ := http.NewRequest(http.MethodPost, base+paths.RoomStepPath(room), strings.NewReader("step=2"))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	for _, ck := range jar.Cookies {
 		req.AddCookie(&http.Cookie{Name: ck.Name, Value: ck.Value})
@@ -121,7 +121,7 @@ func TestRoomBrowser(t *testing.T) {
 	// A student who was away catches up at once on return.
 	run(t, phones[1], "leave", chromedp.Navigate("about:blank"))
 	run(t, teacher, "back to step 7", chromedp.KeyEvent(kb.ArrowLeft))
-	run(t, phones[1], "come back", chromedp.Navigate(base+views.JoinPath(code)))
+	run(t, phones[1], "come back", chromedp.Navigate(base+paths.JoinPath(code)))
 	waitFor(t, phones[1], "step 7 on return", `document.querySelector(".student-step.is-current")?.dataset.step === "7"`)
 	for i, phone := range []context.Context{phones[0], phones[2]} {
 		waitFor(t, phone, "step 7 on phone "+strconv.Itoa(i), `document.querySelector(".student-step.is-current")?.dataset.step === "7"`)
@@ -158,7 +158,7 @@ func TestRoomHandoverBrowser(t *testing.T) {
 	code := strings.TrimSpace(eval[string](t, teacher, `document.querySelector(".room-join-code").textContent`))
 	run(t, teacher, "fold the invitation and go to step 5", chromedp.Click(chromedp.CSS(".room-join-summary")),
 		chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight))
-	phone, _ := stream(t, client(t), base+views.JoinEventsPath(code))
+	phone, _ := stream(t, client(t), base+paths.JoinEventsPath(code))
 	next(t, phone, "room", `"step":5`)
 
 	offer, err := chromedp.Run(teacher, chromedp.Evaluate[string](`fetch(document.querySelector(".present").dataset.roomStep.replace(/step$/, "handover"),
@@ -168,7 +168,7 @@ func TestRoomHandoverBrowser(t *testing.T) {
 	}
 	laptop := newTab(t, teacher)
 	run(t, laptop, "take the room over", chromedp.EmulateViewport(1280, 720),
-		chromedp.Navigate(base+views.RoomTakePath(eval[string](t, teacher, `document.querySelector(".present").dataset.room`))),
+		chromedp.Navigate(base+paths.RoomTakePath(eval[string](t, teacher, `document.querySelector(".present").dataset.room`))),
 		chromedp.SendKeys(chromedp.CSS("#take-code"), offer), chromedp.Submit(chromedp.CSS(".join-form")),
 		chromedp.WaitVisible(chromedp.CSS(".present-table")))
 	waitFor(t, laptop, "the room's step on the new laptop", `document.querySelector(".present-now").textContent === "5"`)

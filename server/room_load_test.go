@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"fencelab/server"
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 const (
@@ -50,8 +50,8 @@ func TestRoomLoad(t *testing.T) {
 		jar, _ := cookiejar.New(nil)
 		p := &phone{c: &http.Client{Jar: jar, Transport: transport}, seen: map[int]time.Time{}}
 		phones[i] = p
-		send(t, p.c, http.MethodGet, base+views.JoinPath(code), nil) // the student's cookie
-		feed, _ := stream(t, p.c, base+views.JoinEventsPath(code))
+		send(t, p.c, http.MethodGet, base+paths.JoinPath(code), nil) // the student's cookie
+		feed, _ := stream(t, p.c, base+paths.JoinEventsPath(code))
 		ready.Add(1)
 		go func() {
 			first := true
@@ -75,7 +75,7 @@ func TestRoomLoad(t *testing.T) {
 		}()
 	}
 	ready.Wait()
-	board, _ := stream(t, presenter, base+views.RoomEventsPath(id))
+	board, _ := stream(t, presenter, base+paths.RoomEventsPath(id))
 	next(t, board, "room", fmt.Sprintf(`"students":%d`, loadPhones))
 
 	// Step changes: 2, 3, ... 7, then back to 2, never step 8 (the question).
@@ -89,7 +89,7 @@ func TestRoomLoad(t *testing.T) {
 			p.mu.Unlock()
 		}
 		start := time.Now()
-		if res, _ := send(t, presenter, http.MethodPost, base+views.RoomStepPath(id), url.Values{"step": {fmt.Sprint(step)}}); res.StatusCode != http.StatusNoContent {
+		if res, _ := send(t, presenter, http.MethodPost, base+paths.RoomStepPath(id), url.Values{"step": {fmt.Sprint(step)}}); res.StatusCode != http.StatusNoContent {
 			t.Fatalf("step %d = %d", step, res.StatusCode)
 		}
 		deadline := time.Now().Add(5 * time.Second)
@@ -119,7 +119,7 @@ func TestRoomLoad(t *testing.T) {
 	}
 
 	// 300 answers at once, all counted.
-	send(t, presenter, http.MethodPost, base+views.RoomStepPath(id), url.Values{"step": {"8"}})
+	send(t, presenter, http.MethodPost, base+paths.RoomStepPath(id), url.Values{"step": {"8"}})
 	var wg sync.WaitGroup
 	var failed sync.Map
 	start := time.Now()
@@ -128,7 +128,7 @@ func TestRoomLoad(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			guess := []string{"accepted", "rejected"}[i%2]
-			res, body := send(t, p.c, http.MethodPost, base+views.JoinAnswerPath(code),
+			res, body := send(t, p.c, http.MethodPost, base+paths.JoinAnswerPath(code),
 				url.Values{"step": {"8"}, "guess": {guess}, "name": {fmt.Sprint("student ", i)}}, "X-Requested-With", "load")
 			if res.StatusCode != http.StatusOK {
 				failed.Store(i, fmt.Sprintf("%d %s", res.StatusCode, strings.TrimSpace(body)))

@@ -18,6 +18,7 @@ import (
 
 	"fencelab/server/store"
 	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // keepAlive is how often an idle room stream sends a comment, so that
@@ -69,7 +70,7 @@ func (s *Server) handleJoin(c echo.Context) error {
 	if code == "" {
 		return render(c, http.StatusOK, views.Join(views.JoinPage{}))
 	}
-	return seeOther(c, views.JoinPath(code))
+	return seeOther(c, paths.JoinPath(code))
 }
 
 // A student is a cookie the server set: a random id and the server's
@@ -86,7 +87,7 @@ func (s *Server) student(c echo.Context) string {
 	}
 	id := randomString(16)
 	value := id + "." + s.studentMAC(id)
-	c.SetCookie(&http.Cookie{Name: studentCookie, Value: value, Path: views.JoinFormPath(), HttpOnly: true, Secure: s.secure(c),
+	c.SetCookie(&http.Cookie{Name: studentCookie, Value: value, Path: paths.RouteJoinForm, HttpOnly: true, Secure: s.secure(c),
 		SameSite: http.SameSiteLaxMode, MaxAge: 7 * 24 * 3600})
 	c.Request().AddCookie(&http.Cookie{Name: studentCookie, Value: value})
 	return id
@@ -251,7 +252,7 @@ func (s *Server) handleStudentAnswer(c echo.Context) error {
 		}
 		return writeJSON(c, status, map[string]string{"guess": guess, "problem": problem})
 	}
-	target := views.JoinPath(r.Code)
+	target := paths.JoinPath(r.Code)
 	if problem != "" {
 		target += "?" + url.Values{"error": {problem}}.Encode()
 	}
@@ -263,7 +264,7 @@ func (s *Server) handleStudentAnswer(c echo.Context) error {
 func goneEvent(r store.Room) map[string]string {
 	ev := map[string]string{"message": "This live room has ended. Thank you for taking part!"}
 	if r.ID != "" {
-		ev["summary"] = views.RoomPath(r.ID)
+		ev["summary"] = paths.RoomPath(r.ID)
 	}
 	return ev
 }

@@ -12,6 +12,7 @@ import (
 
 	"fencelab/server/store"
 	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // handleRoomEnd ends the room: the phones' streams get a final screen and
@@ -27,7 +28,7 @@ func (s *Server) handleRoomEnd(c echo.Context) error {
 	if err := s.fanout.Notify(c.Request().Context(), r.ID); err != nil {
 		return err
 	}
-	return s.roomDone(c, views.RoomPath(r.ID))
+	return s.roomDone(c, paths.RoomPath(r.ID))
 }
 
 // handleRoomOptions keeps the presenter's choices: names in the
@@ -48,7 +49,7 @@ func (s *Server) handleRoomOptions(c echo.Context) error {
 	if err := s.fanout.Notify(c.Request().Context(), r.ID); err != nil {
 		return err
 	}
-	return s.roomDone(c, views.PresentPathOf(r.Page)+"?"+url.Values{"room": {r.ID}}.Encode())
+	return s.roomDone(c, paths.PresentPathOf(r.Page)+"?"+url.Values{"room": {r.ID}}.Encode())
 }
 
 func validCountdown(n int) bool {
@@ -81,9 +82,9 @@ func (s *Server) handleRoomHandover(c echo.Context) error {
 	if err := s.rooms.OfferHandover(c.Request().Context(), r.ID, hashSecret(code)); err != nil {
 		return err
 	}
-	take := views.RoomTakePath(r.ID)
+	take := paths.RoomTakePath(r.ID)
 	p := views.HandoverPage{Title: r.Title, Code: code, TakeURL: s.absURL(c, take),
-		Back: views.PresentPathOf(r.Page) + "?" + url.Values{"room": {r.ID}}.Encode()}
+		Back: paths.PresentPathOf(r.Page) + "?" + url.Values{"room": {r.ID}}.Encode()}
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
 	if c.Request().Header.Get("X-Requested-With") != "" {
 		return writeJSON(c, http.StatusOK, map[string]string{"code": code, "url": p.TakeURL})
@@ -101,7 +102,7 @@ func (s *Server) handleRoomTakePage(c echo.Context) error {
 	if !time.Now().Before(r.ExpiresAt) {
 		return errRoomEnded
 	}
-	return render(c, http.StatusOK, views.RoomTake(views.TakePage{Title: r.Title, Action: views.RoomTakePath(r.ID)}))
+	return render(c, http.StatusOK, views.RoomTake(views.TakePage{Title: r.Title, Action: paths.RoomTakePath(r.ID)}))
 }
 
 // handleRoomTake spends a hand-over code: this browser gets a new secret
@@ -118,19 +119,19 @@ func (s *Server) handleRoomTake(c echo.Context) error {
 	secret := randomString(32)
 	err = s.rooms.TakeHandover(c.Request().Context(), r.ID, hashSecret(code), hashSecret(secret))
 	if errors.Is(err, store.ErrNoHandover) {
-		p := views.TakePage{Title: r.Title, Action: views.RoomTakePath(r.ID), Error: "This code is wrong or was used already. Ask the presenter for a new one."}
+		p := views.TakePage{Title: r.Title, Action: paths.RoomTakePath(r.ID), Error: "This code is wrong or was used already. Ask the presenter for a new one."}
 		return render(c, http.StatusForbidden, views.RoomTake(p))
 	}
 	if err != nil {
 		return err
 	}
 	s.setPresenterCookie(c, r, secret)
-	return seeOther(c, views.PresentPathOf(r.Page)+"?"+url.Values{"room": {r.ID}}.Encode())
+	return seeOther(c, paths.PresentPathOf(r.Page)+"?"+url.Values{"room": {r.ID}}.Encode())
 }
 
 // setPresenterCookie gives this browser the room's secret, sent only to the room's own paths.
 func (s *Server) setPresenterCookie(c echo.Context, r store.Room, secret string) {
-	c.SetCookie(&http.Cookie{Name: presenterCookie(r.ID), Value: secret, Path: views.RoomPath(r.ID),
+	c.SetCookie(&http.Cookie{Name: presenterCookie(r.ID), Value: secret, Path: paths.RoomPath(r.ID),
 		HttpOnly: true, Secure: s.secure(c), SameSite: http.SameSiteStrictMode, MaxAge: int(time.Until(r.ExpiresAt).Seconds()) + 7*24*3600})
 }
 

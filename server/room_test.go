@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"fencelab/server"
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // roomState is the data of a room event, as the tests read it.
@@ -57,7 +57,7 @@ func TestRoom(t *testing.T) {
 	}
 
 	// Before any phone: the counts are there, and zero.
-	board, _ := stream(t, presenter, base+views.RoomEventsPath(id))
+	board, _ := stream(t, presenter, base+paths.RoomEventsPath(id))
 	if ev := next(t, board, "room"); !strings.Contains(ev.data, `"students":0`) || !strings.Contains(ev.data, `"connections":0`) {
 		t.Errorf("the presenter's first event = %s, want students 0 and connections 0", ev.data)
 	}
@@ -65,28 +65,28 @@ func TestRoom(t *testing.T) {
 	students := []*http.Client{client(t), client(t), client(t)}
 	var feeds []<-chan roomMessage
 	for i, st := range students {
-		res, body := send(t, st, http.MethodGet, base+views.JoinPath(strings.ToLower(code)), nil)
+		res, body := send(t, st, http.MethodGet, base+paths.JoinPath(strings.ToLower(code)), nil)
 		if res.StatusCode != http.StatusOK || !strings.Contains(body, "The lease ended before") {
 			t.Fatalf("student %d: GET /join/%s = %d", i, code, res.StatusCode)
 		}
-		feed, _ := stream(t, st, base+views.JoinEventsPath(code))
+		feed, _ := stream(t, st, base+paths.JoinEventsPath(code))
 		if s := decodeRoom(t, next(t, feed, "room")); s.Step != 1 {
 			t.Errorf("student %d: first event at step %d, want 1", i, s.Step)
 		}
 		feeds = append(feeds, feed)
 	}
 	// A second tab of one student is a connection, not a student.
-	stream(t, students[0], base+views.JoinEventsPath(code))
+	stream(t, students[0], base+paths.JoinEventsPath(code))
 	if s := decodeRoom(t, next(t, board, "room", `"connections":4`)); s.Students != 3 {
 		t.Errorf("presenter with 3 students in 4 tabs: students = %d, want 3", s.Students)
 	}
 
 	// A phone cannot move the room, even with the room's id.
-	res, _ := send(t, students[0], http.MethodPost, base+views.RoomStepPath(id), url.Values{"step": {"5"}})
+	res, _ := send(t, students[0], http.MethodPost, base+paths.RoomStepPath(id), url.Values{"step": {"5"}})
 	if res.StatusCode != http.StatusForbidden {
 		t.Errorf("a student's POST /rooms/%s/step = %d, want 403", id, res.StatusCode)
 	}
-	if res, _ := send(t, presenter, http.MethodPost, base+views.RoomStepPath(id), url.Values{"step": {"8"}}); res.StatusCode != http.StatusNoContent {
+	if res, _ := send(t, presenter, http.MethodPost, base+paths.RoomStepPath(id), url.Values{"step": {"8"}}); res.StatusCode != http.StatusNoContent {
 		t.Fatalf("presenter's step 8 = %d, want 204", res.StatusCode)
 	}
 	for i, feed := range feeds {
@@ -101,7 +101,7 @@ func TestRoom(t *testing.T) {
 	}
 
 	answer := func(st *http.Client, guess, name string) (int, string) {
-		res, body := send(t, st, http.MethodPost, base+views.JoinAnswerPath(code),
+		res, body := send(t, st, http.MethodPost, base+paths.JoinAnswerPath(code),
 			url.Values{"step": {"8"}, "guess": {guess}, "name": {name}}, "X-Requested-With", "test")
 		return res.StatusCode, body
 	}
@@ -115,7 +115,7 @@ func TestRoom(t *testing.T) {
 	}
 	next(t, board, "room", `"answers":3,"of":3`)
 
-	if res, _ := send(t, presenter, http.MethodPost, base+views.RoomRevealPath(id), url.Values{"step": {"8"}}); res.StatusCode != http.StatusNoContent {
+	if res, _ := send(t, presenter, http.MethodPost, base+paths.RoomRevealPath(id), url.Values{"step": {"8"}}); res.StatusCode != http.StatusNoContent {
 		t.Fatalf("reveal = %d, want 204", res.StatusCode)
 	}
 	s := decodeRoom(t, next(t, board, "room", `"revealed":true`))
@@ -130,7 +130,7 @@ func TestRoom(t *testing.T) {
 		}
 	}
 	late := client(t) // a student the server has set a cookie for, who did not answer in time
-	if res, _ := send(t, late, http.MethodGet, base+views.JoinPath(code), nil); res.StatusCode != http.StatusOK {
+	if res, _ := send(t, late, http.MethodGet, base+paths.JoinPath(code), nil); res.StatusCode != http.StatusOK {
 		t.Fatalf("a late student's GET of the room = %d, want 200", res.StatusCode)
 	}
 	if status, body := answer(late, "accepted", ""); status != http.StatusConflict || !strings.Contains(body, "closed") {
@@ -138,12 +138,12 @@ func TestRoom(t *testing.T) {
 	}
 
 	// A phone that reconnects gets the room as it is, at once.
-	again, _ := stream(t, students[1], base+views.JoinEventsPath(code))
+	again, _ := stream(t, students[1], base+paths.JoinEventsPath(code))
 	if s := decodeRoom(t, next(t, again, "room")); s.Step != 8 || s.Question == nil || !s.Question.Revealed {
 		t.Errorf("a reconnecting phone first got %+v, want step 8 revealed", s)
 	}
 	// Without JavaScript, the page says who was right.
-	_, page := send(t, students[0], http.MethodGet, base+views.JoinPath(code), nil)
+	_, page := send(t, students[0], http.MethodGet, base+paths.JoinPath(code), nil)
 	if !strings.Contains(page, "✓ You were right.") {
 		t.Errorf("student 0's page after the reveal does not say they were right")
 	}
@@ -163,11 +163,11 @@ func testSummaries(t *testing.T, base, id string, presenter *http.Client) {
 	t.Helper()
 	both := []string{"2</strong> right, <strong>1</strong> wrong", "<strong>2</strong> (67%)", "<strong>1</strong> (33%)",
 		`<span aria-hidden="true">✓</span> right answer`, "Each student", "1 of 1"}
-	res, shared := send(t, client(t), http.MethodGet, base+views.RoomPath(id), nil)
+	res, shared := send(t, client(t), http.MethodGet, base+paths.RoomPath(id), nil)
 	if cc, vary := res.Header.Get("Cache-Control"), res.Header.Values("Vary"); !strings.HasPrefix(cc, "private") || !strings.Contains(strings.Join(vary, ","), "Cookie") {
 		t.Errorf("the summary's Cache-Control %q, Vary %q; want private, varying by Cookie", cc, vary)
 	}
-	_, own := send(t, presenter, http.MethodGet, base+views.RoomPath(id), nil)
+	_, own := send(t, presenter, http.MethodGet, base+paths.RoomPath(id), nil)
 	for _, want := range append(both, "Student 1", "Student 2", "Students are not named here") {
 		if !strings.Contains(shared, want) {
 			t.Errorf("the shareable summary lacks %q", want)
@@ -178,7 +178,7 @@ func testSummaries(t *testing.T, base, id string, presenter *http.Client) {
 			t.Errorf("the shareable summary shows %q, want no names and no export", never)
 		}
 	}
-	for _, want := range append(both, "Ada", "&lt;b&gt;Bob&lt;/b&gt;", views.RoomCSVPath(id)) {
+	for _, want := range append(both, "Ada", "&lt;b&gt;Bob&lt;/b&gt;", paths.RoomCSVPath(id)) {
 		if !strings.Contains(own, want) {
 			t.Errorf("the presenter's summary lacks %q", want)
 		}
@@ -196,8 +196,8 @@ func TestRoomRefusals(t *testing.T) {
 	if res, body := send(t, client(t), http.MethodGet, base+"/join/NOSUCH", nil); res.StatusCode != http.StatusNotFound || !strings.Contains(body, "no live room with this code") {
 		t.Errorf("GET /join/NOSUCH = %d, want 404 with a message", res.StatusCode)
 	}
-	stream(t, client(t), base+views.JoinEventsPath(code))
-	full, _ := stream(t, client(t), base+views.JoinEventsPath(code))
+	stream(t, client(t), base+paths.JoinEventsPath(code))
+	full, _ := stream(t, client(t), base+paths.JoinEventsPath(code))
 	if ev := next(t, full, "full"); !strings.Contains(ev.data, "This room is full") {
 		t.Errorf("the second phone of a room of one got %q", ev.data)
 	}
@@ -205,13 +205,13 @@ func TestRoomRefusals(t *testing.T) {
 		return
 	}
 	time.Sleep(3100 * time.Millisecond)
-	if res, _ := send(t, client(t), http.MethodGet, base+views.JoinPath(code), nil); res.StatusCode != http.StatusNotFound {
+	if res, _ := send(t, client(t), http.MethodGet, base+paths.JoinPath(code), nil); res.StatusCode != http.StatusNotFound {
 		t.Errorf("GET /join/%s after the room ended = %d, want 404", code, res.StatusCode)
 	}
-	if res, _ := send(t, presenter, http.MethodPost, base+views.RoomStepPath(id), url.Values{"step": {"2"}}); res.StatusCode != http.StatusGone {
+	if res, _ := send(t, presenter, http.MethodPost, base+paths.RoomStepPath(id), url.Values{"step": {"2"}}); res.StatusCode != http.StatusGone {
 		t.Errorf("a step after the room ended = %d, want 410", res.StatusCode)
 	}
-	if res, _ := send(t, client(t), http.MethodGet, base+views.RoomPath(id), nil); res.StatusCode != http.StatusOK {
+	if res, _ := send(t, client(t), http.MethodGet, base+paths.RoomPath(id), nil); res.StatusCode != http.StatusOK {
 		t.Errorf("the summary after the room ended = %d, want 200", res.StatusCode)
 	}
 }

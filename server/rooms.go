@@ -19,6 +19,7 @@ import (
 	"fencelab/lab"
 	"fencelab/server/store"
 	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // RoomConfig bounds the live rooms.
@@ -131,7 +132,7 @@ func (s *Server) handleCreateRoom(c echo.Context) error {
 	s.metrics.roomsCreated.Inc()
 	s.setPresenterCookie(c, r, secret)
 	v := url.Values{"room": {r.ID}}
-	return seeOther(c, views.PresentPathOf(page)+"?"+v.Encode())
+	return seeOther(c, paths.PresentPathOf(page)+"?"+v.Encode())
 }
 
 // admitRoom charges a new live room to the client's budget and its
@@ -185,8 +186,8 @@ func policyNames(ps []lab.Policy) []string {
 func (s *Server) deck(ctx context.Context, page string, q pageQuery) (views.PresentPage, error) {
 	var sc *lab.Scenario
 	var tr *lab.Trace
-	name, isScenario := views.CutScenarioPath(page)
-	id, isRun := views.CutRunPath(page)
+	name, isScenario := paths.CutScenarioPath(page)
+	id, isRun := paths.CutRunPath(page)
 	switch {
 	case isScenario:
 		b, ok := s.library.Get(name)
@@ -217,7 +218,7 @@ type decks struct {
 // roomDeck is the room's presentation, kept in memory once built; a room
 // on a run taken down since answers 410, kept or not.
 func (s *Server) roomDeck(ctx context.Context, r store.Room) (views.PresentPage, error) {
-	if id, ok := views.CutRunPath(r.Page); ok {
+	if id, ok := paths.CutRunPath(r.Page); ok {
 		if err := s.checkShown(ctx, id); err != nil {
 			return views.PresentPage{}, err
 		}

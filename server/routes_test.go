@@ -1,91 +1,81 @@
 package server_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"fencelab/lab"
 	"fencelab/server"
-	"fencelab/views"
+	"fencelab/static"
+	"fencelab/views/paths"
 
 	"github.com/labstack/echo/v4"
 )
 
-// builders is, for each route pattern, what its builders in views make of
-// sample parameters, some of which need escaping. A route registered
-// without an entry here has no builder.
+// builders is, for each route that takes parameters or a query, what its
+// builders in views/paths make of sample parameters, some of which need
+// escaping. Every other route is its own link: its pattern.
 var builders = map[string][]string{
-	views.RouteHome:            {views.HomePath()},
-	views.RouteScenario:        {views.ScenarioPath("paused-worker"), views.ScenarioPath("a b?c/d"), views.ScenarioPNGPath("paused-worker")},
-	views.RouteScenarioPresent: {views.ScenarioPresentPath("paused-worker"), views.PresentPathOf(views.ScenarioPath("x"))},
-	views.RouteScenarioEmbed:   {views.ScenarioEmbedPath("a b"), views.EmbedPathOf(views.ScenarioPath("x"))},
-	views.RouteReplay:          {views.ReplayPath()},
-	views.RouteRuns:            {views.RunsPath()},
-	views.RouteRun: {views.RunPath("AbC123"), views.RunPath("a/b?c"), views.RunMarkdownPath("x"), views.RunJSONPath("x"),
-		views.RunSVGPath("x"), views.RunPNGPath("x"), views.RunFullPNGPath("x", lab.Fenced), views.PicturePathOf(views.RunPath("x"))},
-	views.RouteRunPresent:      {views.RunPresentPath("x"), views.PresentPathOf(views.RunPath("x"))},
-	views.RouteRunEmbed:        {views.RunEmbedPath("x"), views.EmbedPathOf(views.RunPath("x"))},
-	views.RouteOEmbed:          {views.OEmbedPath("https://lab.example/r/x?p=fenced")},
-	views.RouteEditor:          {views.EditorPath(), views.Link(views.EditorPath(), views.RunFrom("x"), []lab.Policy{lab.Fenced})},
-	views.RouteEditorPreview:   {views.EditorPreviewPath()},
-	views.RouteEditorSave:      {views.EditorSavePath()},
-	views.RouteEditorExplore:   {views.EditorExplorePath()},
-	views.RouteRooms:           {views.RoomsPath()},
-	views.RouteRoom:            {views.RoomPath("r1")},
-	views.RouteRoomEvents:      {views.RoomEventsPath("r1")},
-	views.RouteRoomStep:        {views.RoomStepPath("r1")},
-	views.RouteRoomReveal:      {views.RoomRevealPath("r1")},
-	views.RouteRoomEnd:         {views.RoomEndPath("r1")},
-	views.RouteRoomOptions:     {views.RoomOptionsPath("r1")},
-	views.RouteRoomHandover:    {views.RoomHandoverPath("r1")},
-	views.RouteRoomTake:        {views.RoomTakePath("r1")},
-	views.RouteRoomCSV:         {views.RoomCSVPath("r1")},
-	views.RouteJoinForm:        {views.JoinFormPath()},
-	views.RouteJoin:            {views.JoinPath("K7Q"), views.JoinPath("K/7?Q")},
-	views.RouteJoinEvents:      {views.JoinEventsPath("K7Q")},
-	views.RouteJoinAnswer:      {views.JoinAnswerPath("K7Q")},
-	views.RouteExplore:         {views.ExplorePath(), views.Link(views.ExplorePath(), "paused-worker", nil)},
-	views.RouteExploreCard:     {views.ExploreCardPath("paused-worker")},
-	views.RouteExploreEdit:     {views.ExploreEditPath()},
-	views.RouteCompare:         {views.ComparePath("", ""), views.ComparePath("paused-worker", "r/x")},
-	views.RouteCompareMarkdown: {views.CompareMarkdownPath("paused-worker", "old-token-first")},
-	views.RouteImport:          {views.ImportPath()},
-	views.RouteImportPreview:   {views.ImportPreviewPath()},
-	views.RouteAPIReplay:       {views.APIReplayPath()},
-	views.RouteAPIRuns:         {views.APIRunsPath()},
-	views.RouteAPIRun:          {views.APIRunPath("x")},
-	views.RouteAPIProbes:       {views.APIProbesPath()},
-	views.RouteAPIImports:      {views.APIImportsPath()},
-	views.RouteAPIExplore:      {views.APIExplorePath()},
-	views.RouteAPIScenarios:    {views.APIScenariosPath()},
-	views.RouteAPIScenario:     {views.APIScenarioPath("paused-worker")},
-	views.RouteHealthz:         {views.HealthzPath()},
-	views.RouteReadyz:          {views.ReadyzPath()},
-	views.RouteStatic:          {views.StaticPath("css/site.css"), views.StaticPath("js/site.js")},
-	views.RouteFavicon:         {views.FaviconPath()},
-	views.RouteIconSVG:         {views.IconSVGPath()},
-	views.RouteIcon192:         {views.Icon192Path()},
-	views.RouteIcon512:         {views.Icon512Path()},
-	views.RouteAppleTouchIcon:  {views.AppleTouchIconPath()},
-	views.RouteManifest:        {views.ManifestPath()},
+	paths.RouteScenario: {paths.ScenarioPath("paused-worker"), paths.ScenarioPath("a b?c/d"), paths.ScenarioPNGPath("paused-worker"),
+		paths.Link(paths.ScenarioPath("x"), "", []lab.Policy{lab.Fenced})},
+	paths.RouteScenarioPresent: {paths.PresentPathOf(paths.ScenarioPath("paused-worker")), paths.PresentPathOf(paths.ScenarioPath("x"))},
+	paths.RouteScenarioEmbed:   {paths.EmbedPathOf(paths.ScenarioPath("a b")), paths.EmbedPathOf(paths.ScenarioPath("x"))},
+	paths.RouteRun: {paths.RunPath("AbC123"), paths.RunPath("a/b?c"), paths.RunMarkdownPath("x"), paths.RunJSONPath("x"),
+		paths.RunSVGPath("x"), paths.RunPNGPath("x"), paths.RunFullPNGPath("x", lab.Fenced), paths.PicturePathOf(paths.RunPath("x")),
+		paths.Link(paths.RunPath("x"), "", []lab.Policy{lab.Fenced})},
+	paths.RouteRunPresent:      {paths.PresentPathOf(paths.RunPath("x")), paths.PresentPathOf(paths.RunPath("a/b"))},
+	paths.RouteRunEmbed:        {paths.RunEmbedPath("x"), paths.EmbedPathOf(paths.RunPath("x"))},
+	paths.RouteOEmbed:          {paths.OEmbedPath("https://lab.example/r/x?p=fenced")},
+	paths.RouteEditor:          {paths.Link(paths.RouteEditor, paths.RunFrom("x"), []lab.Policy{lab.Fenced})},
+	paths.RouteRoom:            {paths.RoomPath("r1")},
+	paths.RouteRoomEvents:      {paths.RoomEventsPath("r1")},
+	paths.RouteRoomStep:        {paths.RoomStepPath("r1")},
+	paths.RouteRoomReveal:      {paths.RoomRevealPath("r1")},
+	paths.RouteRoomEnd:         {paths.RoomEndPath("r1")},
+	paths.RouteRoomOptions:     {paths.RoomOptionsPath("r1")},
+	paths.RouteRoomHandover:    {paths.RoomHandoverPath("r1")},
+	paths.RouteRoomTake:        {paths.RoomTakePath("r1")},
+	paths.RouteRoomCSV:         {paths.RoomCSVPath("r1")},
+	paths.RouteJoin:            {paths.JoinPath("K7Q"), paths.JoinPath("K/7?Q")},
+	paths.RouteJoinEvents:      {paths.JoinEventsPath("K7Q")},
+	paths.RouteJoinAnswer:      {paths.JoinAnswerPath("K7Q")},
+	paths.RouteExplore:         {paths.Link(paths.RouteExplore, "paused-worker", nil)},
+	paths.RouteExploreCard:     {paths.ExploreCardPath("paused-worker")},
+	paths.RouteCompare:         {paths.ComparePath("", ""), paths.ComparePath("paused-worker", paths.RunFrom("x"))},
+	paths.RouteCompareMarkdown: {paths.CompareMarkdownPath("paused-worker", "old-token-first")},
+	paths.RouteAPIRun:          {paths.APIRunPath("x")},
+	paths.RouteAPIScenario:     {paths.APIScenarioPath("paused-worker")},
+	paths.RouteStatic:          {static.URL("css/site.css"), static.URL("js/site.js")},
 }
 
-// TestRoutesHaveBuilders walks the routes the server registered: each
-// must have a builder, and what each builder makes must be routed back to
-// its pattern, so a link can neither miss its route nor reach another.
+// queried are the routes the lab links to with a query (?p=, ?from=,
+// ?a=&b=, ?url=): the builders add it, so each needs one.
+var queried = []string{paths.RouteScenario, paths.RouteRun, paths.RouteOEmbed, paths.RouteEditor, paths.RouteExplore,
+	paths.RouteExploreCard, paths.RouteCompare, paths.RouteCompareMarkdown}
+
+// TestRoutesHaveBuilders walks the routes the server registered: each is
+// a pattern of views/paths/routes.go and each pattern is registered; each
+// route that takes parameters or a query must have a builder, each other
+// is its own link; and every link must be routed back to its pattern, so
+// a link can neither miss its route nor reach another.
 func TestRoutesHaveBuilders(t *testing.T) {
 	t.Parallel()
 	routes := newServer(t, failingStore{}, testSecret, nil).Routes()
 	e := router(routes)
-	registered := map[string]bool{}
+	registered, patterns := map[string]bool{}, routePatterns(t)
 	for _, r := range routes {
 		registered[r.Path] = true
-		links, ok := builders[r.Path]
-		if !ok {
-			t.Errorf("route %s %s has no builder in views/paths.go", r.Method, r.Path)
-			continue
+		if !patterns[r.Path] {
+			t.Errorf("route %s %s is registered without its constant in views/paths/routes.go", r.Method, r.Path)
 		}
-		for _, link := range links {
+		for _, link := range linksOf(t, r) {
 			if got := routeOf(e, r.Method, link); got != r.Path {
 				t.Errorf("%s %q is routed to %q, want %q", r.Method, link, got, r.Path)
 			}
@@ -96,6 +86,62 @@ func TestRoutesHaveBuilders(t *testing.T) {
 			t.Errorf("builders has %q, which no route registers", pattern)
 		}
 	}
+	for pattern := range patterns {
+		if !registered[pattern] {
+			t.Errorf("views/paths/routes.go has the pattern %q, which no route registers", pattern)
+		}
+	}
+}
+
+// routePatterns are the values of the Route constants of
+// views/paths/routes.go, read from its source.
+func routePatterns(t *testing.T) map[string]bool {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join("..", "views", "paths", "routes.go"), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
+			for _, spec := range g.Specs {
+				v := spec.(*ast.ValueSpec)
+				if !strings.HasPrefix(v.Names[0].Name, "Route") {
+					continue
+				}
+				lit, ok := v.Values[0].(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					t.Fatalf("views/paths/routes.go: %s is not spelled as one string", v.Names[0].Name)
+				}
+				p, _ := strconv.Unquote(lit.Value)
+				out[p] = true
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("views/paths/routes.go: no Route constant found")
+	}
+	return out
+}
+
+// linksOf is what the builders make for route r, or r's pattern when it
+// takes neither parameters nor a query; it fails on a route that takes
+// either and has no builder, and on a builder for one that takes neither.
+func linksOf(t *testing.T, r server.Route) []string {
+	t.Helper()
+	params, query := strings.ContainsAny(r.Path, ":*"), slices.Contains(queried, r.Path)
+	links, ok := builders[r.Path]
+	switch {
+	case !ok && (params || query):
+		t.Errorf("route %s %s takes parameters or a query and has no builder in views/paths", r.Method, r.Path)
+	case !ok:
+		return []string{r.Path}
+	case !params && !query:
+		t.Errorf("route %s %s takes no parameters and no query, so its pattern is its link; builders has %q", r.Method, r.Path, links)
+	case query && !slices.ContainsFunc(links, func(l string) bool { return strings.Contains(l, "?") }):
+		t.Errorf("route %s %s takes a query, and no link in builders has one: %q", r.Method, r.Path, links)
+	}
+	return links
 }
 
 // router is an Echo router holding the server's routes, in their order:

@@ -17,6 +17,7 @@ import (
 	"fencelab/server/store"
 	"fencelab/views"
 	"fencelab/views/diagram"
+	"fencelab/views/paths"
 )
 
 // idLen is the length of a run id: 16 base64url characters, 96 bits.
@@ -24,7 +25,7 @@ const idLen = 16
 
 // handleSaveRunForm saves the posted scenario and sends the browser to its link.
 func (s *Server) handleSaveRunForm(c echo.Context) error {
-	return s.saveForm(c, func(id string, kept []lab.Policy) string { return views.Link(views.RunPath(id), "", kept) })
+	return s.saveForm(c, func(id string, kept []lab.Policy) string { return paths.Link(paths.RunPath(id), "", kept) })
 }
 
 // saveForm saves the scenario a form posts and sends the browser to
@@ -56,7 +57,7 @@ func (s *Server) handleAPISaveRun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	link := s.absURL(c, views.RunPath(run.ID))
+	link := s.absURL(c, paths.RunPath(run.ID))
 	c.Response().Header().Set(echo.HeaderLocation, link)
 	return writeJSON(c, http.StatusCreated, savedJSON{ID: run.ID, URL: link})
 }
@@ -304,7 +305,7 @@ func (s *Server) runPage(c echo.Context, sr *savedRun) views.RunPage {
 	if observed != nil {
 		report.ModelNote = observed.ModelNote()
 	}
-	path := views.RunPath(sr.Run.ID)
+	path := paths.RunPath(sr.Run.ID)
 	link := s.query(c).link(path)
 	lesson, alt := views.VerdictsLine(sr.Trace, q.Policies), s.cardAlt(c, sr.Scenario, sr.Trace)
 	if sr.Imported != nil {
@@ -323,7 +324,7 @@ func (s *Server) runPage(c echo.Context, sr *savedRun) views.RunPage {
 		CreatedAt:     sr.Run.CreatedAt,
 		Source:        string(sr.Run.Scenario),
 		Drift:         s.drifts.of(sr.Run),
-		Embed: embedHTML(s.absURL(c, embed.link(views.EmbedPathOf(path))), sr.Scenario.Title, embedWidth,
+		Embed: embedHTML(s.absURL(c, embed.link(paths.EmbedPathOf(path))), sr.Scenario.Title, embedWidth,
 			views.EmbedHeight(report.Only(embedPolicies), embed.Diagram, sr.kind(), embedWidth)),
 	}
 }

@@ -13,8 +13,8 @@ import (
 
 	"fencelab/lab"
 	"fencelab/server"
-	"fencelab/views"
 	"fencelab/views/htmltest"
+	"fencelab/views/paths"
 )
 
 var runLink = regexp.MustCompile(`^/r/[A-Za-z0-9_-]{16}$`)
@@ -128,7 +128,7 @@ func TestRunDrift(t *testing.T) {
 	if _, err := db.SaveRun(context.Background(), stored); err != nil {
 		t.Fatal(err)
 	}
-	rec := get(t, s, views.RunPath(stored.ID))
+	rec := get(t, s, paths.RunPath(stored.ID))
 	checkResponse(t, "GET drifted run", rec, http.StatusOK, htmlType)
 	if !strings.Contains(rec.Body.String(), "Today’s engine gives a different trace") {
 		t.Errorf("GET /r/%s: page does not say the trace differs", stored.ID)

@@ -7,6 +7,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 func (s *Server) handleScenarioPage(c echo.Context) error {
@@ -28,7 +29,7 @@ func (s *Server) scenarioPage(c echo.Context, b lab.Builtin) views.ScenarioPage 
 	if lesson == "" {
 		lesson = views.VerdictsLine(tr, q.Policies)
 	}
-	link := q.link(views.ScenarioPath(b.Name))
+	link := q.link(paths.ScenarioPath(b.Name))
 	page.Share = s.share(b.Scenario.Title, lesson, link, pictureOf(link), s.cardAlt(c, b.Scenario, tr))
 	return page
 }

@@ -15,6 +15,7 @@ import (
 	"fencelab/views"
 	"fencelab/views/diagram"
 	"fencelab/views/export"
+	"fencelab/views/paths"
 )
 
 // Sharing a run where postmortems live: pictures (PNG) for documents and
@@ -168,8 +169,8 @@ func (s *Server) handleScenarioMarkdown(c echo.Context) error {
 		return err
 	}
 	q := s.query(c)
-	link := s.absURL(c, views.Link(views.ScenarioPath(b.Name), "", q.kept()))
-	picture := s.absURL(c, views.ScenarioPNGPath(b.Name)+"?size=full&d="+string(q.Diagram))
+	link := s.absURL(c, paths.Link(paths.ScenarioPath(b.Name), "", q.kept()))
+	picture := s.absURL(c, paths.ScenarioPNGPath(b.Name)+"?size=full&d="+string(q.Diagram))
 	var buf bytes.Buffer
 	if err := export.MarkdownDiagram(&buf, b.Scenario, lab.Replay(b.Scenario), q.Policies, link, picture, q.Diagram); err != nil {
 		return fmt.Errorf("write Markdown of scenario %s: %w", b.Name, err)
@@ -207,7 +208,7 @@ func (s *Server) handleRunEmbed(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.Embed(s.embedPage(c, views.RunPath(sr.Run.ID), sr.kind(), sr.report)))
+	return render(c, http.StatusOK, views.Embed(s.embedPage(c, paths.RunPath(sr.Run.ID), sr.kind(), sr.report)))
 }
 
 func (s *Server) handleScenarioEmbed(c echo.Context) error {
@@ -217,7 +218,7 @@ func (s *Server) handleScenarioEmbed(c echo.Context) error {
 	}
 	tr := lab.Replay(b.Scenario)
 	report := func(ps []lab.Policy) *views.Report { return newReport(b.Scenario, tr, ps) }
-	return render(c, http.StatusOK, views.Embed(s.embedPage(c, views.ScenarioPath(b.Name), "built-in scenario", report)))
+	return render(c, http.StatusOK, views.Embed(s.embedPage(c, paths.ScenarioPath(b.Name), "built-in scenario", report)))
 }
 
 // embedPage is the embed of the page at path: the first policies of the
@@ -239,7 +240,7 @@ func (s *Server) share(title, description, path, picture, alt string) *views.Sha
 		if picture != "" {
 			sh.Image = base + picture
 		}
-		sh.OEmbed = base + views.OEmbedPath(sh.URL)
+		sh.OEmbed = base + paths.OEmbedPath(sh.URL)
 	}
 	return sh
 }
@@ -248,9 +249,9 @@ func (s *Server) share(title, description, path, picture, alt string) *views.Sha
 func pictureOf(link string) string {
 	path, query, _ := strings.Cut(link, "?")
 	if query == "" {
-		return views.PicturePathOf(path)
+		return paths.PicturePathOf(path)
 	}
-	return views.PicturePathOf(path) + "?" + query
+	return paths.PicturePathOf(path) + "?" + query
 }
 
 // handleIcon serves a favicon, an icon or the manifest: drawn at the first
@@ -279,7 +280,7 @@ func (s *Server) exploreShare(page views.ExplorePage) *views.Share {
 		return s.share(title, line, "", "", "")
 	}
 	alt := "Bars of the orderings of " + page.Result.Scenario.Title + " by each policy's worst class: " + line
-	sh := s.share(title, line, views.ExplorePath()+"?"+url.Values{"from": {page.From}}.Encode(), views.ExploreCardPath(page.From), alt)
+	sh := s.share(title, line, paths.RouteExplore+"?"+url.Values{"from": {page.From}}.Encode(), paths.ExploreCardPath(page.From), alt)
 	sh.OEmbed = "" // the oEmbed endpoint frames runs and scenarios, not explorations
 	return sh
 }

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"fencelab/views"
+	"fencelab/views/paths"
 
 	"github.com/chromedp/chromedp"
 )
@@ -88,7 +88,7 @@ func TestEmbedInFrame(t *testing.T) {
 // that the height the oEmbed answer gives its frame is near the page's.
 func checkEmbedHeight(t *testing.T, ctx context.Context, base, id string) {
 	t.Helper()
-	res, err := http.Get(base + "/oembed?maxwidth=900&url=" + url.QueryEscape(base+views.RunPath(id)))
+	res, err := http.Get(base + "/oembed?maxwidth=900&url=" + url.QueryEscape(base+paths.RunPath(id)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func checkEmbedHeight(t *testing.T, ctx context.Context, base, id string) {
 	if err := json.NewDecoder(res.Body).Decode(&answer); err != nil {
 		t.Fatalf("decode the oEmbed answer: %v", err)
 	}
-	run(t, ctx, "open the embed page", chromedp.EmulateViewport(900, 600), chromedp.Navigate(base+views.RunEmbedPath(id)),
+	run(t, ctx, "open the embed page", chromedp.EmulateViewport(900, 600), chromedp.Navigate(base+paths.RunEmbedPath(id)),
 		chromedp.WaitVisible(chromedp.CSS("table.steps")))
 	page := eval[int](t, ctx, `document.documentElement.scrollHeight`)
 	if d := answer.Height - page; d < -page/5 || d > page/5 {
@@ -133,7 +133,7 @@ func TestCopyAsMarkdown(t *testing.T) {
 	ctx := newBrowser(t)
 	base := startServer(t)
 	id := saveRunAt(t, base, "paused-worker")
-	run(t, ctx, "open the run", chromedp.Navigate(base+views.RunPath(id)), chromedp.WaitVisible(chromedp.CSS("button[data-copy-markdown]")))
+	run(t, ctx, "open the run", chromedp.Navigate(base+paths.RunPath(id)), chromedp.WaitVisible(chromedp.CSS("button[data-copy-markdown]")))
 	eval[bool](t, ctx, `(function () {
 		const keep = (text) => { window.copied = text; return Promise.resolve(); };
 		Object.defineProperty(navigator, "clipboard", { configurable: true, value: {
@@ -146,7 +146,7 @@ func TestCopyAsMarkdown(t *testing.T) {
 	waitFor(t, ctx, "the status", `document.querySelector(".copy-status").textContent.startsWith("Markdown copied")`)
 	screenshot(t, ctx, "copy-as-markdown")
 	got := eval[string](t, ctx, `window.copied`)
-	res, err := http.Get(base + views.RunMarkdownPath(id))
+	res, err := http.Get(base + paths.RunMarkdownPath(id))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestCopyFallback(t *testing.T) {
 	ctx := newBrowser(t)
 	base := startServer(t)
 	id := saveRunAt(t, base, "paused-worker")
-	run(t, ctx, "open the run", chromedp.Navigate(base+views.RunPath(id)), chromedp.WaitVisible(chromedp.CSS("button[data-copy]")))
+	run(t, ctx, "open the run", chromedp.Navigate(base+paths.RunPath(id)), chromedp.WaitVisible(chromedp.CSS("button[data-copy]")))
 	eval[bool](t, ctx, `(function () {
 		Object.defineProperty(navigator, "clipboard", { configurable: true, value: undefined });
 		const keep = function () { window.selected = this.value; };

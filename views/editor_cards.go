@@ -6,6 +6,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/lab/draft"
+	"fencelab/views/paths"
 )
 
 // actorClass colours an actor by its place in the draft's actor list.
@@ -225,26 +226,17 @@ func resourceHow(r draft.Resource) string {
 
 // sourceLabel says where a draft from from came from, for the breadcrumb.
 func sourceLabel(from string) string {
-	switch {
-	case from == "":
+	if from == "" {
 		return "blank"
-	case strings.HasPrefix(from, "r/"):
-		return "a copy of saved run " + strings.TrimPrefix(from, "r/")
+	}
+	if id, ok := paths.CutRunFrom(from); ok {
+		return "a copy of saved run " + id
 	}
 	return "a copy of " + from
 }
 
 // fromLink is the page a draft was copied from, if any.
-func fromLink(from string) string {
-	switch {
-	case from == "":
-		return ""
-	}
-	if id, ok := CutRunFrom(from); ok {
-		return RunPath(id)
-	}
-	return ScenarioPath(from)
-}
+func fromLink(from string) string { return paths.FromPage(from) }
 
 // paletteFields are the palette's inputs besides kind and actor, each
 // shown (with JavaScript) only for the kinds that take it.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"fencelab/lab"
+	"fencelab/views/paths"
 )
 
 // segment is one part of a policy's bar: the orderings whose worst class
@@ -191,21 +192,13 @@ func deadlineChoices(current, largest time.Duration) []time.Duration {
 
 // backHref is the page the exploration was reached from; empty for a
 // posted scenario, which has none.
-func (p ExplorePage) backHref() string {
-	if id, ok := CutRunFrom(p.From); ok {
-		return RunPath(id)
-	}
-	if p.From != "" {
-		return ScenarioPath(p.From)
-	}
-	return ""
-}
+func (p ExplorePage) backHref() string { return paths.FromPage(p.From) }
 
 func (p ExplorePage) backText() string {
-	switch {
-	case strings.HasPrefix(p.From, "r/"):
+	if _, ok := paths.CutRunFrom(p.From); ok {
 		return "saved run"
-	case p.From != "":
+	}
+	if p.From != "" {
 		return p.From
 	}
 	return "your scenario"
@@ -213,7 +206,7 @@ func (p ExplorePage) backText() string {
 
 // backLabel is the button back to where the exploration was reached from.
 func (p ExplorePage) backLabel() string {
-	if strings.HasPrefix(p.From, "r/") {
+	if _, ok := paths.CutRunFrom(p.From); ok {
 		return "Back to the run"
 	}
 	return "Back to the scenario"

@@ -14,6 +14,7 @@ import (
 	"fencelab/scenarios"
 	"fencelab/views"
 	"fencelab/views/htmltest"
+	"fencelab/views/paths"
 )
 
 // TestHomeThreads renders the front page over the built-in library and
@@ -45,7 +46,7 @@ func TestHomeThreads(t *testing.T) {
 		t.Errorf("Home has %d card lists, want one per thread (%d)", n, len(want))
 	}
 	for _, bi := range lib.List {
-		if n := strings.Count(page, `<h4><a href="`+string(views.ScenarioPath(bi.Name))+`">`); n != 1 {
+		if n := strings.Count(page, `<h4><a href="`+string(paths.ScenarioPath(bi.Name))+`">`); n != 1 {
 			t.Errorf("Home lists %s %d times, want once", bi.Name, n)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"fencelab/views/diagram"
+	"fencelab/views/paths"
 )
 
 // IconSVG is the icon as a scalable image (/icon.svg), drawn once.
@@ -59,5 +60,5 @@ func Manifest() []byte {
     {"src": %[3]q, "type": "image/png", "sizes": "192x192"},
     {"src": %[4]q, "type": "image/png", "sizes": "512x512"}
   ]
-}`), HomePath(), IconSVGPath(), Icon192Path(), Icon512Path()) + "\n")
+}`), paths.RouteHome, paths.RouteIconSVG, paths.RouteIcon192, paths.RouteIcon512) + "\n")
 }

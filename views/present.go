@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"fencelab/lab"
+	"fencelab/views/paths"
 )
 
 // PresentPage is a scenario shown one step at a time, for a classroom: a
@@ -14,7 +15,7 @@ type PresentPage struct {
 	Report  *Report
 	Diagram lab.Policy // the policy of the diagram, and of the predictions
 	// Page is the path of the page presented, a built-in's or a saved
-	// run's; the presentation lives at PresentPathOf(Page).
+	// run's; the presentation lives at paths.PresentPathOf(Page).
 	Page    string
 	Predict bool
 	// CanStartRoom offers the live room: the server keeps rooms.
@@ -53,7 +54,7 @@ func (p PresentPage) exit() string {
 }
 
 // action is where the presentation's settings form goes: itself.
-func (p PresentPage) action() string { return PresentPathOf(p.Page) }
+func (p PresentPage) action() string { return paths.PresentPathOf(p.Page) }
 
 // question is what predict mode asks (nothing outside it) before step st is revealed, and the
 // answer under the diagram's policy. Only writes and deliveries that the

@@ -5,6 +5,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/views/export"
+	"fencelab/views/paths"
 )
 
 // DiagramPolicy is the policy a page's diagram shows: asked when it names
@@ -47,35 +48,35 @@ func diagramLink(path string, r *Report, d lab.Policy) string {
 
 // presentLink is the presentation of the page at path, with the same choices.
 func presentLink(path string, r *Report, d lab.Policy) string {
-	return withQuery(PresentPathOf(path), pageQuery(r.Policies, d))
+	return withQuery(paths.PresentPathOf(path), pageQuery(r.Policies, d))
 }
 
 // markdownLink is the Markdown export of run id with the table's policies.
 func markdownLink(id string, r *Report) string {
-	return withQuery(RunMarkdownPath(id), pageQuery(r.Policies, DiagramPolicy(r.Policies, "")))
+	return withQuery(paths.RunMarkdownPath(id), pageQuery(r.Policies, DiagramPolicy(r.Policies, "")))
 }
 
 // svgLink is the diagram of run id under policy d, as a file.
 func svgLink(id string, d lab.Policy) string {
-	return withQuery(RunSVGPath(id), url.Values{"d": {string(d)}})
+	return withQuery(paths.RunSVGPath(id), url.Values{"d": {string(d)}})
 }
 
 // pngLink is the diagram of run id under policy d as a full-size picture.
 func pngLink(id string, d lab.Policy) string {
-	return withQuery(RunPNGPath(id), url.Values{"d": {string(d)}, "size": {"full"}})
+	return withQuery(paths.RunPNGPath(id), url.Values{"d": {string(d)}, "size": {"full"}})
 }
 
 // scenarioExports are the built-in's Markdown, SVG and full PNG, under the
 // policies and diagram the page shows: the same files a saved run has,
 // before any save.
 func scenarioMarkdownLink(name string, r *Report, d lab.Policy) string {
-	return withQuery(ScenarioMarkdownPath(name), pageQuery(r.Policies, d))
+	return withQuery(paths.ScenarioMarkdownPath(name), pageQuery(r.Policies, d))
 }
 
 func scenarioSVGLink(name string, d lab.Policy) string {
-	return withQuery(ScenarioSVGPath(name), url.Values{"d": {string(d)}})
+	return withQuery(paths.ScenarioSVGPath(name), url.Values{"d": {string(d)}})
 }
 
 func scenarioPNGLink(name string, d lab.Policy) string {
-	return withQuery(ScenarioPNGPath(name), url.Values{"d": {string(d)}, "size": {"full"}})
+	return withQuery(paths.ScenarioPNGPath(name), url.Values{"d": {string(d)}, "size": {"full"}})
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"fencelab/lab/logs"
+	"fencelab/views/paths"
 )
 
 // postImport saves an import at the fencelab server at base (POST
@@ -25,7 +26,7 @@ func postImport(ctx context.Context, base string, res *logs.Result, files []stri
 	if err != nil {
 		return "", err
 	}
-	endpoint := strings.TrimRight(base, "/") + "/api/imports"
+	endpoint := strings.TrimRight(base, "/") + paths.RouteAPIImports
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
 	if err != nil {
 		return "", err

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 var (
@@ -94,7 +94,7 @@ func saveUntilKilled(t *testing.T, srv *child, round int) []string {
 func missing(t *testing.T, base string, ids []string) []string {
 	var lost []string
 	for _, id := range ids {
-		resp, err := http.Get(base + views.APIRunPath(id))
+		resp, err := http.Get(base + paths.APIRunPath(id))
 		if err != nil {
 			t.Fatalf("GET /api/runs/%s: %v", id, err)
 		}

@@ -83,15 +83,11 @@ func runProbe(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := writeProbe(stdout, res, f.format); err != nil {
+	if err := writeReport(stdout, f.format, res, probe.WriteMarkdown, probe.WriteText); err != nil {
 		return err
 	}
 	if f.save != "" {
-		linkOut := stdout
-		if f.format != "table" {
-			linkOut = stderr // JSON and Markdown stay clean
-		}
-		if err := saveProbe(ctx, p, f.save, s, res, linkOut, stderr); err != nil {
+		if err := saveProbe(ctx, p, f.save, s, res, linkOut(f.format, stdout, stderr), stderr); err != nil {
 			return err
 		}
 	}
@@ -119,14 +115,26 @@ func probeRun(ctx context.Context, p *probe.Prober, s *lab.Scenario, f probeFlag
 	return p.Sequential(ctx, s)
 }
 
-func writeProbe(w io.Writer, res *probe.Result, format string) error {
+// writeReport prints a probe's report, the receiver probe's or the
+// issuer probe's, in the format asked: its JSON, or what its Markdown or
+// text writer makes of it.
+func writeReport[R any](w io.Writer, format string, r R, markdown, text func(io.Writer, R) error) error {
 	switch format {
 	case "json":
-		return writeJSON(w, res)
+		return writeJSON(w, r)
 	case "markdown":
-		return probe.WriteMarkdown(w, res)
+		return markdown(w, r)
 	}
-	return probe.WriteText(w, res)
+	return text(w, r)
+}
+
+// linkOut is where a probe prints a saved run's link: below a table on
+// stdout, on stderr beside JSON or Markdown, which stay clean.
+func linkOut(format string, stdout, stderr io.Writer) io.Writer {
+	if format != "table" {
+		return stderr
+	}
+	return stdout
 }
 
 func parseProbeFlags(args []string, stdinPiped bool) (probeFlags, error) {

@@ -296,15 +296,7 @@ func runIssuerProbe(args []string, stdout, stderr io.Writer) error {
 			rep.Receiver(words)
 		}
 	}
-	switch f.format {
-	case "json":
-		err = writeJSON(stdout, rep)
-	case "markdown":
-		err = issuer.WriteMarkdown(stdout, rep)
-	default:
-		err = issuer.WriteText(stdout, rep)
-	}
-	if err != nil {
+	if err := writeReport(stdout, f.format, rep, issuer.WriteMarkdown, issuer.WriteText); err != nil {
 		return err
 	}
 	if f.out != "" || f.save != "" {
@@ -373,11 +365,7 @@ func saveIssuerRun(ctx context.Context, rep *issuer.Report, f issuerFlags, stdou
 	if err != nil {
 		return err
 	}
-	linkOut := stdout
-	if f.format != "table" {
-		linkOut = stderr
-	}
-	fmt.Fprintf(linkOut, "saved: %s\n", link)
+	fmt.Fprintf(linkOut(f.format, stdout, stderr), "saved: %s\n", link)
 	return nil
 }
 

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // crowdScenario is eight workers that each acquire, write, expire, send
@@ -82,7 +82,7 @@ func TestExploreCaps(t *testing.T) {
 	for i := 0; time.Now().Before(deadline); i++ {
 		target := srv.base + "/scenarios/paused-worker"
 		if i%2 == 1 {
-			target = srv.base + views.RunPath(run)
+			target = srv.base + paths.RunPath(run)
 		}
 		start := time.Now()
 		resp, err := http.Get(target)

@@ -23,7 +23,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 var (
@@ -55,13 +55,13 @@ var soakRoutes = []route{
 		return http.NewRequest("GET", s.base+"/", nil)
 	}},
 	{"GET /scenarios/{name}", 20, nil, func(s *soakState, _, n int) (*http.Request, error) {
-		return http.NewRequest("GET", s.base+views.ScenarioPath(s.names[n%len(s.names)]), nil)
+		return http.NewRequest("GET", s.base+paths.ScenarioPath(s.names[n%len(s.names)]), nil)
 	}},
 	{"GET /r/{id}", 15, nil, func(s *soakState, _, n int) (*http.Request, error) {
-		return http.NewRequest("GET", s.base+views.RunPath(s.runs[n%len(s.runs)]), nil)
+		return http.NewRequest("GET", s.base+paths.RunPath(s.runs[n%len(s.runs)]), nil)
 	}},
 	{"GET /r/{id}.md", 5, nil, func(s *soakState, _, n int) (*http.Request, error) {
-		return http.NewRequest("GET", s.base+views.RunMarkdownPath(s.runs[n%len(s.runs)]), nil)
+		return http.NewRequest("GET", s.base+paths.RunMarkdownPath(s.runs[n%len(s.runs)]), nil)
 	}},
 	{"POST /api/replay", 20, nil, func(s *soakState, c, n int) (*http.Request, error) {
 		return jsonPost(s.base+"/api/replay", scenarioWithTitle(s.t, fmt.Sprintf("replay %d %d", c, n)))

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // testRoomAcrossServers runs a live room whose presenter is on server a
@@ -32,14 +32,14 @@ func testRoomAcrossServers(t *testing.T, a, b string) {
 	}
 	code := m[1]
 
-	phone := events(t, student, b+views.JoinEventsPath(code))
+	phone := events(t, student, b+paths.JoinEventsPath(code))
 	waitEvent(t, phone, `"step":1`, "the student's phone on server b, at the start")
-	board := events(t, presenter, a+views.RoomEventsPath(id))
-	if res := post(t, presenter, a+views.RoomStepPath(id), url.Values{"step": {"8"}}); res.StatusCode != http.StatusNoContent {
+	board := events(t, presenter, a+paths.RoomEventsPath(id))
+	if res := post(t, presenter, a+paths.RoomStepPath(id), url.Values{"step": {"8"}}); res.StatusCode != http.StatusNoContent {
 		t.Fatalf("the presenter's step 8 on server a = %d, want 204", res.StatusCode)
 	}
 	waitEvent(t, phone, `"step":8`, "the student's phone on server b, after the presenter's step on a")
-	res = post(t, student, b+views.JoinAnswerPath(code), url.Values{"step": {"8"}, "guess": {"rejected"}, "name": {"Ada"}})
+	res = post(t, student, b+paths.JoinAnswerPath(code), url.Values{"step": {"8"}, "guess": {"rejected"}, "name": {"Ada"}})
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("the student's answer on server b = %d, want 200", res.StatusCode)
 	}

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"fencelab/server/store/storetest"
-	"fencelab/views"
+	"fencelab/views/paths"
 )
 
 // TestTwoServersOnePostgres runs two real `fencelab serve` processes on
@@ -31,7 +31,7 @@ func TestTwoServersOnePostgres(t *testing.T) {
 
 	t.Run("saved on one, served by the other", func(t *testing.T) {
 		id := saveRun(t, a.base, scenarioTitled("one saves, the other serves"))
-		for _, path := range []string{views.RunPath(id), views.APIRunPath(id)} {
+		for _, path := range []string{paths.RunPath(id), paths.APIRunPath(id)} {
 			if code := getStatus(t, b.base+path); code != http.StatusOK {
 				t.Errorf("GET %s on the other server: %d, want 200", path, code)
 			}
@@ -82,7 +82,7 @@ func TestTwoServersOnePostgres(t *testing.T) {
 			t.Fatalf("no save was acknowledged before the kill; log:\n%s", a.log.String())
 		}
 		for _, id := range acked {
-			if code := getStatus(t, b.base+views.APIRunPath(id)); code != http.StatusOK {
+			if code := getStatus(t, b.base+paths.APIRunPath(id)); code != http.StatusOK {
 				t.Errorf("run %s, acknowledged before the kill: GET on the other server %d, want 200", id, code)
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"fencelab/lab"
+	"fencelab/views/paths"
 )
 
 // ErrNothingToSave: every ordering agreed, so there is no ordering to show
@@ -57,7 +58,7 @@ func Save(ctx context.Context, base string, s *lab.Scenario, r *Result) (string,
 	if err != nil {
 		return "", err
 	}
-	endpoint := strings.TrimRight(base, "/") + "/api/probes"
+	endpoint := strings.TrimRight(base, "/") + paths.RouteAPIProbes
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
 	if err != nil {
 		return "", err

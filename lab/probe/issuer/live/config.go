@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"fencelab/lab/probe/sqlprobe"
 )
 
 // Config is one worker's (and the run's) view of the issuer.
@@ -84,7 +86,7 @@ func ParseIssuer(raw string) (Config, error) {
 func (c *Config) String() string {
 	switch c.Kind {
 	case "sql":
-		return c.SQLName + " on " + redact(c.DB)
+		return c.SQLName + " on " + sqlprobe.Redact(c.DB)
 	case "redis":
 		u := ""
 		if c.User != "" || c.Password != "" {
@@ -102,17 +104,6 @@ func (c *Config) redisURL() string {
 	}
 	if c.DB != "" {
 		u.Path = "/" + c.DB
-	}
-	return u.String()
-}
-
-func redact(db string) string {
-	u, err := url.Parse(db)
-	if err != nil || u.User == nil {
-		return db
-	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), "xxx")
 	}
 	return u.String()
 }

@@ -1,17 +1,17 @@
-package views
+package paths
 
 import (
 	"net/url"
 	"strings"
 
 	"fencelab/lab"
-	"fencelab/static"
 )
 
 // The lab's own links are built here: names and ids are escaped for their
 // part of the URL and queries are joined, never spliced, so a link never
 // needs templ.SafeURL (which would skip templ's URL sanitising). Each
-// builder fills in its route's pattern from routes.go.
+// builder fills in its route's pattern from routes.go or adds its query;
+// a route that takes neither has no builder, its pattern is its link.
 
 // fill is pattern with each ":param" segment replaced, in order, by the
 // next of args escaped as one path segment.
@@ -25,9 +25,6 @@ func fill(pattern string, args ...string) string {
 	return strings.Join(segs, "/")
 }
 
-// HomePath is the list of built-in scenarios.
-func HomePath() string { return RouteHome }
-
 // ScenarioPath is the page of the built-in called name.
 func ScenarioPath(name string) string { return fill(RouteScenario, name) }
 
@@ -39,18 +36,6 @@ func ScenarioMarkdownPath(name string) string { return ScenarioPath(name) + ".md
 
 // ScenarioSVGPath is the diagram of the built-in called name, as a file.
 func ScenarioSVGPath(name string) string { return ScenarioPath(name) + ".svg" }
-
-// ScenarioPresentPath is the classroom presentation of the built-in called name.
-func ScenarioPresentPath(name string) string { return fill(RouteScenarioPresent, name) }
-
-// ScenarioEmbedPath is the framable embed of the built-in called name.
-func ScenarioEmbedPath(name string) string { return fill(RouteScenarioEmbed, name) }
-
-// ReplayPath replays a posted scenario into a page.
-func ReplayPath() string { return RouteReplay }
-
-// RunsPath saves a posted scenario from a form.
-func RunsPath() string { return RouteRuns }
 
 // RunPath is the page of the saved run id.
 func RunPath(id string) string { return fill(RouteRun, id) }
@@ -67,9 +52,6 @@ func RunSVGPath(id string) string { return RunPath(id) + ".svg" }
 // RunPNGPath is the diagram of the saved run id as a picture.
 func RunPNGPath(id string) string { return RunPath(id) + ".png" }
 
-// RunPresentPath is the classroom presentation of the saved run id.
-func RunPresentPath(id string) string { return fill(RouteRunPresent, id) }
-
 // RunEmbedPath is the framable embed of the saved run id.
 func RunEmbedPath(id string) string { return fill(RouteRunEmbed, id) }
 
@@ -77,21 +59,6 @@ func RunEmbedPath(id string) string { return fill(RouteRunEmbed, id) }
 func OEmbedPath(u string) string {
 	return RouteOEmbed + "?" + url.Values{"format": {"json"}, "url": {u}}.Encode()
 }
-
-// EditorPath is the scenario editor; a form posted there redraws it.
-func EditorPath() string { return RouteEditor }
-
-// EditorPreviewPath answers the editor's live preview.
-func EditorPreviewPath() string { return RouteEditorPreview }
-
-// EditorSavePath saves the editor's draft as a run.
-func EditorSavePath() string { return RouteEditorSave }
-
-// EditorExplorePath saves the editor's draft and explores it.
-func EditorExplorePath() string { return RouteEditorExplore }
-
-// RoomsPath starts a live room.
-func RoomsPath() string { return RouteRooms }
 
 // RoomPath is the summary of the live room id.
 func RoomPath(id string) string { return fill(RouteRoom, id) }
@@ -120,9 +87,6 @@ func RoomTakePath(id string) string { return fill(RouteRoomTake, id) }
 // RoomCSVPath is the live room id's results, one row per student, for a spreadsheet.
 func RoomCSVPath(id string) string { return fill(RouteRoomCSV, id) }
 
-// JoinFormPath asks a student for a room's code.
-func JoinFormPath() string { return RouteJoinForm }
-
 // JoinPath is the page a student opens to join the live room code.
 func JoinPath(code string) string { return fill(RouteJoin, code) }
 
@@ -131,9 +95,6 @@ func JoinEventsPath(code string) string { return fill(RouteJoinEvents, code) }
 
 // JoinAnswerPath takes a student's answer in the live room code.
 func JoinAnswerPath(code string) string { return fill(RouteJoinAnswer, code) }
-
-// ExplorePath is the explorer of every ordering.
-func ExplorePath() string { return RouteExplore }
 
 // ComparePath sets two runs side by side: a and b are each a built-in's
 // name or "r/ID"; with both empty it is the form alone.
@@ -154,66 +115,11 @@ func compareLink(path, a, b string) string {
 // name or "r/ID").
 func ExploreCardPath(from string) string { return Link(RouteExploreCard, from, nil) }
 
-// ExploreEditPath opens an ordering found by the explorer in the editor.
-func ExploreEditPath() string { return RouteExploreEdit }
-
-// ImportPath is the page that turns an incident's logs into a scenario.
-func ImportPath() string { return RouteImport }
-
-// ImportPreviewPath answers the import page's live preview.
-func ImportPreviewPath() string { return RouteImportPreview }
-
-// APIReplayPath replays a posted scenario into a trace.
-func APIReplayPath() string { return RouteAPIReplay }
-
-// APIRunsPath saves a posted scenario as a run.
-func APIRunsPath() string { return RouteAPIRuns }
-
 // APIRunPath is the saved run id as JSON.
 func APIRunPath(id string) string { return fill(RouteAPIRun, id) }
 
-// APIProbesPath saves a probe's observed run.
-func APIProbesPath() string { return RouteAPIProbes }
-
-// APIImportsPath saves an import of logs, as fencelab import --save sends it.
-func APIImportsPath() string { return RouteAPIImports }
-
-// APIExplorePath explores a posted scenario or a saved one.
-func APIExplorePath() string { return RouteAPIExplore }
-
-// APIScenariosPath lists the built-in scenarios.
-func APIScenariosPath() string { return RouteAPIScenarios }
-
 // APIScenarioPath is the file of the built-in called name.
 func APIScenarioPath(name string) string { return fill(RouteAPIScenario, name) }
-
-// HealthzPath answers while the process lives.
-func HealthzPath() string { return RouteHealthz }
-
-// ReadyzPath answers while the store does.
-func ReadyzPath() string { return RouteReadyz }
-
-// StaticPath is the content-hashed address of name, a file under static/
-// such as "css/site.css".
-func StaticPath(name string) string { return static.URL(name) }
-
-// FaviconPath is the site's icon in the ICO format.
-func FaviconPath() string { return RouteFavicon }
-
-// IconSVGPath is the site's icon as SVG.
-func IconSVGPath() string { return RouteIconSVG }
-
-// Icon192Path is the site's square icon of 192 pixels.
-func Icon192Path() string { return RouteIcon192 }
-
-// Icon512Path is the site's square icon of 512 pixels.
-func Icon512Path() string { return RouteIcon512 }
-
-// AppleTouchIconPath is the icon a phone puts on its home screen.
-func AppleTouchIconPath() string { return RouteAppleTouchIcon }
-
-// ManifestPath is the web app manifest.
-func ManifestPath() string { return RouteManifest }
 
 // RunFullPNGPath is the full-size diagram of the saved run id under
 // policy d, its query in the order the Markdown exports have always had.
@@ -267,6 +173,18 @@ func RunFrom(id string) string { return "r/" + id }
 // CutRunFrom is the id in a from= naming a saved run ("r/ID"), and
 // whether it names one; any other from= names a built-in.
 func CutRunFrom(from string) (id string, ok bool) { return strings.CutPrefix(from, RunFrom("")) }
+
+// FromPage is the page of what from names, a built-in's or a saved
+// run's ("r/ID"); "" for an empty from, which names neither.
+func FromPage(from string) string {
+	if id, ok := CutRunFrom(from); ok {
+		return RunPath(id)
+	}
+	if from == "" {
+		return ""
+	}
+	return ScenarioPath(from)
+}
 
 // Fragment is the link to the element id on the same page.
 func Fragment(id string) string { return "#" + url.PathEscape(id) }

@@ -1,11 +1,13 @@
-package views
-
-import "fencelab/static"
+// Package paths holds the lab's routes and builds its links: the pages,
+// the server, the CLI and the probe import it without templ or Echo.
+package paths
 
 // The route patterns of the lab, as Echo registers them. server/routes.go
-// registers from these and the builders in paths.go fill them in, so a
-// link and the route it names cannot drift apart; a test in server walks
-// the registered routes and fails on one that has no builder.
+// registers from these; a route without parameters is its own link, and
+// the builders in paths.go fill in the others and add the queries, so a
+// link and the route it names cannot drift apart. A test in server walks
+// the registered routes and fails on one that takes parameters or a query
+// and has no builder.
 const (
 	RouteHome            = "/"
 	RouteScenario        = "/scenarios/:name" // the page, and its .png
@@ -52,7 +54,7 @@ const (
 	RouteAPIScenario     = "/api/scenarios/:name"
 	RouteHealthz         = "/healthz"
 	RouteReadyz          = "/readyz"
-	RouteStatic          = static.Prefix + "*"
+	RouteStatic          = "/static/*" // static.Prefix, which TestStaticRoute checks
 	RouteFavicon         = "/favicon.ico"
 	RouteIconSVG         = "/icon.svg"
 	RouteIcon192         = "/icon-192.png"
