@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"fencelab/lab"
+	"fencelab/views/class"
 )
 
 // Values shows each resource's value with the token that wrote it,
@@ -82,16 +83,4 @@ func Paragraphs(s string) []string {
 
 // ClassWords is what a class of violation does, in a few words, as every
 // page and picture says it ("corrupts data"); "" for no class.
-func ClassWords(c lab.Class) string {
-	switch c {
-	case lab.Corrupting:
-		return "corrupts data"
-	case lab.Refusing:
-		return "turns the rightful holder away"
-	case lab.Deposed:
-		return "lets a deposed worker's write in"
-	case lab.Overrun:
-		return "lease overrun only"
-	}
-	return ""
-}
+func ClassWords(c lab.Class) string { return class.Of(c).Verdict }
