@@ -106,6 +106,15 @@ func (r *kindRule) namesRequest() bool { return r.delivers || r.commits }
 // takes reports whether the kind takes field f (besides kind and note).
 func (r *kindRule) takes(f string) bool { return slices.Contains(r.fields, f) }
 
+// Takes reports whether an event of kind k takes field f besides kind and
+// note: a send is the kind that takes an id, a deliver and a commit take
+// a request.
+func (k Kind) Takes(f string) bool { return k.rule().takes(f) }
+
+// NamesRequest reports whether an event of kind k names a send's request
+// by its id (deliver, commit).
+func (k Kind) NamesRequest() bool { return k.rule().namesRequest() }
+
 // DefaultsScope reports whether Parse fills in the only declared scope on
 // an event of kind k that names none (acquire, expire, renew, release).
 // Other kinds keep the scope as written (model 3), so the editor's draft

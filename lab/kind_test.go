@@ -65,6 +65,12 @@ func TestKindFacets(t *testing.T) {
 		if got := c.kind.DefaultsResource(); got != c.resource {
 			t.Errorf("Kind(%q).DefaultsResource() = %v, want %v", c.kind, got, c.resource)
 		}
+		if got, want := c.kind.NamesRequest(), c.kind == Deliver || c.kind == Commit; got != want {
+			t.Errorf("Kind(%q).NamesRequest() = %v, want %v", c.kind, got, want)
+		}
+		if got, want := c.kind.Takes("id"), c.kind == Send; got != want {
+			t.Errorf("Kind(%q).Takes(\"id\") = %v, want %v: the draft gives a send its id by it", c.kind, got, want)
+		}
 	}
 	for _, k := range Kinds() {
 		if !slices.ContainsFunc(kindFacetCases, func(c kindFacetCase) bool { return c.kind == k }) {
