@@ -84,7 +84,7 @@ func TestEveryKindComplete(t *testing.T) {
 			t.Errorf("kind %s has no words: add it to kindText in views/editor.go", k)
 		}
 		if lab.Fields(k) == nil {
-			t.Errorf("kind %s takes no fields: add it to the fields of lab/event.go", k)
+			t.Errorf("kind %s takes no fields: give it its row in kindRules (lab/kind.go)", k)
 		}
 		if !strings.Contains(model, string(k)) {
 			t.Errorf("kind %s is not in docs/model.md", k)
