@@ -126,8 +126,9 @@ func TestStoreTestsLeaveTheEngineOut(t *testing.T) {
 func TestImportRulesCanFail(t *testing.T) {
 	t.Parallel()
 	bad := map[string]string{"lab": "net/http", "lab/draft": "fencelab/views", "lab/logs": "os",
-		"scenarios": "fencelab/lab", "views": "fencelab/server/store", "views/diagram": "github.com/a-h/templ", "views/class": "fencelab/views/export",
-		"server": "fencelab/server/store/sqlite", "server/store/sqlite": "github.com/labstack/echo/v4"}
+		"scenarios": "fencelab/lab", "views": "fencelab/server/store", "views/diagram": "github.com/a-h/templ",
+		"views/class": "fencelab/views/export",
+		"server":      "fencelab/server/store/sqlite", "server/store/sqlite": "github.com/labstack/echo/v4"}
 	for _, r := range importRules {
 		if p, ok := bad[r.pkg]; ok && r.ok(p) {
 			t.Errorf("the rule of %s lets %s in", r.pkg, p)

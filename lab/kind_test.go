@@ -37,8 +37,8 @@ func TestKindRulesAgree(t *testing.T) {
 			t.Errorf("kindRules, %s: sends, so it takes a value and a token, but its fields are %v", k, r.fields)
 		}
 		if r.namesRequest() != r.takes("request") || r.delivers && r.commits || r.sends && r.namesRequest() {
-			t.Errorf("kindRules, %s: sends %v, delivers %v, commits %v with fields %v: a kind that names a request takes one, and does one thing with it",
-				k, r.sends, r.delivers, r.commits, r.fields)
+			t.Errorf("kindRules, %s: sends %v, delivers %v, commits %v with fields %v: "+
+				"a kind that names a request takes one, and does one thing with it", k, r.sends, r.delivers, r.commits, r.fields)
 		}
 	}
 }
@@ -144,10 +144,12 @@ func TestKindSwitchesComplete(t *testing.T) {
 			}
 			switch left := slices.Contains(place.rest, row.kind); {
 			case !named[c] && !left:
-				t.Errorf("%s, %s: the switch on %s has no case for %s (%s): give it one, or name it in the rest of kindSwitches (lab/kind_test.go) if the default is right for it",
+				t.Errorf("%s, %s: the switch on %s has no case for %s (%s): give it one, "+
+					"or name it in the rest of kindSwitches (lab/kind_test.go) if the default is right for it",
 					place.file, place.fn, place.on, c, row.kind)
 			case named[c] && left:
-				t.Errorf("%s, %s: the switch on %s has a case for %s, which kindSwitches (lab/kind_test.go) leaves to its default", place.file, place.fn, place.on, c)
+				t.Errorf("%s, %s: the switch on %s has a case for %s, which kindSwitches (lab/kind_test.go) leaves to its default",
+					place.file, place.fn, place.on, c)
 			}
 		}
 	}

@@ -204,7 +204,7 @@ func (pr *program) nameRequests(s *Scenario, t *text) map[string]int {
 	for i, o := range pr.events {
 		switch r := o.kind.rule(); {
 		case !r.sends:
-		case !r.takes("id"): // a write, delivered at once, names no request
+		case !r.takes("id"): // a write has no id of its own: its place names it
 			pr.requestIDs[o.request] = t.join("#", t.int(int64(i+1))) // writeID(i+1)
 		default:
 			if ids == nil {

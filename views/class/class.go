@@ -39,8 +39,9 @@ type Row struct {
 // lists them.
 var rows = [...]Row{
 	{
-		Class:   lab.Corrupting,
-		Words:   "The data is wrong: older work overwrote newer work, one operation was applied twice, or an update was overwritten by a value computed without it.",
+		Class: lab.Corrupting,
+		Words: "The data is wrong: older work overwrote newer work, one operation was applied twice, " +
+			"or an update was overwritten by a value computed without it.",
 		Short:   "data corrupted",
 		Verdict: "corrupts data",
 		Glyph:   "✖",
@@ -59,8 +60,9 @@ var rows = [...]Row{
 		Wash:    "#efe8f7", Line: "#5e3c99", Ink: "#4a2c80",
 	},
 	{
-		Class:   lab.Deposed,
-		Words:   "A worker whose lease had already passed to a newer grant still got a write in. It was told the write succeeded; the new holder may read it and act on it, and its own later write silently replaces it.",
+		Class: lab.Deposed,
+		Words: "A worker whose lease had already passed to a newer grant still got a write in. " +
+			"It was told the write succeeded; the new holder may read it and act on it, and its own later write silently replaces it.",
 		Short:   "deposed worker's write got in",
 		Verdict: "lets a deposed worker's write in",
 		Comma:   true,
