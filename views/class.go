@@ -72,6 +72,10 @@ func worstSlug(c lab.Class) string { return class.Of(c).Slug }
 // classFill is the colour of a class in charts (class.Row.Fill).
 func classFill(c lab.Class) string { return class.Of(c).Fill }
 
+// classPatternSVG is what a chart draws over the colour of class c
+// (class.Row.Pattern): our own markup, never the reader's.
+func classPatternSVG(c lab.Class) string { return class.Of(c).Pattern }
+
 // colourNone fills a bar with nothing counted yet.
 const colourNone = "#d9dce2"
 

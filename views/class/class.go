@@ -29,6 +29,10 @@ type Row struct {
 	// the most severe; the patterns drawn over them and the words beside
 	// them tell them apart in grey too.
 	Fill string
+	// Pattern is the SVG drawn over the fill in charts, in a tile of 8 by
+	// 8, so that the classes differ in grey too: cross-hatched, striped
+	// upright, striped aslant, dotted.
+	Pattern string
 	// Wash, Line and Ink are how it shows in the diagram: the wash behind
 	// its band, the mark at the band's edge, and its text, which reaches
 	// 4.5:1 on the wash. The same hues as the pages' classes (site.css).
@@ -47,6 +51,7 @@ var rows = [...]Row{
 		Glyph:   "✖",
 		Slug:    "corrupting",
 		Fill:    "#b2182b",
+		Pattern: `<path d="M0 0L8 8M8 0L0 8" stroke="#ffffff" stroke-opacity="0.6" stroke-width="1.5"></path>`,
 		Wash:    "#fde8e8", Line: "#b3141f", Ink: "#b3141f",
 	},
 	{
@@ -57,6 +62,7 @@ var rows = [...]Row{
 		Glyph:   "⊘",
 		Slug:    "refusing",
 		Fill:    "#5e3c99",
+		Pattern: `<path d="M2 0V8M6 0V8" stroke="#ffffff" stroke-opacity="0.45" stroke-width="1.5"></path>`,
 		Wash:    "#efe8f7", Line: "#5e3c99", Ink: "#4a2c80",
 	},
 	{
@@ -69,6 +75,7 @@ var rows = [...]Row{
 		Glyph:   "▲",
 		Slug:    "deposed",
 		Fill:    "#e08214",
+		Pattern: `<path d="M-2 2L2 -2M0 8L8 0M6 10L10 6" stroke="#ffffff" stroke-opacity="0.6" stroke-width="1.5"></path>`,
 		Wash:    "#fdf0e0", Line: "#e08214", Ink: "#8a4500",
 	},
 	{
@@ -80,14 +87,19 @@ var rows = [...]Row{
 		Glyph:   "△",
 		Slug:    "overrun",
 		Fill:    "#fdd96b",
+		Pattern: dots,
 		Wash:    "#fdf8dc", Line: "#d9b21c", Ink: "#5c4a00",
 	},
 }
 
+// dots is overrun's pattern, and that of a class the engine does not give.
+const dots = `<circle cx="4" cy="4" r="1.3" fill="#6b5200" fill-opacity="0.55"></circle>`
+
 // none is no class: a clean verdict, or a violation in a trace stored
 // before violations had classes. It has no words and no sign; charts fill
-// it as clean, and the diagram draws such a violation as a corrupting one.
-var none = Row{Slug: "clean", Fill: "#bcd7ee", Wash: "#fde8e8", Line: "#b3141f", Ink: "#b3141f"}
+// it as clean (and draw no pattern over it), and the diagram draws such a
+// violation as a corrupting one.
+var none = Row{Slug: "clean", Fill: "#bcd7ee", Pattern: dots, Wash: "#fde8e8", Line: "#b3141f", Ink: "#b3141f"}
 
 // Of is class c's row. For no class it is the row of none above; a name
 // the engine does not give keeps that row under its own slug.
