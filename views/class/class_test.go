@@ -40,8 +40,10 @@ func TestEveryClassHasItsRow(t *testing.T) {
 				t.Errorf("class %s: its row in views/class has no %s", c, v.Type().Field(j).Name)
 			}
 		}
-		if !strings.Contains(string(css), "--"+r.Slug+":") || !strings.Contains(string(css), ".cls-"+r.Slug) {
-			t.Errorf("class %s has no colour on the pages: add --%s and .cls-%s to static/css/site.css", c, r.Slug, r.Slug)
+		for _, rule := range []string{"--SLUG:", "--SLUG-bg:", "--SLUG-line:", ".cls.cls-SLUG ", ".cls-tag.cls-SLUG ", ".verdict-SLUG "} {
+			if rule = strings.ReplaceAll(rule, "SLUG", r.Slug); !strings.Contains(string(css), rule) {
+				t.Errorf("class %s has no colour on the pages: add %s to static/css/site.css", c, strings.TrimSpace(rule))
+			}
 		}
 	}
 }
