@@ -6,8 +6,9 @@ import "slices"
 // the fields it takes, how it names its scope and resource, and its part
 // in a request. Parse, validation, the programs, the descriptions and the
 // editor's draft read it from here, so a kind is one row of kindRules.
-// What each kind does under each policy is the replay's (replay.go, step),
-// and TestKindSwitchesComplete fails when a kind is missing there.
+// What each kind does under each policy is the replay's (replay.go, step);
+// TestKindSwitchesComplete fails when a kind is missing there, or from
+// the other switches that do each kind's own work (kindSwitches).
 type kindRule struct {
 	// fields are the fields it takes besides kind and note, in the order
 	// of the spec's table; the first required of them are required.
