@@ -15,14 +15,14 @@ func DescribeEvent(e Event) string {
 			parts = append(parts, s)
 		}
 	}
-	switch e.Kind {
-	case Write, Send:
+	switch r := e.Kind.rule(); {
+	case r.sends:
 		// The scope of a write is its grant's, shown by its token.
-		if e.Kind == Send {
+		if r.takes("id") {
 			add(e.ID)
 		}
 		add("→ " + e.Resource)
-	case Deliver, Commit:
+	case r.namesRequest():
 		add(e.Request)
 	default:
 		add(e.Scope)

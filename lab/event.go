@@ -5,36 +5,10 @@ import (
 	"slices"
 )
 
-// fieldsOf lists the fields each kind takes besides kind and note; required
-// ones come first, as counted by requiredOf.
-var fieldsOf = map[Kind][]string{
-	Acquire: {"actor", "scope", "token", "split"},
-	Read:    {"actor", "resource"},
-	Pause:   {"actor"},
-	Resume:  {"actor"},
-	Expire:  {"actor", "scope"},
-	Renew:   {"actor", "scope"},
-	Release: {"actor", "scope"},
-	Check:   {"actor", "scope"},
-	Write:   {"actor", "value", "resource", "op", "token", "scope", "rmw"},
-	Send:    {"actor", "value", "id", "resource", "op", "token", "scope", "rmw"},
-	Deliver: {"request"},
-	Commit:  {"request"},
-	Restart: {"resource", "scope"},
-	Crash:   {"actor"},
-}
-
 // Fields lists the fields kind k takes besides kind and note, in the
 // order of the spec's table; nil for an unknown kind. The editor offers
 // exactly these. The slice is the caller's own.
-func Fields(k Kind) []string { return slices.Clone(fieldsOf[k]) }
-
-// requiredOf counts the leading entries of fieldsOf that are required. A
-// restart needs exactly one of its two fields, checked apart.
-var requiredOf = map[Kind]int{
-	Acquire: 1, Read: 1, Pause: 1, Resume: 1, Expire: 1, Renew: 1, Release: 1, Check: 1,
-	Write: 2, Send: 3, Deliver: 1, Commit: 1, Restart: 0, Crash: 1,
-}
+func Fields(k Kind) []string { return slices.Clone(k.rule().fields) }
 
 // allFields is every field any event may have, for telling a misplaced
 // field from an unknown one.
@@ -71,7 +45,7 @@ func parseEvent(raw json.RawMessage, index int, p *problems) Event {
 	kindRaw, ok := obj["kind"]
 	if !ok {
 		p.add(index, "kind", "missing: one of %s", kindList())
-	} else if json.Unmarshal(kindRaw, &e.Kind) != nil || fieldsOf[e.Kind] == nil {
+	} else if json.Unmarshal(kindRaw, &e.Kind) != nil || !e.Kind.known() {
 		p.add(index, "kind", "unknown kind %s: use one of %s", clip(kindRaw), kindList())
 		e.Kind = ""
 	}
@@ -82,11 +56,11 @@ func parseEvent(raw json.RawMessage, index int, p *problems) Event {
 	if e.Kind == "" {
 		return e
 	}
-	fields := fieldsOf[e.Kind]
-	for i, f := range fields {
+	r := e.Kind.rule()
+	for i, f := range r.fields {
 		v, ok := obj[f]
 		if !ok {
-			if i < requiredOf[e.Kind] {
+			if i < r.required {
 				p.add(index, f, "missing: %s needs %s", e.Kind, describe(f))
 			}
 			continue
@@ -113,7 +87,7 @@ func checkEventKeys(obj map[string]json.RawMessage, kind Kind, index int, p *pro
 		case k == "kind" || k == "note":
 		case !slices.Contains(allFields, k):
 			p.add(index, keyName(k), "unknown field")
-		case kind != "" && !slices.Contains(fieldsOf[kind], k):
+		case kind != "" && !kind.rule().takes(k):
 			p.add(index, k, "%s does not take %s (it takes %s)", kind, k, takes(kind))
 		}
 	}
@@ -159,7 +133,7 @@ func setToken(e *Event, v json.RawMessage, index int, p *problems) {
 	if isNull(v) {
 		// On a write or send, null is a worker that sends no token; on an
 		// acquire it asks for the issuer's next token, as if absent.
-		e.TokenNull = e.Kind != Acquire
+		e.TokenNull = e.Kind.rule().sends
 		return
 	}
 	n, ok := asInt(v)
@@ -201,7 +175,7 @@ func describe(field string) string {
 
 func takes(k Kind) string {
 	s := ""
-	for i, f := range fieldsOf[k] {
+	for i, f := range k.rule().fields {
 		if i > 0 {
 			s += ", "
 		}

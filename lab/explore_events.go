@@ -49,13 +49,13 @@ func (x *Exploration) Reorder(s *Scenario, order []int) (*Scenario, error) {
 func renameWriteIDs(events []Event) {
 	taken := map[string]bool{}
 	for _, e := range events {
-		if e.Kind == Send && !isWriteID(e.ID) {
+		if e.Kind.Takes("id") && !isWriteID(e.ID) {
 			taken[e.ID] = true
 		}
 	}
 	names := map[string]string{}
 	for _, e := range events {
-		if e.Kind != Send || !isWriteID(e.ID) {
+		if !e.Kind.Takes("id") || !isWriteID(e.ID) {
 			continue
 		}
 		base := "write-" + e.ID[1:]
@@ -67,10 +67,10 @@ func renameWriteIDs(events []Event) {
 	}
 	for i := range events {
 		e := &events[i]
-		if n, ok := names[e.ID]; ok && e.Kind == Send {
+		if n, ok := names[e.ID]; ok && e.Kind.Takes("id") {
 			e.ID = n
 		}
-		if n, ok := names[e.Request]; ok && (e.Kind == Deliver || e.Kind == Commit) {
+		if n, ok := names[e.Request]; ok && e.Kind.NamesRequest() {
 			e.Request = n
 		}
 	}

@@ -44,11 +44,12 @@ func newCodec(pr *program, lanes int) *codec {
 	c := &codec{pr: pr, placedLen: placedLen(len(pr.events)), remInApplied: len(pr.scopes) < 8,
 		lanes: lanes, violatedLen: (lanes*bitsPerPolicy + 7) / 8, sendEvent: make([]int, pr.requests)}
 	for i, e := range pr.events {
-		if e.kind != Write && e.kind != Send {
+		r := e.kind.rule()
+		if !r.sends {
 			continue
 		}
 		c.sendEvent[e.request] = i
-		if e.kind == Send {
+		if r.takes("id") { // a send, delivered later
 			c.sends = append(c.sends, e.request)
 		}
 	}

@@ -69,14 +69,14 @@ type freshWalk struct {
 // step follows one step that was not skipped; before is every resource's
 // version before it.
 func (w *freshWalk) step(i int, e Event, o Outcome, before map[string]int, out map[int]Freshness) {
-	switch e.Kind {
-	case Read:
+	switch {
+	case e.Kind == Read:
 		for r, v := range o.Versions {
 			if e.Resource == "" || e.Resource == r {
 				w.seen[actorResource{e.Actor, r}] = Freshness{Read: true, Known: v}
 			}
 		}
-	case Write, Send:
+	case e.Kind.rule().sends:
 		w.sends[e.ID] = e
 		if e.IsRMW() {
 			w.flying[e.ID] = w.seen[actorResource{e.Actor, e.Resource}]

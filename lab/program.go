@@ -140,7 +140,7 @@ func (pr *program) build(s *Scenario, t *text) {
 		pr.noValues[name], pr.noTokens[name] = nil, nil
 	}
 	for _, e := range s.Events {
-		pr.hasRMW = pr.hasRMW || (e.Kind == Write || e.Kind == Send) && e.IsRMW()
+		pr.hasRMW = pr.hasRMW || e.Kind.rule().sends && e.IsRMW()
 	}
 	if pr.hasRMW {
 		pr.noVersions = make(map[string]int, nr)
@@ -187,11 +187,10 @@ func (pr *program) resolve(s *Scenario) (commits int) {
 				pr.actors = append(pr.actors, e.Actor)
 			}
 		}
-		switch e.Kind {
-		case Write, Send:
+		if r := e.Kind.rule(); r.sends {
 			o.request = pr.requests
 			pr.requests++
-		case Commit:
+		} else if r.commits {
 			commits++
 		}
 		pr.events[i] = o
@@ -203,10 +202,11 @@ func (pr *program) resolve(s *Scenario) (commits int) {
 func (pr *program) nameRequests(s *Scenario, t *text) map[string]int {
 	var ids map[string]int
 	for i, o := range pr.events {
-		switch o.kind {
-		case Write:
+		switch r := o.kind.rule(); {
+		case !r.sends:
+		case !r.takes("id"): // a write has no id of its own: its place names it
 			pr.requestIDs[o.request] = t.join("#", t.int(int64(i+1))) // writeID(i+1)
-		case Send:
+		default:
 			if ids == nil {
 				ids = make(map[string]int)
 			}
@@ -221,7 +221,7 @@ func (pr *program) nameRequests(s *Scenario, t *text) map[string]int {
 // each request's commits.
 func (pr *program) resolveCommits(s *Scenario, ids map[string]int, commits int) {
 	for i, e := range s.Events {
-		if e.Kind == Deliver || e.Kind == Commit {
+		if e.Kind.rule().namesRequest() {
 			pr.events[i].request = ids[e.Request]
 		}
 	}
@@ -235,7 +235,7 @@ func (pr *program) resolveCommits(s *Scenario, ids map[string]int, commits int) 
 	// the backing array.
 	at, backing := ints[:n+1], ints[n+1:]
 	for _, o := range pr.events {
-		if o.kind == Commit {
+		if o.kind.rule().commits {
 			at[o.request+1]++
 		}
 	}
@@ -247,7 +247,7 @@ func (pr *program) resolveCommits(s *Scenario, ids map[string]int, commits int) 
 		pr.commits[q] = backing[at[q]:at[q]:at[q+1]]
 	}
 	for i, o := range pr.events {
-		if o.kind == Commit {
+		if o.kind.rule().commits {
 			pr.lastCommit[o.request] = i
 			pr.commits[o.request] = append(pr.commits[o.request], i)
 		}
@@ -277,5 +277,5 @@ func (pr *program) hasOpKeys() bool {
 
 // hasCommits reports whether any event is a commit.
 func (pr *program) hasCommits() bool {
-	return slices.ContainsFunc(pr.events, func(e op) bool { return e.kind == Commit })
+	return slices.ContainsFunc(pr.events, func(e op) bool { return e.kind.rule().commits })
 }

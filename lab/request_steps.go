@@ -27,12 +27,12 @@ func Requests(t *Trace, p Policy) map[string]RequestSteps {
 	}
 	for i, st := range t.Steps {
 		e := st.Event
-		switch e.Kind {
-		case Send, Write:
+		switch row := e.Kind.rule(); {
+		case row.sends:
 			r := get(e.ID)
 			r.Send = i
 			out[e.ID] = r
-		case Deliver:
+		case row.delivers:
 			r := get(e.Request)
 			if d := st.Outcomes.Of(p).Decision; r.Decided < 0 && d != Skipped && d != Dropped {
 				r.Decided = i

@@ -1,7 +1,5 @@
 package lab
 
-import "slices"
-
 // Kind is the kind of an event, spelled as in the spec.
 type Kind string
 
@@ -22,13 +20,6 @@ const (
 	Restart Kind = "restart"
 	Crash   Kind = "crash"
 )
-
-// kinds lists every event kind in the order the spec's table gives them.
-var kinds = [...]Kind{Acquire, Read, Pause, Resume, Expire, Renew, Release, Check, Write, Send, Deliver, Commit, Restart, Crash}
-
-// Kinds returns every event kind in the spec's order. The slice is the
-// caller's own.
-func Kinds() []Kind { return slices.Clone(kinds[:]) }
 
 // Limits of a scenario, from the spec.
 const (

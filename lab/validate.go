@@ -14,21 +14,10 @@ func validate(s *Scenario, p *problems) {
 		if e.Actor != "" {
 			actors[e.Actor] = true
 		}
-		switch e.Kind {
-		case Acquire, Expire, Renew, Release:
-			e.Scope = declared(e.Scope, scope1, s.Scopes, index, "scope", p)
-		case Write, Send:
-			e.Resource = declared(e.Resource, resource1, s.Resources, index, "resource", p)
-			named(e.Scope, s.Scopes, index, "scope", p)
-		case Check:
-			named(e.Scope, s.Scopes, index, "scope", p)
-		case Read:
-			named(e.Resource, s.Resources, index, "resource", p)
-		case Restart:
-			named(e.Resource, s.Resources, index, "resource", p)
-			named(e.Scope, s.Scopes, index, "scope", p)
-		}
-		if e.Kind == Send && e.ID != "" {
+		r := e.Kind.rule()
+		e.Resource = check(r.resource, e.Resource, resource1, s.Resources, index, "resource", p)
+		e.Scope = check(r.scope, e.Scope, scope1, s.Scopes, index, "scope", p)
+		if r.sends && e.ID != "" {
 			if first, ok := sends[e.ID]; ok {
 				p.add(index, "id", "%q is already the id of the send at event %d", e.ID, first)
 			} else {
@@ -37,7 +26,7 @@ func validate(s *Scenario, p *problems) {
 		}
 	}
 	for i, e := range s.Events {
-		if (e.Kind == Deliver || e.Kind == Commit) && e.Request != "" {
+		if e.Kind.rule().namesRequest() && e.Request != "" {
 			if _, ok := sends[e.Request]; !ok {
 				p.add(i+1, "request", "no send has the id %q", e.Request)
 			}
@@ -46,6 +35,18 @@ func validate(s *Scenario, p *problems) {
 	if len(actors) > MaxActors {
 		p.add(0, "events", "%d actors, at most %d", len(actors), MaxActors)
 	}
+}
+
+// check checks the name an event gives in m as n says, and returns the
+// name the event has then: with namesDefault, def when it gives none.
+func check[V any](n naming, name, def string, m map[string]V, index int, field string, p *problems) string {
+	switch n {
+	case namesDefault:
+		return declared(name, def, m, index, field, p)
+	case namesAsIs:
+		named(name, m, index, field, p)
+	}
+	return name
 }
 
 // only returns the single name of m, or "" when m has several.

@@ -4,37 +4,28 @@ import (
 	"math/big"
 
 	"fencelab/lab"
+	"fencelab/views/class"
 	"fencelab/views/export"
 )
 
 // classText says what each class of violation means, for the glossaries.
-var classText = map[lab.Class]string{
-	lab.Corrupting: "The data is wrong: older work overwrote newer work, one operation was applied twice, or an update was overwritten by a value computed without it.",
-	lab.Refusing:   "The rightful holder's write was turned away: the protection got in the way of valid work.",
-	lab.Deposed:    "A worker whose lease had already passed to a newer grant still got a write in. It was told the write succeeded; the new holder may read it and act on it, and its own later write silently replaces it.",
-	lab.Overrun:    "The lease ran out before the worker's write, but nobody had taken over: nothing newer was at risk.",
-}
+var classText = byClass(func(r class.Row) string { return r.Words })
 
 // classShort is the class in a few words, beside a violation.
-var classShort = map[lab.Class]string{
-	lab.Corrupting: "data corrupted",
-	lab.Refusing:   "holder refused",
-	lab.Deposed:    "deposed worker's write got in",
-	lab.Overrun:    "lease overrun, nobody took over",
-}
+var classShort = byClass(func(r class.Row) string { return r.Short })
 
-// classGlyph pairs each class with a sign, so that it never relies on
-// colour alone; the signs grow heavier with severity.
-var classGlyph = map[lab.Class]string{
-	lab.Corrupting: "✖",
-	lab.Refusing:   "⊘",
-	lab.Deposed:    "▲",
-	lab.Overrun:    "△",
+// byClass is one column of the classes' table, by class.
+func byClass(col func(class.Row) string) map[lab.Class]string {
+	m := map[lab.Class]string{}
+	for _, r := range class.Rows() {
+		m[r.Class] = col(r)
+	}
+	return m
 }
 
 // ClassGlyph is the sign of class c, or "" for no class (a trace stored
 // before violations had classes).
-func ClassGlyph(c lab.Class) string { return classGlyph[c] }
+func ClassGlyph(c lab.Class) string { return class.Of(c).Glyph }
 
 // classCSS is the CSS class that colours something by class c; "cls-none"
 // for no class.
@@ -42,7 +33,7 @@ func classCSS(c lab.Class) string {
 	if c == "" {
 		return "cls cls-none"
 	}
-	return "cls cls-" + string(c)
+	return "cls cls-" + class.Of(c).Slug
 }
 
 // worstOf is the most severe class among violations, or "".
@@ -63,15 +54,11 @@ func verdictWords(c lab.Class, n int) string {
 // "corrupts data in 1 of 720 orderings" or "clean in all 720".
 func worstWords(c lab.Class, n, all *big.Int, complete bool) string {
 	of := " in " + countText(n) + " of " + orderingsText(all)
-	switch c {
-	case lab.Corrupting:
-		return "corrupts data" + of
-	case lab.Refusing:
-		return "turns the rightful holder away" + of
-	case lab.Deposed:
-		return "lets a deposed worker's write in," + of
-	case lab.Overrun:
-		return "lease overrun only," + of
+	if r := class.Of(c); r.Verdict != "" {
+		if r.Comma {
+			return r.Verdict + "," + of
+		}
+		return r.Verdict + of
 	}
 	if complete {
 		return "clean in all " + countText(all)
@@ -80,30 +67,14 @@ func worstWords(c lab.Class, n, all *big.Int, complete bool) string {
 }
 
 // worstSlug names a class in CSS classes and SVG ids: "clean" for none.
-func worstSlug(c lab.Class) string {
-	if c == "" {
-		return "clean"
-	}
-	return string(c)
-}
+func worstSlug(c lab.Class) string { return class.Of(c).Slug }
 
-// classFill is the colour of a class in charts. The colours are told apart
-// with any colour vision (no red against green) and by lightness, darkest
-// for the most severe; the patterns drawn over them and the words beside
-// them tell them apart in grey too.
-func classFill(c lab.Class) string {
-	switch c {
-	case lab.Corrupting:
-		return "#b2182b"
-	case lab.Refusing:
-		return "#5e3c99"
-	case lab.Deposed:
-		return "#e08214"
-	case lab.Overrun:
-		return "#fdd96b"
-	}
-	return "#bcd7ee"
-}
+// classFill is the colour of a class in charts (class.Row.Fill).
+func classFill(c lab.Class) string { return class.Of(c).Fill }
+
+// classPatternSVG is what a chart draws over the colour of class c
+// (class.Row.Pattern): our own markup, never the reader's.
+func classPatternSVG(c lab.Class) string { return class.Of(c).Pattern }
 
 // colourNone fills a bar with nothing counted yet.
 const colourNone = "#d9dce2"
@@ -137,7 +108,7 @@ func (r *ExploreResult) switchesText() string {
 // violationGlyph is a violation's sign: its class's, or a warning sign
 // for a violation without a class (a trace stored before classes).
 func violationGlyph(c lab.Class) string {
-	if g := classGlyph[c]; g != "" {
+	if g := ClassGlyph(c); g != "" {
 		return g
 	}
 	return "⚠"

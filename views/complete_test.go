@@ -84,7 +84,7 @@ func TestEveryKindComplete(t *testing.T) {
 			t.Errorf("kind %s has no words: add it to kindText in views/editor.go", k)
 		}
 		if lab.Fields(k) == nil {
-			t.Errorf("kind %s takes no fields: add it to the fields of lab/event.go", k)
+			t.Errorf("kind %s takes no fields: give it its row in kindRules (lab/kind.go)", k)
 		}
 		if !strings.Contains(model, string(k)) {
 			t.Errorf("kind %s is not in docs/model.md", k)
@@ -96,7 +96,7 @@ func TestEveryKindComplete(t *testing.T) {
 }
 
 // glossary is each term of the glossary's lists with its explanation:
-// the classes (classText in views/class.go) and the invariants
+// the classes (their rows in views/class) and the invariants
 // (invariantText in views/words.go), by the term's first word.
 func glossary(t *testing.T) map[string]string {
 	root := render(t, "Glossary()", views.Glossary())
@@ -134,7 +134,7 @@ func TestEveryInvariantComplete(t *testing.T) {
 }
 
 // classShortWords is each class in a few words, as the explorer's legend
-// shows it (classShort in views/class.go): "corrupting: data corrupted".
+// shows it (Short in views/class): "corrupting: data corrupted".
 func classShortWords(t *testing.T) map[lab.Class]string {
 	sc, _ := builtin(t, "paused-worker")
 	r := exploreResult(t, sc)
@@ -156,7 +156,7 @@ func TestEveryClassComplete(t *testing.T) {
 	words, short := glossary(t), classShortWords(t)
 	for _, c := range lab.Classes() {
 		if words[string(c)] == "" || short[c] == "" || views.ClassGlyph(c) == "" {
-			t.Errorf("class %s lacks its words or its sign: add it to classText, classShort and classGlyph in views/class.go", c)
+			t.Errorf("class %s lacks its words or its sign on the pages: fill its row in views/class (Words, Short, Glyph)", c)
 		}
 		if !strings.Contains(css, "--"+string(c)+":") || !strings.Contains(css, ".cls-"+string(c)) {
 			t.Errorf("class %s has no colour: add --%s and .cls-%s to static/css/site.css", c, c, c)

@@ -3,7 +3,7 @@ package views
 import (
 	"io"
 
-	"fencelab/lab"
+	"fencelab/views/class"
 	"fencelab/views/diagram"
 )
 
@@ -35,7 +35,7 @@ func (row ExploreRow) cardWords(r *ExploreResult) string {
 		return verdictWords(c, 0) + " in all"
 	}
 	words := verdictWords(c, 0)
-	if c == lab.Deposed || c == lab.Overrun { // as worstWords says them: "… write in, in 50"
+	if class.Of(c).Comma { // as worstWords says them: "… write in, in 50"
 		words += ","
 	}
 	return words + " in " + countText(row.byClass(c))

@@ -281,7 +281,10 @@ func printOrderings(x *lab.Exploration, only lab.Policy, w io.Writer) {
 		if pe.Worst != nil {
 			worst = string(*pe.Worst)
 		}
-		fmt.Fprintf(w, "  %-17s worst %-10s corrupting %s, refusing %s, deposed %s, overrun %s\n", pe.Policy, worst,
-			pe.ByClass[lab.Corrupting], pe.ByClass[lab.Refusing], pe.ByClass[lab.Deposed], pe.ByClass[lab.Overrun])
+		counts := make([]string, 0, len(pe.ByClass))
+		for _, c := range lab.Classes() {
+			counts = append(counts, fmt.Sprintf("%s %s", c, pe.ByClass[c]))
+		}
+		fmt.Fprintf(w, "  %-17s worst %-10s %s\n", pe.Policy, worst, strings.Join(counts, ", "))
 	}
 }

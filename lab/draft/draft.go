@@ -123,7 +123,7 @@ func KindFields(k lab.Kind) []string { return lab.Fields(k) }
 
 // Takes reports whether kind k takes field f. Every kind takes a note.
 func Takes(k lab.Kind, f string) bool {
-	return f == "note" || slices.Contains(lab.Fields(k), f)
+	return f == "note" || k.Takes(f)
 }
 
 // Controls lists the form controls a card of kind k has besides its kind
@@ -172,7 +172,7 @@ func (d *Draft) ActorUsed(a string) bool {
 func (d *Draft) SendIDs() []string {
 	var out []string
 	for _, e := range d.Events {
-		if e.Kind == lab.Send && e.ID != "" && !slices.Contains(out, e.ID) {
+		if e.Kind.Takes("id") && e.ID != "" && !slices.Contains(out, e.ID) {
 			out = append(out, e.ID)
 		}
 	}

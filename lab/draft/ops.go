@@ -86,7 +86,7 @@ func applyCardOp(d *Draft, verb Verb, n int) string {
 		return cardControl(n+1, Down)
 	case Dup:
 		c := ev[n-1]
-		if c.Kind == lab.Send {
+		if c.Kind.Takes("id") { // a send's copy is a request of its own
 			c.ID = nextSendID(d)
 		}
 		d.Events = slices.Insert(ev, n, c)
@@ -134,10 +134,10 @@ func addEvent(d *Draft, pos int) string {
 	if Takes(e.Kind, "value") && e.Value == "" {
 		e.Value = "from " + e.Actor
 	}
-	if e.Kind == lab.Send && e.ID == "" {
+	if e.Kind.Takes("id") && e.ID == "" {
 		e.ID = nextSendID(d)
 	}
-	if (e.Kind == lab.Deliver || e.Kind == lab.Commit) && e.Request == "" {
+	if e.Kind.NamesRequest() && e.Request == "" {
 		e.Request = latestRequest(d, e.Kind)
 	}
 	if e.Kind == lab.Restart && e.Resource == "" && e.Scope == "" && len(d.Resources) > 0 {
@@ -151,7 +151,7 @@ func addEvent(d *Draft, pos int) string {
 // nextSendID is the first of m1, m2, ... that no send uses.
 func nextSendID(d *Draft) string {
 	return nextName("m", 0, func(id string) bool {
-		return slices.ContainsFunc(d.Events, func(e Event) bool { return e.Kind == lab.Send && e.ID == id })
+		return slices.ContainsFunc(d.Events, func(e Event) bool { return e.Kind.Takes("id") && e.ID == id })
 	})
 }
 
@@ -166,7 +166,7 @@ func latestRequest(d *Draft, k lab.Kind) string {
 	}
 	latest := ""
 	for _, e := range slices.Backward(d.Events) {
-		if e.Kind != lab.Send || e.ID == "" {
+		if !e.Kind.Takes("id") || e.ID == "" {
 			continue
 		}
 		if !done[e.ID] {

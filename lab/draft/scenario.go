@@ -184,15 +184,11 @@ func eventOf(e lab.Event, oneScope, oneResource bool) Event {
 	}
 	// Only where Parse filled them in: a read's resource, and a check's,
 	// write's or restart's scope, are as written (model 3).
-	switch e.Kind {
-	case lab.Acquire, lab.Expire, lab.Renew, lab.Release:
-		if oneScope {
-			de.Scope = ""
-		}
-	case lab.Write, lab.Send:
-		if oneResource {
-			de.Resource = ""
-		}
+	if oneScope && e.Kind.DefaultsScope() {
+		de.Scope = ""
+	}
+	if oneResource && e.Kind.DefaultsResource() {
+		de.Resource = ""
 	}
 	de.Split, de.RMW = boolText(e.Split), boolText(e.RMW)
 	if e.Value != nil {

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"fencelab/lab"
+	"fencelab/views/class"
 )
 
 // Colours of the diagram. Text colours reach 4.5:1 on white and on the
@@ -30,20 +31,12 @@ const (
 )
 
 // classColour is how a class of violation shows in the diagram: the wash
-// behind its band, the mark at the band's edge, and its text, which reaches
-// 4.5:1 on the wash. The same hues as the pages' classes (site.css).
+// behind its band, the mark at the band's edge, and its text (class.Row).
 type classColour struct{ wash, line, ink string }
 
 func classColours(c lab.Class) classColour {
-	switch c {
-	case lab.Refusing:
-		return classColour{"#efe8f7", "#5e3c99", "#4a2c80"}
-	case lab.Deposed:
-		return classColour{"#fdf0e0", "#e08214", "#8a4500"}
-	case lab.Overrun:
-		return classColour{"#fdf8dc", "#d9b21c", "#5c4a00"}
-	}
-	return classColour{colViolBg, colViol, colViol} // corrupting, and a trace stored before classes
+	r := class.Of(c) // a trace stored before classes is drawn as corrupting
+	return classColour{r.Wash, r.Line, r.Ink}
 }
 
 // actorColour is an actor's pill (fill and text) and the darker line its

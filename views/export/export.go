@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"fencelab/lab"
+	"fencelab/views/class"
 )
 
 // Values shows each resource's value with the token that wrote it,
@@ -83,19 +84,7 @@ func Paragraphs(s string) []string {
 
 // ClassWords is what a class of violation does, in a few words, as every
 // page and picture says it ("corrupts data"); "" for no class.
-func ClassWords(c lab.Class) string {
-	switch c {
-	case lab.Corrupting:
-		return "corrupts data"
-	case lab.Refusing:
-		return "turns the rightful holder away"
-	case lab.Deposed:
-		return "lets a deposed worker's write in"
-	case lab.Overrun:
-		return "lease overrun only"
-	}
-	return ""
-}
+func ClassWords(c lab.Class) string { return class.Of(c).Verdict }
 
 // Plural writes "1 event", "3 events", "2 policies".
 func Plural(n int, word string) string {
