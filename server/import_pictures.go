@@ -84,10 +84,14 @@ func writeImportedSVG(c echo.Context, id string, sc *lab.Scenario, tr *lab.Trace
 // renderImportedEmbed is the embed of a saved import: the logs' verdict
 // above the replay, and the diagram with the logs' column.
 func renderImportedEmbed(c echo.Context, run store.Run, sc *lab.Scenario, tr *lab.Trace) error {
+	theme, err := embedTheme(c.QueryParam("theme"))
+	if err != nil {
+		return err
+	}
 	chosen := embedPolicies(c)
 	d := diagramPolicy(c)
 	page := views.EmbedPage{Report: markImported(views.NewReport(sc, tr, chosen), run), Diagram: d,
-		Link: fullLink(views.RunPath(run.ID), chosen, d), Kind: "saved import"}
+		Link: fullLink(views.RunPath(run.ID), chosen, d), Kind: "saved import", Theme: theme}
 	return render(c, http.StatusOK, views.Embed(page))
 }
 

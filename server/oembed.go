@@ -83,7 +83,11 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 	if mh, err := strconv.Atoi(c.QueryParam("maxheight")); err == nil && mh > 0 {
 		height = min(height, mh)
 	}
-	src := base + fullLinkEmbed(path, chosen, d)
+	theme, err := embedTheme(c.QueryParam("theme"))
+	if err != nil {
+		return err
+	}
+	src := base + themed(fullLinkEmbed(path, chosen, d), theme)
 	c.Response().Header().Set("Cache-Control", "public, max-age=3600")
 	return writeJSON(c, http.StatusOK, oembedJSON{
 		Version: "1.0", Type: "rich", Title: sc.Title, ProviderName: "fencelab", ProviderURL: base + "/",
@@ -116,6 +120,17 @@ func (s *Server) embedTarget(c echo.Context, path string) (*lab.Scenario, *lab.T
 // fullLinkEmbed is the embed page of the page at path, with its choices.
 func fullLinkEmbed(path string, chosen []lab.Policy, d lab.Policy) string {
 	return fullLink(views.EmbedPathOf(path), chosen, d)
+}
+
+// themed is the embed page at link with ?theme= added, when one is asked.
+func themed(link, theme string) string {
+	if theme == "" {
+		return link
+	}
+	if strings.Contains(link, "?") {
+		return link + "&theme=" + theme
+	}
+	return link + "?theme=" + theme
 }
 
 // htmlAttr escapes a value for a double-quoted HTML attribute.

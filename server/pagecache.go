@@ -142,6 +142,13 @@ func (s *Server) pageKey(c echo.Context) string {
 			}
 		}
 	}
+	switch theme := q.Get("theme"); theme {
+	case "":
+	case "light", "dark":
+		b.WriteString("&theme=" + theme)
+	default:
+		b.WriteString("&theme=?") // refused by the embed, never kept
+	}
 	switch size := q.Get("size"); size {
 	case "", "card":
 	case "full":

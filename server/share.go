@@ -254,10 +254,26 @@ func (s *Server) handleScenarioEmbed(c echo.Context) error {
 }
 
 func renderEmbed(c echo.Context, sc *lab.Scenario, tr *lab.Trace, path, kind string) error {
+	theme, err := embedTheme(c.QueryParam("theme"))
+	if err != nil {
+		return err
+	}
 	chosen := embedPolicies(c)
 	d := diagramPolicy(c)
-	page := views.EmbedPage{Report: views.NewReport(sc, tr, chosen), Diagram: d, Link: fullLink(path, chosen, d), Kind: kind}
+	page := views.EmbedPage{Report: views.NewReport(sc, tr, chosen), Diagram: d, Link: fullLink(path, chosen, d), Kind: kind, Theme: theme}
 	return render(c, http.StatusOK, views.Embed(page))
+}
+
+// embedTheme reads an embed's ?theme=: "light" or "dark" fixes its
+// colours for a host page that has its own; without it the embed follows
+// the reader's system (prefers-color-scheme), as the lab's pages do.
+func embedTheme(q string) (string, error) {
+	switch q {
+	case "", views.ThemeLight, views.ThemeDark:
+		return q, nil
+	}
+	return "", echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf(
+		"theme=%q is not a theme of the embed: light or dark, or no theme to follow the reader's system.", q))
 }
 
 // fullLink is the page at path with the policies and the diagram's policy.
