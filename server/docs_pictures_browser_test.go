@@ -40,6 +40,7 @@ type docsPicture struct {
 	full   bool
 	show   func(t *testing.T, ctx context.Context, base string) (replace []string)
 	mobile bool
+	dark   bool // under prefers-color-scheme: dark
 }
 
 // TestDocsPictures takes the browser screenshots the README and docs/
@@ -84,6 +85,7 @@ func TestDocsPictures(t *testing.T) {
 				opts = append(opts, chromedp.EmulateMobile, chromedp.EmulateTouch)
 			}
 			run(t, ctx, "viewport", chromedp.EmulateViewport(p.w, p.h, opts...))
+			dark(t, ctx, p.dark)
 			replace := p.show(t, ctx, base)
 			settle(t, ctx)
 			got := pictureRecord{words: normalise(eval[string](t, ctx, pictureWordsJS(p.full)), replace)}
@@ -125,6 +127,12 @@ var docsPictures = []docsPicture{
 	}},
 	// classroom.md: presenting paused-worker at step 8 on a 1280×720 projector.
 	{name: "present.png", w: 1280, h: 720, show: func(t *testing.T, ctx context.Context, base string) []string {
+		openPresent(t, ctx, base+views.ScenarioPresentPath("paused-worker")+"#step-8", 1280, 720)
+		waitFor(t, ctx, "step 8", `document.querySelector("#step-8.is-current") !== null && document.querySelector("#step-8").getBoundingClientRect().bottom <= innerHeight`)
+		return nil
+	}},
+	// classroom.md: the same, on a system set to dark.
+	{name: "present-dark.png", w: 1280, h: 720, dark: true, show: func(t *testing.T, ctx context.Context, base string) []string {
 		openPresent(t, ctx, base+views.ScenarioPresentPath("paused-worker")+"#step-8", 1280, 720)
 		waitFor(t, ctx, "step 8", `document.querySelector("#step-8.is-current") !== null && document.querySelector("#step-8").getBoundingClientRect().bottom <= innerHeight`)
 		return nil
