@@ -14,6 +14,7 @@ import (
 
 	"fencelab/lab"
 	"fencelab/server/internal/lru"
+	"fencelab/views"
 )
 
 // defaultPageCacheBytes bounds the rendered pages kept in memory, and
@@ -144,7 +145,7 @@ func (s *Server) pageKey(c echo.Context) string {
 	}
 	switch theme := q.Get("theme"); theme {
 	case "":
-	case "light", "dark":
+	case views.ThemeLight, views.ThemeDark:
 		b.WriteString("&theme=" + theme)
 	default:
 		b.WriteString("&theme=?") // refused by the embed, never kept
