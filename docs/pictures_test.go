@@ -28,6 +28,8 @@ func TestPicturesAreFresh(t *testing.T) {
 	pictures := map[string]func(*bytes.Buffer) error{
 		// sharing.md: the link preview of a run, unfenced beside fenced
 		"card.png": func(w *bytes.Buffer) error { return diagram.ComparePNG(w, b.Scenario, tr, lab.Unfenced, lab.Fenced) },
+		// classroom.md: the whole diagram under unfenced, as ?size=full draws it
+		"diagram.png": func(w *bytes.Buffer) error { return diagram.PNG(w, b.Scenario, tr, lab.Unfenced, diagram.Full) },
 	}
 	for name, draw := range pictures {
 		var buf bytes.Buffer

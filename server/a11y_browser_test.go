@@ -14,6 +14,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // axeSource is axe-core's axe.min.js: the file FENCELAB_AXE names, which
@@ -72,7 +73,10 @@ func TestAccessibility(t *testing.T) {
 		{"editor-builtin", paths.Link(paths.RouteEditor, "paused-worker", nil), ".diagram"},
 		{"explore", paths.Link(paths.RouteExplore, "paused-worker", nil), "#x-events-h"},
 		{"present", paths.PresentPathOf(paths.ScenarioPath("paused-worker")), ".present-table"},
-		{"embed", paths.RunEmbedPath(id) + "?d=unfenced", ".diagram"},
+		{"embed", paths.EmbedPathOf(paths.RunPath(id)) + "?d=unfenced", ".diagram"},
+		// A host page may fix the embed's colours whatever the system.
+		{"embed-theme-dark", paths.EmbedPathOf(paths.ScenarioPath("paused-worker")) + "?theme=dark", ".diagram"},
+		{"embed-theme-light", paths.EmbedPathOf(paths.ScenarioPath("paused-worker")) + "?theme=light", ".diagram"},
 		{"join", paths.RouteJoinForm, "#join-code"},
 		{"import", paths.RouteImport, "main"},
 		{"compare", paths.ComparePath("paused-worker", "old-token-first"), "table.compare"},
@@ -85,7 +89,7 @@ func TestAccessibility(t *testing.T) {
 				audit(t, ctx, axe, base, p, width)
 			}
 			// Dark mode (prefers-color-scheme: dark) keeps every page clean
-			// too, those that turn dark and those that stay light.
+			// too: each turns dark, but an embed asked for ?theme=light.
 			dark(t, ctx, true)
 			audit(t, ctx, axe, base, auditPage{p.name + " (dark)", p.path, p.ready}, 1280)
 			dark(t, ctx, false)
@@ -135,8 +139,8 @@ func auditTab(t *testing.T, watch bool) context.Context {
 	return ctx
 }
 
-// auditRoom starts a live room and audits its pages: the presenter's
-// screen, a student's, and the summary.
+// auditRoom starts a live room, asks a question and audits its pages in
+// both schemes: the presenter's screen, a student's, and the summary.
 func auditRoom(t *testing.T, ctx context.Context, axe, base string) {
 	t.Helper()
 	run(t, ctx, "open the presentation", chromedp.EmulateViewport(1280, 720),
@@ -146,11 +150,18 @@ func auditRoom(t *testing.T, ctx context.Context, axe, base string) {
 	code := strings.TrimSpace(eval[string](t, ctx, `document.querySelector(".room-join-code").textContent`))
 	room := eval[string](t, ctx, `document.querySelector(".present").dataset.room`)
 	presenter := eval[string](t, ctx, `location.pathname + location.search`)
-	for _, width := range []int64{1280, 390} {
-		audit(t, ctx, axe, base, auditPage{"room-presenter", presenter, ".room-join-code"}, width)
-		audit(t, ctx, axe, base, auditPage{"room-student", paths.JoinPath(code), "main"}, width)
-		audit(t, ctx, axe, base, auditPage{"room-summary", paths.RoomPath(room), "main"}, width)
+	// The room asks step 8, so that a phone shows the two answers.
+	run(t, ctx, "ask step 8", chromedp.KeyEvent(kb.End))
+	waitFor(t, ctx, "the question panel", `!document.querySelector(".predict").hidden`)
+	for _, scheme := range []string{"", " (dark)"} {
+		dark(t, ctx, scheme != "")
+		for _, width := range []int64{1280, 390} {
+			audit(t, ctx, axe, base, auditPage{"room-presenter" + scheme, presenter, ".room-join-code"}, width)
+			audit(t, ctx, axe, base, auditPage{"room-student" + scheme, paths.JoinPath(code), "main"}, width)
+			audit(t, ctx, axe, base, auditPage{"room-summary" + scheme, paths.RoomPath(room), "main"}, width)
+		}
 	}
+	dark(t, ctx, false)
 }
 
 // audit opens p at width and reports each serious or critical violation.

@@ -80,7 +80,11 @@ func (s *Server) handleOEmbed(c echo.Context) error {
 	if mh, err := strconv.Atoi(c.QueryParam("maxheight")); err == nil && mh > 0 {
 		height = min(height, mh)
 	}
-	src := base + q.link(paths.EmbedPathOf(path))
+	theme, err := embedTheme(c.QueryParam("theme"))
+	if err != nil {
+		return err
+	}
+	src := base + themed(q.link(paths.EmbedPathOf(path)), theme)
 	c.Response().Header().Set("Cache-Control", "public, max-age=3600")
 	return writeJSON(c, http.StatusOK, oembedJSON{
 		Version: "1.0", Type: "rich", Title: title, ProviderName: "fencelab", ProviderURL: base + "/",
@@ -112,6 +116,17 @@ func (s *Server) embedTarget(c echo.Context, path string) (string, string, func(
 		return "", "", nil, errNoScenario
 	}
 	return "", "", nil, errOEmbedURL
+}
+
+// themed is the embed page at link with ?theme= added, when one is asked.
+func themed(link, theme string) string {
+	if theme == "" {
+		return link
+	}
+	if strings.Contains(link, "?") {
+		return link + "&theme=" + theme
+	}
+	return link + "?theme=" + theme
 }
 
 // htmlAttr escapes a value for a double-quoted HTML attribute.

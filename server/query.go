@@ -31,6 +31,9 @@ type pageQuery struct {
 	// Unknown are the names in ?p= and ?d= that name no policy, each
 	// once: the page says it left them out, and is not cached.
 	Unknown []string
+	// Theme is ?theme= as asked, an embed's light or dark (embedTheme
+	// refuses any other).
+	Theme string
 	// named reports whether ?p= named a policy (else Policies are the
 	// default); d is ?d= as asked, kept when the policies change.
 	named bool
@@ -60,7 +63,7 @@ func (s *Server) query(c echo.Context) pageQuery {
 // queryOf reads the p and d fields of a query or a posted form.
 func queryOf(v url.Values) pageQuery {
 	names, asked := v["p"]
-	q := pageQuery{Asked: asked, d: v.Get("d")}
+	q := pageQuery{Asked: asked, d: v.Get("d"), Theme: v.Get("theme")}
 	for _, p := range lab.Policies() {
 		if slices.Contains(names, string(p)) {
 			q.Policies = append(q.Policies, p)
@@ -143,6 +146,13 @@ func (q pageQuery) cacheKey() string {
 				key += string(p) + ","
 			}
 		}
+	}
+	switch q.Theme {
+	case "":
+	case views.ThemeLight, views.ThemeDark:
+		key += "&theme=" + q.Theme
+	default:
+		key += "&theme=?" // refused by the embed, never kept
 	}
 	return key
 }

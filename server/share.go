@@ -208,7 +208,11 @@ func (s *Server) handleRunEmbed(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.Embed(s.embedPage(c, paths.RunPath(sr.Run.ID), sr.kind(), sr.report)))
+	page, err := s.embedPage(c, paths.RunPath(sr.Run.ID), sr.kind(), sr.report)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.Embed(page))
 }
 
 func (s *Server) handleScenarioEmbed(c echo.Context) error {
@@ -218,15 +222,35 @@ func (s *Server) handleScenarioEmbed(c echo.Context) error {
 	}
 	tr := lab.Replay(b.Scenario)
 	report := func(ps []lab.Policy) *views.Report { return newReport(b.Scenario, tr, ps) }
-	return render(c, http.StatusOK, views.Embed(s.embedPage(c, paths.ScenarioPath(b.Name), "built-in scenario", report)))
+	page, err := s.embedPage(c, paths.ScenarioPath(b.Name), "built-in scenario", report)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.Embed(page))
 }
 
 // embedPage is the embed of the page at path: the first policies of the
 // query (embedPolicies), the page's diagram, and a link back to the page
 // with the same choice.
-func (s *Server) embedPage(c echo.Context, path, kind string, report func([]lab.Policy) *views.Report) views.EmbedPage {
+func (s *Server) embedPage(c echo.Context, path, kind string, report func([]lab.Policy) *views.Report) (views.EmbedPage, error) {
 	q := s.query(c).embed()
-	return views.EmbedPage{Report: report(q.Policies), Diagram: q.Diagram, Link: q.link(path), Kind: kind}
+	theme, err := embedTheme(q.Theme)
+	if err != nil {
+		return views.EmbedPage{}, err
+	}
+	return views.EmbedPage{Report: report(q.Policies), Diagram: q.Diagram, Link: q.link(path), Kind: kind, Theme: theme}, nil
+}
+
+// embedTheme reads an embed's ?theme=: "light" or "dark" fixes its
+// colours for a host page that has its own; without it the embed follows
+// the reader's system (prefers-color-scheme), as the lab's pages do.
+func embedTheme(q string) (string, error) {
+	switch q {
+	case "", views.ThemeLight, views.ThemeDark:
+		return q, nil
+	}
+	return "", echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf(
+		"theme=%q is not a theme of the embed: light or dark, or no theme to follow the reader's system.", q))
 }
 
 // share is the link preview of the page at path (with its query): the

@@ -192,7 +192,8 @@ func casLikeUnfenced(s *lab.Scenario, p lab.Policy) string {
 // darkStyles are the stylesheets whose colours follow site.css's
 // variables, so that a page drawn by them alone turns dark with the
 // reader's system; a page with any other keeps the light colours.
-var darkStyles = []string{"css/diagram.css", "css/explore.css", "css/observed.css", "css/import.css", "css/editor.css"}
+var darkStyles = []string{"css/diagram.css", "css/explore.css", "css/observed.css", "css/import.css", "css/editor.css",
+	"css/present.css", "css/room.css"}
 
 // darkOK reports whether the page may turn dark (site.css's dark mode).
 func (h Head) darkOK() bool {
