@@ -306,7 +306,7 @@ func (s *Server) runPage(c echo.Context, sr *savedRun) views.RunPage {
 		report.ModelNote = observed.ModelNote()
 	}
 	path := paths.RunPath(sr.Run.ID)
-	link := s.query(c).link(path)
+	link := s.query(c).link(path) // the address as asked: a claimed policy is the page's default, not a choice to keep
 	lesson, alt := views.VerdictsLine(sr.Trace, q.Policies), s.cardAlt(c, sr.Scenario, sr.Trace)
 	if sr.Imported != nil {
 		lesson, alt = importedLesson(sr.Imported), diagram.ImportedAlt(sr.Scenario, sr.Trace, q.Diagram, report.Imported)
