@@ -283,8 +283,8 @@ func ReadMapping(r io.Reader) (*Mapping, error) {
 	if err := dec.Decode(&m); err != nil {
 		switch {
 		case errors.Is(err, io.EOF):
-			return nil, fmt.Errorf("mapping: the file is empty: give a JSON object, as {\"kinds\": [{\"is\": " +
-				"\"lease granted\", \"kind\": \"acquire\"}]}")
+			return nil, fmt.Errorf("mapping: the file is empty: give a JSON object, " +
+				"as {\"kinds\": [{\"is\": \"lease granted\", \"kind\": \"acquire\"}]}")
 		case errors.Is(err, io.ErrUnexpectedEOF):
 			return nil, fmt.Errorf("mapping: the JSON is cut short (a bracket or a quote is not closed)")
 		}
@@ -321,8 +321,8 @@ func (m *Mapping) Check() error {
 		rules = rules || s.Kind != nil || len(s.Kinds) > 0
 	}
 	if !rules {
-		return fmt.Errorf("mapping: no kind rule: give kinds, as [{\"is\": \"lease granted\", \"kind\": " +
-			"\"acquire\"}], or kind, as {\"field\": \"msg\", \"values\": {\"lease granted\": \"acquire\"}}")
+		return fmt.Errorf("mapping: no kind rule: give kinds, as [{\"is\": \"lease granted\", \"kind\": \"acquire\"}], " +
+			"or kind, as {\"field\": \"msg\", \"values\": {\"lease granted\": \"acquire\"}}")
 	}
 	return nil
 }
