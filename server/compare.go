@@ -49,7 +49,8 @@ func (s *Server) handleCompareMarkdown(c echo.Context) error {
 // comparison loads both sides, or says which one names nothing.
 func (s *Server) comparison(c echo.Context, a, b string) (*export.Comparison, int, error) {
 	if a == "" || b == "" {
-		return nil, http.StatusBadRequest, errors.New("Name two runs to compare: A and B, each a built-in's name (paused-worker) or a saved run (r/ID).")
+		return nil, http.StatusBadRequest, errors.New("Name two runs to compare: A and B, each a built-in's " +
+			"name (paused-worker) or a saved run (r/ID).")
 	}
 	side := func(label, from string) (export.Side, int, error) {
 		o, err := s.resolveFrom(c.Request().Context(), from)
@@ -58,10 +59,18 @@ func (s *Server) comparison(c echo.Context, a, b string) (*export.Comparison, in
 			if errors.As(err, &he) && he.Code == http.StatusGone {
 				return export.Side{}, http.StatusGone, errors.New(label + " (" + from + ") was taken down.")
 			}
-			return export.Side{}, http.StatusNotFound, errors.New(label + " (" + from + ") names no built-in scenario and no saved run: " + strings.TrimSuffix(err.Error(), "."))
+			return export.Side{}, http.StatusNotFound, errors.New(
+				label + " (" + from + ") names no built-in scenario and no saved run: " + strings.TrimSuffix(err.Error(), "."),
+			)
 		}
 		sc := o.scenario
-		return export.Side{Name: from, Title: sc.Title, Link: s.absURL(c, paths.FromPage(from)), Scenario: sc, Trace: lab.Replay(sc)}, 0, nil
+		return export.Side{
+			Name:     from,
+			Title:    sc.Title,
+			Link:     s.absURL(c, paths.FromPage(from)),
+			Scenario: sc,
+			Trace:    lab.Replay(sc),
+		}, 0, nil
 	}
 	sa, status, err := side("A", a)
 	if err != nil {

@@ -36,8 +36,9 @@ var compress = middleware.GzipWithConfig(middleware.GzipConfig{
 // selfEncoded reports whether the route at path sends its own gzipped form.
 func selfEncoded(path string) bool {
 	switch path {
-	case paths.RouteHome, paths.RouteScenario, paths.RouteRun, paths.RouteAPIRun, paths.RouteStatic, paths.RouteRunEmbed, paths.RouteScenarioEmbed,
-		paths.RouteFavicon, paths.RouteIconSVG, paths.RouteIcon192, paths.RouteIcon512, paths.RouteAppleTouchIcon, paths.RouteManifest, paths.RouteAPIReplay:
+	case paths.RouteHome, paths.RouteScenario, paths.RouteRun, paths.RouteAPIRun, paths.RouteStatic,
+		paths.RouteRunEmbed, paths.RouteScenarioEmbed, paths.RouteFavicon, paths.RouteIconSVG, paths.RouteIcon192,
+		paths.RouteIcon512, paths.RouteAppleTouchIcon, paths.RouteManifest, paths.RouteAPIReplay:
 		return true
 	}
 	return false

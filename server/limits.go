@@ -346,12 +346,14 @@ func until(l *rate.Limiter, now time.Time, n int) time.Duration {
 }
 
 func (b *budgets) overSaves(wait time.Duration) *refusal {
-	return over("saves", wait, "This address has saved too many runs: its budget is %d runs at once, then %d an hour. Nothing was saved; try again in %s.",
+	return over("saves", wait, "This address has saved too many runs: its budget is %d runs at once, then %d "+
+		"an hour. Nothing was saved; try again in %s.",
 		b.saves.burst, b.saves.perHour, waitWords(wait))
 }
 
 func (b *budgets) overBytes(wait time.Duration) *refusal {
-	return over("bytes", wait, "This address has saved too many bytes: its budget is %s at once, then %s an hour. Nothing was saved; try again in %s.",
+	return over("bytes", wait, "This address has saved too many bytes: its budget is %s at once, then %s an "+
+		"hour. Nothing was saved; try again in %s.",
 		byteWords(b.bytes.burst), byteWords(b.bytes.perHour), waitWords(wait))
 }
 
@@ -361,7 +363,8 @@ func (b *budgets) takeRoom(key string) (undo func(), err *refusal) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r, err := take(b.of(key, now).rooms, now, 1, func(wait time.Duration) *refusal {
-		return over("rooms", wait, "This address has started too many live rooms: its budget is %d rooms at once, then %d an hour. Try again in %s.",
+		return over("rooms", wait, "This address has started too many live rooms: its budget is %d rooms at "+
+			"once, then %d an hour. Try again in %s.",
 			b.rooms.burst, b.rooms.perHour, waitWords(wait))
 	})
 	if err != nil {
@@ -376,7 +379,8 @@ func (b *budgets) takeAnswer(key string) *refusal {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	_, err := take(b.of(key, now).answers, now, 1, func(wait time.Duration) *refusal {
-		return over("answers", wait, "This address has sent too many answers: its budget is %d answers at once, then %d an hour. Try again in %s.",
+		return over("answers", wait, "This address has sent too many answers: its budget is %d answers at "+
+			"once, then %d an hour. Try again in %s.",
 			b.answers.burst, b.answers.perHour, waitWords(wait))
 	})
 	return err
@@ -402,7 +406,8 @@ func (b *budgets) takeMiss(key string) {
 }
 
 func (b *budgets) overMisses(wait time.Duration) *refusal {
-	return over("join", wait, "This address has typed too many room codes that name no live room: its budget is %d at once, then %d an hour. Check the code on the presenter’s screen and try again in %s.",
+	return over("join", wait, "This address has typed too many room codes that name no live room: its budget "+
+		"is %d at once, then %d an hour. Check the code on the presenter’s screen and try again in %s.",
 		b.misses.burst, b.misses.perHour, waitWords(wait))
 }
 

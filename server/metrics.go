@@ -37,7 +37,8 @@ func newMetrics(s *Server) *metrics {
 		Help:    "Saves committed together in one transaction by the SQLite writer.",
 		Buckets: prometheus.ExponentialBuckets(1, 2, 9)}) // 1 to 256, the writer's largest group
 	m.refused = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "fencelab_saves_refused_total",
-		Help: "Saves, live rooms, answers and room codes refused by a limit: saves, bytes, rooms, answers or join (a client's or its network's budget, 429), store_size (507)."},
+		Help: "Saves, live rooms, answers and room codes refused by a limit: saves, bytes, rooms, answers or " +
+			"join (a client's or its network's budget, 429), store_size (507)."},
 		[]string{"limit"})
 	m.storeErrors = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "fencelab_store_errors_total",
 		Help: "Requests that failed on the store, by what went wrong: unavailable, full or other."}, []string{"error"})
@@ -63,9 +64,14 @@ func (s *Server) gauges() []prometheus.Collector {
 	counter := func(name, help string, labels prometheus.Labels, f func() float64) prometheus.Collector {
 		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help, ConstLabels: labels}, f)
 	}
-	const refusedHelp = "Explorations refused: busy when every slot was taken (503), one_per_client when the client's own was still running (429)."
+	const refusedHelp = "Explorations refused: busy when every slot was taken (503), one_per_client when the " +
+		"client's own was still running (429)."
 	return []prometheus.Collector{
-		gauge("fencelab_explorations_running", "Explorations running now.", func() float64 { r, _ := s.explorations.counts(); return float64(r) }),
+		gauge(
+			"fencelab_explorations_running",
+			"Explorations running now.",
+			func() float64 { r, _ := s.explorations.counts(); return float64(r) },
+		),
 		gauge("fencelab_explorations_waiting", "Requests waiting for an identical exploration another request started.",
 			func() float64 { _, w := s.explorations.counts(); return float64(w) }),
 		counter("fencelab_explorations_refused_total", refusedHelp, prometheus.Labels{"reason": "busy"},

@@ -51,7 +51,8 @@ func parseProbeBody(r io.Reader) (*lab.Scenario, *probe.Result, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil || in.Scenario == nil || in.Probe == nil {
-		return nil, nil, echo.NewHTTPError(http.StatusBadRequest, `The body must be {"scenario": {...}, "probe": {...}}, as fencelab probe --save sends it.`)
+		return nil, nil, echo.NewHTTPError(http.StatusBadRequest, `The body must be {"scenario": {...}, `+
+			`"probe": {...}}, as fencelab probe --save sends it.`)
 	}
 	sc, err := lab.Parse(bytes.NewReader(in.Scenario))
 	if err != nil {
@@ -85,7 +86,11 @@ func (s *Server) saveProbe(c echo.Context, sc *lab.Scenario, res *probe.Result) 
 		return store.Run{}, fmt.Errorf("encode observation: %w", err)
 	}
 	id := s.runID(append(append(canonical, '\n'), observed...))
-	return s.keep(c, store.Run{ID: id, Title: sc.Title, Scenario: canonical, Trace: trace, Observed: observed, EngineVersion: lab.Version}, nil)
+	return s.keep(
+		c,
+		store.Run{ID: id, Title: sc.Title, Scenario: canonical, Trace: trace, Observed: observed, EngineVersion: lab.Version},
+		nil,
+	)
 }
 
 // observedView turns a stored observation into the page's rows: every
@@ -107,7 +112,8 @@ func observedView(sr *savedRun) *views.Observed {
 		}
 	}
 	if o := res.Orderings; o != nil {
-		v.Orderings = fmt.Sprintf("%s orderings requested; %d played, %d disagree. This is the first that disagreed.", o.Requested, o.Tried, o.Disagreed)
+		v.Orderings = fmt.Sprintf("%s orderings requested; %d played, %d disagree. This is "+
+			"the first that disagreed.", o.Requested, o.Tried, o.Disagreed)
 	}
 	byStep := map[int]probe.Step{}
 	for _, st := range res.Steps {

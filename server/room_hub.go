@@ -133,7 +133,8 @@ func newHub(s *Server, f store.Fanout, limits RoomConfig) *hub {
 var (
 	errRoomFull   = "This room is full: it has %d phones connected, its limit. Ask the presenter to start another room."
 	errServerFull = "This server is full: it has %d connections to live rooms, its limit. Try again in a minute."
-	errClientFull = "This room has %d phones connected from your address (or network), as many as one address may hold, so that others can join too. Close a tab, or join from another network."
+	errClientFull = "This room has %d phones connected from your address (or network), as many as one address " +
+		"may hold, so that others can join too. Close a tab, or join from another network."
 )
 
 // join adds a connection to room r, a presenter's or a student's, or says why not.

@@ -120,7 +120,8 @@ var errNoStudent = echo.NewHTTPError(http.StatusForbidden,
 func (s *Server) handleStudentPage(c echo.Context) error {
 	r, err := s.liveRoomByCode(c)
 	if errors.Is(err, store.ErrNoRoom) {
-		p := views.JoinPage{Code: normalCode(c.Param("code")), Error: "There is no live room with this code (or it has ended). Check the code on the presenter’s screen."}
+		p := views.JoinPage{Code: normalCode(c.Param("code")), Error: "There is no live room with this code " +
+			"(or it has ended). Check the code on the presenter’s screen."}
 		return render(c, http.StatusNotFound, views.Join(p))
 	}
 	if err != nil {

@@ -119,7 +119,8 @@ func (s *Server) handleRoomTake(c echo.Context) error {
 	secret := randomString(32)
 	err = s.rooms.TakeHandover(c.Request().Context(), r.ID, hashSecret(code), hashSecret(secret))
 	if errors.Is(err, store.ErrNoHandover) {
-		p := views.TakePage{Title: r.Title, Action: paths.RoomTakePath(r.ID), Error: "This code is wrong or was used already. Ask the presenter for a new one."}
+		p := views.TakePage{Title: r.Title, Action: paths.RoomTakePath(r.ID), Error: "This code is wrong or " +
+			"was used already. Ask the presenter for a new one."}
 		return render(c, http.StatusForbidden, views.RoomTake(p))
 	}
 	if err != nil {

@@ -68,8 +68,9 @@ const (
 func presenterCookie(id string) string { return "fencelab_room_" + id }
 
 var (
-	errRoomEnded   = echo.NewHTTPError(http.StatusGone, "This live room has ended.")
-	errNotPresent  = echo.NewHTTPError(http.StatusForbidden, "Only the presenter’s browser can move this room (or the one it was handed over to).")
+	errRoomEnded  = echo.NewHTTPError(http.StatusGone, "This live room has ended.")
+	errNotPresent = echo.NewHTTPError(http.StatusForbidden, "Only the presenter’s browser can move this room "+
+		"(or the one it was handed over to).")
 	errRoomsOff    = echo.NewHTTPError(http.StatusNotFound, "This server keeps no live rooms.")
 	errBadRoomForm = echo.NewHTTPError(http.StatusBadRequest, "The room was asked for without a presentation to follow.")
 )

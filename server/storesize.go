@@ -150,6 +150,7 @@ func (s *storeSize) precheck(ctx context.Context, n int) error {
 // errStoreReserved answers a write the store's reserve does not take.
 func errStoreReserved(max int64, why string) error {
 	return echo.NewHTTPError(http.StatusInsufficientStorage, fmt.Sprintf(
-		"The lab’s store is nearly at its size limit of %s: the room left is kept for small saves from many networks, and %s, so nothing was saved. Saved runs can still be opened, explored and replayed.",
+		"The lab’s store is nearly at its size limit of %s: the room left is kept for small saves from many "+
+			"networks, and %s, so nothing was saved. Saved runs can still be opened, explored and replayed.",
 		byteWords(max), why))
 }

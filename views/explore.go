@@ -67,7 +67,13 @@ type FirstViolation struct {
 // deadline, for the page: it groups the counterexamples by ordering and
 // turns each, reordered (x.Counterexamples, one of reordered), into a
 // scenario that can be saved.
-func NewExploreResult(s *lab.Scenario, x *lab.Exploration, budget int, deadline time.Duration, reordered []lab.Reordering) (*ExploreResult, error) {
+func NewExploreResult(
+	s *lab.Scenario,
+	x *lab.Exploration,
+	budget int,
+	deadline time.Duration,
+	reordered []lab.Reordering,
+) (*ExploreResult, error) {
 	r := &ExploreResult{Scenario: s, X: x, Budget: budget, Deadline: deadline, actors: map[string]int{}}
 	for _, e := range s.Events {
 		if _, seen := r.actors[e.Actor]; e.Actor != "" && !seen {
@@ -121,7 +127,10 @@ func (r *ExploreResult) prepare(o *Ordering, reordered []lab.Reordering) error {
 	// Its own words are the note; the original's lesson, true of another
 	// order, stays only as the original's. The title says it is a reordering.
 	sc.Title = export.Cut("Reordered: "+r.Scenario.Title, lab.MaxTitle)
-	sc.Description = joinDescription(o.note(r.Scenario.Title), export.Original(export.LessonLabel("The original", export.BeforeReordering), sc.Description))
+	sc.Description = joinDescription(
+		o.note(r.Scenario.Title),
+		export.Original(export.LessonLabel("The original", export.BeforeReordering), sc.Description),
+	)
 	b, err := json.Marshal(sc)
 	if err != nil {
 		return fmt.Errorf("encode ordering %s: %w", o.Label, err)

@@ -29,7 +29,8 @@ var invariantText = map[lab.Invariant]string{
 	lab.DuplicateApplied:   "applied an operation that had already been applied",
 	lab.ValidWriteRejected: "turned away the write of the worker that holds the current, valid lease",
 	lab.UnownedWrite:       "applied a write whose actor was not the current holder of the lease",
-	lab.LostUpdate:         "applied a read-modify-write while stale: another actor's update, applied since the writer's read, was overwritten by a value computed without it",
+	lab.LostUpdate: "applied a read-modify-write while stale: another actor's update, applied since " +
+		"the writer's read, was overwritten by a value computed without it",
 }
 
 // invariantClassText names the class each invariant falls in.

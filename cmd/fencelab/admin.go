@@ -124,8 +124,10 @@ func adminList(args []string, stdout, stderr io.Writer) error {
 // Hidden runs are never purged: their takedowns stay as they are.
 func adminPurge(args []string, stdout, stderr io.Writer) error {
 	flags, db := adminFlags("admin purge", stderr)
-	clientFlag := flags.String("client", "", "the address or network (CIDR) that saved the runs, such as 198.51.100.7 or 2001:db8::/48; an IPv6 address stands for its /64")
-	since := flags.String("since", "", "runs saved at or after this time (RFC 3339, such as 2026-12-01T20:00:00Z), or this long ago (such as 2h)")
+	clientFlag := flags.String("client", "", "the address or network (CIDR) that saved the runs, such as "+
+		"198.51.100.7 or 2001:db8::/48; an IPv6 address stands for its /64")
+	since := flags.String("since", "", "runs saved at or after this time (RFC 3339, such as "+
+		"2026-12-01T20:00:00Z), or this long ago (such as 2h)")
 	until := flags.String("until", "", "runs saved before this time (RFC 3339), or this long ago")
 	dryRun := flags.Bool("dry-run", false, "list the runs that would be purged, and delete nothing")
 	if err := parseFlags(flags, args); err != nil {
@@ -180,7 +182,8 @@ func adminPurge(args []string, stdout, stderr io.Writer) error {
 		if f.DryRun {
 			verb = "would purge (dry run, nothing deleted)"
 		}
-		fmt.Fprintf(stdout, "%s %d runs, %d bytes; hidden runs are kept. A running server may still serve a purged run's pages from its memory until it restarts.\n", verb, len(runs), bytes)
+		fmt.Fprintf(stdout, "%s %d runs, %d bytes; hidden runs are kept. A running server may still serve a "+
+			"purged run's pages from its memory until it restarts.\n", verb, len(runs), bytes)
 		return nil
 	})
 }

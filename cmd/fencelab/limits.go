@@ -35,10 +35,13 @@ func addLimitFlags(flags *flag.FlagSet) (*limitFlags, error) {
 		help      string
 	}{
 		{&lf.saves, "client-saves", "FENCELAB_CLIENT_SAVES", 600, "new runs one client may save at once; 0: no limit"},
-		{&lf.savesPerHour, "client-saves-per-hour", "FENCELAB_CLIENT_SAVES_PER_HOUR", 1800, "new runs one client may save per hour once its burst is spent"},
+		{&lf.savesPerHour, "client-saves-per-hour", "FENCELAB_CLIENT_SAVES_PER_HOUR", 1800,
+			"new runs one client may save per hour once its burst is spent"},
 		{&lf.rooms, "client-rooms", "FENCELAB_CLIENT_ROOMS", 30, "live rooms one client may create at once; 0: no limit"},
-		{&lf.roomsPerHour, "client-rooms-per-hour", "FENCELAB_CLIENT_ROOMS_PER_HOUR", 30, "live rooms one client may create per hour once its burst is spent"},
-		{&lf.atOnce, "client-saves-at-once", "FENCELAB_CLIENT_SAVES_AT_ONCE", 4, "saves of one client served at once, more wait their turn; 0: no bound"},
+		{&lf.roomsPerHour, "client-rooms-per-hour", "FENCELAB_CLIENT_ROOMS_PER_HOUR", 30,
+			"live rooms one client may create per hour once its burst is spent"},
+		{&lf.atOnce, "client-saves-at-once", "FENCELAB_CLIENT_SAVES_AT_ONCE", 4,
+			"saves of one client served at once, more wait their turn; 0: no bound"},
 	}
 	for _, f := range ints {
 		def, err := envInt(f.env, f.def)
@@ -53,9 +56,12 @@ func addLimitFlags(flags *flag.FlagSet) (*limitFlags, error) {
 		def       int64
 		help      string
 	}{
-		{lf.bytes, "client-save-bytes", "FENCELAB_CLIENT_SAVE_BYTES", 32 << 20, "bytes of new runs one client may save at once, such as 32MiB; 0: no limit"},
-		{lf.bytesPerHour, "client-save-bytes-per-hour", "FENCELAB_CLIENT_SAVE_BYTES_PER_HOUR", 32 << 20, "bytes of new runs one client may save per hour once its burst is spent"},
-		{lf.maxStoreSize, "max-store-size", "FENCELAB_MAX_STORE_SIZE", -1, "database size past which saves answer 507, such as 2GiB; 0: no limit; default 2GiB for SQLite, none for PostgreSQL"},
+		{lf.bytes, "client-save-bytes", "FENCELAB_CLIENT_SAVE_BYTES", 32 << 20,
+			"bytes of new runs one client may save at once, such as 32MiB; 0: no limit"},
+		{lf.bytesPerHour, "client-save-bytes-per-hour", "FENCELAB_CLIENT_SAVE_BYTES_PER_HOUR", 32 << 20,
+			"bytes of new runs one client may save per hour once its burst is spent"},
+		{lf.maxStoreSize, "max-store-size", "FENCELAB_MAX_STORE_SIZE", -1,
+			"database size past which saves answer 507, such as 2GiB; 0: no limit; default 2GiB for SQLite, none for PostgreSQL"},
 	}
 	for _, f := range sizes {
 		f.v.n = f.def

@@ -154,12 +154,16 @@ func parseProbeFlags(args []string, stdinPiped bool) (probeFlags, error) {
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	fs.StringVar(&f.save, "save", "", "a fencelab server's base URL: save what the probe saw there and print its link")
 	fs.BoolVar(&f.keepGoing, "keep-going", false, "with --concurrent, run the whole duration after a violation")
-	fs.StringVar(&f.sql.file, "sql", "", "a file of named SQL blocks (reset, write, read, check, grant, restart): probe the statements your service runs")
+	fs.StringVar(&f.sql.file, "sql", "", "a file of named SQL blocks (reset, write, read, check, grant, "+
+		"restart): probe the statements your service runs")
 	fs.StringVar(&f.sql.db, "db", "", "with --sql: postgres://…, mysql://user:pass@host:port/db (MySQL, MariaDB) or a SQLite file")
-	fs.StringVar(&f.sql.isolation, "isolation", "", "with --sql: read committed, repeatable read or serializable, when the file has no -- isolation: line")
+	fs.StringVar(&f.sql.isolation, "isolation", "", "with --sql: read committed, repeatable read or "+
+		"serializable, when the file has no -- isolation: line")
 	fs.IntVar(&f.sql.retries, "retries", sqlprobe.DefaultRetries, "with --sql: how often a serialization failure or deadlock is retried")
-	fs.Var(&itemFlag{"--role", &f.sql.items}, "role", "with --sql: role map items (write=UpdateJob,SetState check=GetJob refused-on=23505), as a -- fencelab: line; repeatable")
-	fs.Var(&itemFlag{"--param", &f.sql.items}, "param", "with --sql: parameter map items ('$1=token' 'GetJob: @id=resource'), as a -- fencelab: line; repeatable")
+	fs.Var(&itemFlag{"--role", &f.sql.items}, "role", "with --sql: role map items (write=UpdateJob,SetState "+
+		"check=GetJob refused-on=23505), as a -- fencelab: line; repeatable")
+	fs.Var(&itemFlag{"--param", &f.sql.items}, "param", "with --sql: parameter map items ('$1=token' 'GetJob: "+
+		"@id=resource'), as a -- fencelab: line; repeatable")
 	files, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return f, &usageError{"probe: its options:\n" + flagList(fs)}

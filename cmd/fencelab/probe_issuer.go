@@ -62,7 +62,8 @@ func parseIssuerFlags(args []string) (issuerFlags, []string, error) {
 	seed := fs.String("seed", "", "the seed of the faults' draws (default: from the clock, printed)")
 	fs.StringVar(&f.start, "start", "", "local[=N]: start the issuer on loopback, from the binaries on PATH")
 	fs.StringVar(&f.config, "config", "", "with --start: the team's own configuration file")
-	fs.StringVar(&f.nemesis, "nemesis", "", "the faults, in turn (default: every one that applies; none for an issuer the probe did not start)")
+	fs.StringVar(&f.nemesis, "nemesis", "", "the faults, in turn (default: every one that applies; none for "+
+		"an issuer the probe did not start)")
 	fs.DurationVar(&f.interval, "interval", 10*time.Second, "fault k is due at k × interval")
 	fs.DurationVar(&f.faultFor, "fault-for", 0, "how long each fault lasts (default: the larger of 3s and twice the TTL)")
 	fs.StringVar(&f.format, "format", "table", "table, markdown or json")
@@ -105,7 +106,8 @@ func parseIssuerFlags(args []string) (issuerFlags, []string, error) {
 		return f, nil, usage("--issuer takes no scenario (%q)", extra[0])
 	case f.target != "" && f.recvSQL != "":
 		return f, nil, usage("give --target URL or --sql FILE, one receiver, not both")
-	case (f.target != "" || f.recvSQL != "") && (probe.CheckConcurrentPolicy(lab.Policy(f.policy)) != nil || !lab.Policy(f.policy).ChecksToken() || lab.Policy(f.policy).Registers()):
+	case (f.target != "" || f.recvSQL != "") && (probe.CheckConcurrentPolicy(lab.Policy(f.policy)) != nil ||
+		!lab.Policy(f.policy).ChecksToken() || lab.Policy(f.policy).Registers()):
 		return f, nil, usage("--policy %q: a receiver beside the issuer is judged as fenced, fenced-strict or fenced-idempotent", f.policy)
 	case f.recvSQL != "" && f.db == "":
 		return f, nil, usage("--sql needs --db URL, the receiver's database")
@@ -114,7 +116,8 @@ func parseIssuerFlags(args []string) (issuerFlags, []string, error) {
 	case f.url != "" && f.sqlFile != "":
 		return f, nil, usage("give --issuer URL or --issuer-sql FILE --db URL, not both")
 	case f.sqlFile != "" && f.db == "" && f.start == "":
-		return f, nil, usage("--issuer-sql needs --db URL: postgres://…, mysql://user:pass@host:port/db or a SQLite file (or --start local, a PostgreSQL of the probe's)")
+		return f, nil, usage("--issuer-sql needs --db URL: postgres://…, mysql://user:pass@host:port/db or a " +
+			"SQLite file (or --start local, a PostgreSQL of the probe's)")
 	case f.sqlFile != "" && f.db != "" && f.start != "":
 		return f, nil, usage("give --db URL or --start local (a PostgreSQL the probe starts), not both")
 	case f.url != "" && f.db != "" && f.recvSQL == "":

@@ -86,12 +86,14 @@ func parseReceiverFlags(args []string) (receiverFlags, error) {
 		return f, &usageError{"receiver: " + err.Error()}
 	}
 	if f.store != "memory" && f.store != "sqlite" && !isDatabaseURL(f.store) {
-		return f, &usageError{fmt.Sprintf("receiver: unknown --store %q: use memory, sqlite, postgres://… or mysql://user:pass@host:port/db", sqlprobe.Redact(f.store))}
+		return f, &usageError{fmt.Sprintf("receiver: unknown --store %q: use memory, sqlite, postgres://… or "+
+			"mysql://user:pass@host:port/db", sqlprobe.Redact(f.store))}
 	}
 	return f, nil
 }
 
-const receiverUsage = `fencelab receiver [--addr 127.0.0.1:8081] [--policy P] [--store memory|sqlite|postgres://…|mysql://…] [--db PATH] [--flaw racy|forgetful] [--window D]
+const receiverUsage = `fencelab receiver [--addr 127.0.0.1:8081] [--policy P] [--store memory|sqlite|postgres://…|mysql://…] ` +
+	`[--db PATH] [--flaw racy|forgetful] [--window D]
 
 On PostgreSQL, MySQL and MariaDB each write is one transaction:
   SELECT token FROM fencelab_receiver_floor WHERE id = 1 FOR UPDATE

@@ -28,7 +28,8 @@ func seed(lib *lab.Library, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(w, "unfenced final value: %s\nfenced final value: %s\nrepeated current token: %s\nold token before newer token reaches resource: %s\n",
+	_, err = fmt.Fprintf(w, "unfenced final value: %s\nfenced final value: %s\n"+
+		"repeated current token: %s\nold token before newer token reaches resource: %s\n",
 		finalValue(pw, lab.Unfenced), finalValue(pw, lab.Fenced), last, aWrite.Outcomes.Of(lab.Fenced).Decision)
 	return err
 }

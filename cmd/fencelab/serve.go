@@ -60,15 +60,19 @@ func serve(args []string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet("serve", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	addr := flags.String("addr", envOr("FENCELAB_ADDR", ":8080"), "listen address (env FENCELAB_ADDR)")
-	dbPath := flags.String("db", envOr("FENCELAB_DB", "./fencelab.db"), "SQLite file, created if absent, or a postgres:// URL (env FENCELAB_DB)")
-	accessPath := flags.String("access-log", envOr("FENCELAB_ACCESS_LOG", "stderr"), "where one line per request goes: stderr, off, or a file appended to (env FENCELAB_ACCESS_LOG)")
+	dbPath := flags.String("db", envOr("FENCELAB_DB", "./fencelab.db"),
+		"SQLite file, created if absent, or a postgres:// URL (env FENCELAB_DB)")
+	accessPath := flags.String("access-log", envOr("FENCELAB_ACCESS_LOG", "stderr"),
+		"where one line per request goes: stderr, off, or a file appended to (env FENCELAB_ACCESS_LOG)")
 	baseURL := flags.String("base-url", os.Getenv("FENCELAB_BASE_URL"),
 		"public address for links, such as https://fencelab.example (env FENCELAB_BASE_URL); default: each request's host")
-	roomTTL := flags.Duration("room-ttl", envDuration("FENCELAB_ROOM_TTL", 4*time.Hour), "how long a live room takes answers (env FENCELAB_ROOM_TTL)")
+	roomTTL := flags.Duration("room-ttl", envDuration("FENCELAB_ROOM_TTL", 4*time.Hour),
+		"how long a live room takes answers (env FENCELAB_ROOM_TTL)")
 	proxies := flags.String("trusted-proxy", os.Getenv("FENCELAB_TRUSTED_PROXY"),
 		"comma-separated IPs or CIDR ranges of reverse proxies whose X-Forwarded-For is believed (env FENCELAB_TRUSTED_PROXY)")
 	maxConns := flags.Int("max-conns", defaultMaxConns, "open connections at most, idle ones included")
-	maxConnsPerClient := flags.Int("max-conns-per-client", 0, "open connections of one client (address, IPv6 /64) at most; default: a quarter of --max-conns")
+	maxConnsPerClient := flags.Int("max-conns-per-client", 0, "open connections of one client (address, IPv6 "+
+		"/64) at most; default: a quarter of --max-conns")
 	metricsAddr := flags.String("metrics-addr", os.Getenv("FENCELAB_METRICS_ADDR"),
 		"listen address of the Prometheus metrics at /metrics, such as 127.0.0.1:9090 (env FENCELAB_METRICS_ADDR); default: none")
 	limits, err := addLimitFlags(flags)

@@ -57,7 +57,8 @@ type pipeline struct {
 
 // Finish builds the scenario from the lines read and judges it.
 func (im *Importer) Finish(ctx context.Context) (*Result, error) {
-	p := &pipeline{im: im, queue: map[string][]*ev{}, offsets: map[string]time.Duration{}, offsetWhy: map[string]*Offset{}, bound: map[string]string{}}
+	p := &pipeline{im: im, queue: map[string][]*ev{}, offsets: map[string]time.Duration{},
+		offsetWhy: map[string]*Offset{}, bound: map[string]string{}}
 	if err := im.refusal(); err != nil {
 		return nil, err
 	}
@@ -85,7 +86,8 @@ func (im *Importer) Finish(ctx context.Context) (*Result, error) {
 	p.tokens()
 	p.leases()
 	if len(p.events) > lab.MaxEvents {
-		return nil, &Error{Reasons: []string{fmt.Sprintf("%d events, the model allows %d: import a shorter window with --since and --until", len(p.events), lab.MaxEvents)}}
+		return nil, &Error{Reasons: []string{fmt.Sprintf("%d events, the model allows %d: import a shorter "+
+			"window with --since and --until", len(p.events), lab.MaxEvents)}}
 	}
 	return p.result(ctx)
 }
@@ -126,7 +128,8 @@ func (im *Importer) refusal() error {
 		}
 	}
 	if im.dropped > 0 {
-		reasons = append(reasons, fmt.Sprintf("more than %d matching lines, the model replays at most %d events: import a shorter window with --since and --until", maxEntries, lab.MaxEvents))
+		reasons = append(reasons, fmt.Sprintf("more than %d matching lines, the model replays at most %d "+
+			"events: import a shorter window with --since and --until", maxEntries, lab.MaxEvents))
 	}
 	if events == 0 && len(reasons) == 0 {
 		reasons = append(reasons, im.noEvent()...)
@@ -315,7 +318,8 @@ func (p *pipeline) date() error {
 		if e.at.noYear {
 			f := im.files[e.file]
 			if im.earliest.IsZero() {
-				return &Error{Reasons: []string{fmt.Sprintf("%s: its times have no year (%s), and no line of the import has one: set the mapping's year", f.name, e.at.t.Format("Jan 2 15:04:05"))}}
+				return &Error{Reasons: []string{fmt.Sprintf("%s: its times have no year (%s), and no line of "+
+					"the import has one: set the mapping's year", f.name, e.at.t.Format("Jan 2 15:04:05"))}}
 			}
 			e.t = nearestYear(e.at, im.earliest)
 		} else {
@@ -345,7 +349,8 @@ func (p *pipeline) date() error {
 		}
 	}
 	if p.noTime {
-		return &Error{Reasons: []string{"several files need a time field on every event line: without one their lines cannot be put in one order (name the time field in the mapping)"}}
+		return &Error{Reasons: []string{"several files need a time field on every event line: without one " +
+			"their lines cannot be put in one order (name the time field in the mapping)"}}
 	}
 	return nil
 }
@@ -390,7 +395,8 @@ func (p *pipeline) hostQueues() {
 				if modelKind(e.kind) {
 					d := Duplicate{Source: e.source(im), SameAs: first.source(im)}
 					p.duplicates = append(p.duplicates, d)
-					p.gap("duplicate", fmt.Sprintf("%s repeats %s character for character, time included: a log shipper sent it twice, so it is one event", d.Source, d.SameAs), d.Source, d.SameAs)
+					p.gap("duplicate", fmt.Sprintf("%s repeats %s character for character, time included: a "+
+						"log shipper sent it twice, so it is one event", d.Source, d.SameAs), d.Source, d.SameAs)
 				}
 				continue
 			}
@@ -425,7 +431,9 @@ func (p *pipeline) dropWindows() {
 		if e.count > 0 {
 			n = fmt.Sprint(e.count)
 		}
-		p.gap("dropped", fmt.Sprintf("the logs dropped %s lines here, between %s and %s: events of that window may be missing, and this is no evidence of clock skew", n, d.From.Format("15:04:05.000"), d.To.Format("15:04:05.000")), d.Source)
+		p.gap("dropped", fmt.Sprintf("the logs dropped %s lines here, between %s and %s: events of that "+
+			"window may be missing, and this is no evidence of clock skew",
+			n, d.From.Format("15:04:05.000"), d.To.Format("15:04:05.000")), d.Source)
 	}
 }
 
@@ -492,7 +500,8 @@ func (p *pipeline) bindings() {
 		if a, ok := p.bound[e.lease]; ok {
 			if a != actor && !conflict[e.lease] {
 				conflict[e.lease] = true
-				p.gap("binding-conflict", fmt.Sprintf("lease %s is bound to %s and, at %s, to %s: the first binding is kept", e.lease, a, e.source(p.im), actor), e.source(p.im))
+				p.gap("binding-conflict", fmt.Sprintf("lease %s is bound to %s and, at %s, to %s: "+
+					"the first binding is kept", e.lease, a, e.source(p.im), actor), e.source(p.im))
 			}
 			continue
 		}
@@ -552,7 +561,8 @@ func (p *pipeline) pauses() {
 func (p *pipeline) tooMany() error {
 	n := len(p.all())
 	if n > lab.MaxEvents {
-		return &Error{Reasons: []string{fmt.Sprintf("%d events, the model allows %d: import a shorter window with --since and --until", n, lab.MaxEvents)}}
+		return &Error{Reasons: []string{fmt.Sprintf("%d events, the model allows %d: import a shorter "+
+			"window with --since and --until", n, lab.MaxEvents)}}
 	}
 	return nil
 }

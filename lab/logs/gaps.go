@@ -24,18 +24,22 @@ func (p *pipeline) lineGaps() []Gap {
 		switch e.kind {
 		case lab.Write, lab.Send:
 			if e.token == nil {
-				add("token-assumed", fmt.Sprintf("%s's %s logs no token: the replay assumes its latest grant, but a stale writer is exactly one whose token is not its latest", e.actor, e.kind), e)
+				add("token-assumed", fmt.Sprintf("%s's %s logs no token: the replay assumes its latest grant, "+
+					"but a stale writer is exactly one whose token is not its latest", e.actor, e.kind), e)
 			}
 			if !e.hasValue {
-				add("value-assumed", fmt.Sprintf("%s's %s logs no value: it is shown as \"?\", so the final values cannot be compared", e.actor, e.kind), e)
+				add("value-assumed", fmt.Sprintf("%s's %s logs no value: it is shown as \"?\", so the final "+
+					"values cannot be compared", e.actor, e.kind), e)
 			}
 		case lab.Deliver:
 			if e.token == nil {
-				add("token-unobserved", fmt.Sprintf("the resource's line for request %q logs no token: the token the resource observed is what tells a stale write from a valid one", e.request), e)
+				add("token-unobserved", fmt.Sprintf("the resource's line for request %q logs no token: the "+
+					"token the resource observed is what tells a stale write from a valid one", e.request), e)
 			}
 		}
 		if observing && (e.kind == lab.Write || e.kind == lab.Deliver) && e.observed == "" {
-			add("outcome-unobserved", fmt.Sprintf("no outcome is logged for this %s: which policy the resource follows cannot be told at this step", e.kind), e)
+			add("outcome-unobserved", fmt.Sprintf("no outcome is logged for this %s: which policy the "+
+				"resource follows cannot be told at this step", e.kind), e)
 		}
 	}
 	return append(out, p.actorsWithoutAcquire()...)
@@ -75,7 +79,8 @@ func (p *pipeline) actorsWithoutAcquire() []Gap {
 		}
 		acquires[who(e)] = true // one gap per actor
 		out = append(out, Gap{Kind: "no-acquire", Sources: []string{p.src(e)}, Words: fmt.Sprintf(
-			"%s acts but no acquire of its lease is in the logs: its requests carry no grant, so every policy treats it as holding nothing (the lease service's log may be missing, or start too late)", e.actor)})
+			"%s acts but no acquire of its lease is in the logs: its requests carry no grant, so every policy "+
+				"treats it as holding nothing (the lease service's log may be missing, or start too late)", e.actor)})
 	}
 	return out
 }

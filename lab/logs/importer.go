@@ -234,7 +234,9 @@ func (im *Importer) detect(f *fileState, sample [][]byte, ns []int) bool {
 	}
 	format := detectFormat(sample, f.pattern)
 	if format == "" {
-		im.problem(f, 0, fmt.Sprintf("%s is not a log the import reads: no format reads more than half of its first %d lines (name its format in a section of the mapping, or give a pattern); the file is left out", f.label, len(sample)))
+		im.problem(f, 0, fmt.Sprintf("%s is not a log the import reads: no format reads more than half of its "+
+			"first %d lines (name its format in a section of the mapping, or give a pattern); the file is left out",
+			f.label, len(sample)))
 		f.formats = nil
 		return false
 	}

@@ -33,7 +33,8 @@ func (p *pipeline) incarnations() {
 		if l.crashed != nil {
 			switch {
 			case e.kind == lab.Crash:
-				p.gap("incarnation", fmt.Sprintf("%s logs a second crash before it logs anything else: it is left out", e.actor), p.src(e), p.src(l.crashed))
+				p.gap("incarnation", fmt.Sprintf("%s logs a second crash before it logs "+
+					"anything else: it is left out", e.actor), p.src(e), p.src(l.crashed))
 				continue
 			case (e.kind == lab.Expire || e.kind == lab.Release) && l.before[e.scope]:
 				e.incarnation = l.n
@@ -46,7 +47,8 @@ func (p *pipeline) incarnations() {
 			}
 			l.n++
 			e.crash = l.crashed
-			p.gap("incarnation", fmt.Sprintf("%s logs again after its crash at %s: from %s on its events are a new process's, incarnation %d", e.actor, p.src(l.crashed), p.src(e), l.n), p.src(l.crashed), p.src(e))
+			p.gap("incarnation", fmt.Sprintf("%s logs again after its crash at %s: from %s on its events are "+
+				"a new process's, incarnation %d", e.actor, p.src(l.crashed), p.src(e), l.n), p.src(l.crashed), p.src(e))
 			l.crashed, l.held = nil, map[string]bool{}
 		}
 		if l.n > 1 {
@@ -129,10 +131,12 @@ func (p *pipeline) tokens() {
 			t := *found.token
 			e.token = &t
 			e.cites = append(e.cites, found)
-			p.gap("acquire-token-inferred", fmt.Sprintf("%s's acquire logs no token: it is taken from %s, which uses %d", e.actor, p.src(found), t), p.src(e), p.src(found))
+			p.gap("acquire-token-inferred", fmt.Sprintf("%s's acquire logs no token: it is "+
+				"taken from %s, which uses %d", e.actor, p.src(found), t), p.src(e), p.src(found))
 			continue
 		}
-		p.gap("acquire-token-unknown", fmt.Sprintf("%s's acquire logs no token, and none of its later writes says which: the replay gives it the scope's next token, which the logs do not confirm", e.actor), p.src(e))
+		p.gap("acquire-token-unknown", fmt.Sprintf("%s's acquire logs no token, and none of its later writes "+
+			"says which: the replay gives it the scope's next token, which the logs do not confirm", e.actor), p.src(e))
 	}
 }
 
@@ -168,7 +172,9 @@ func (p *pipeline) repeatedGrants() {
 					g.token = &t
 				}
 				g.cites = append(g.cites, e)
-				p.gap("repeated-grant", fmt.Sprintf("%s logs the grant of %s's lease again (the lease library and the application, or the worker and the lease service, both log it): one grant", p.src(e), e.actor), p.src(g), p.src(e))
+				p.gap("repeated-grant", fmt.Sprintf("%s logs the grant of %s's lease again (the lease library "+
+					"and the application, or the worker and the lease service, both log it): one grant",
+					p.src(e), e.actor), p.src(g), p.src(e))
 				continue
 			}
 			latest[e.scope] = e
@@ -202,7 +208,9 @@ func (p *pipeline) leases() {
 				g := cur.grant
 				switch {
 				case e.token != nil && g.token != nil && *e.token > *g.token:
-					rel := p.inferred(e, lab.Release, cur.grant, fmt.Sprintf("%s took a greater token, %d, while it held %d: its lease is re-acquired (a range id bump), so the lease of %d is released first", e.actor, *e.token, *g.token, *g.token))
+					rel := p.inferred(e, lab.Release, cur.grant, fmt.Sprintf("%s took a greater token, %d, "+
+						"while it held %d: its lease is re-acquired (a range id bump), so the "+
+						"lease of %d is released first", e.actor, *e.token, *g.token, *g.token))
 					rel.after = p.lastBefore(lastOf, e)
 					out = append(out, rel)
 					p.gap("reacquire", rel.why, p.src(e))
@@ -214,7 +222,8 @@ func (p *pipeline) leases() {
 				if e.token != nil {
 					tok = fmt.Sprint(*e.token)
 				}
-				exp.why = fmt.Sprintf("the logs do not say when %s's lease ended; it must have ended before %s was granted %s at %s", label(cur.grant), label(e), tok, p.src(e))
+				exp.why = fmt.Sprintf("the logs do not say when %s's lease ended; it must have ended "+
+					"before %s was granted %s at %s", label(cur.grant), label(e), tok, p.src(e))
 				if last := lastOf[who(cur.grant)]; last != nil {
 					exp.after = []*ev{last}
 				}
@@ -245,7 +254,16 @@ func (p *pipeline) lastBefore(lastOf map[string]*ev, e *ev) []*ev {
 // inferred makes an event the logs imply, right before the line that
 // forces it.
 func (p *pipeline) inferred(cause *ev, kind lab.Kind, grant *ev, why string) *ev {
-	ie := &entry{kind: string(kind), actor: cause.actor, hasActor: true, scope: grant.scope, t: cause.entry.t, hasTime: cause.hasTime, file: cause.file, line: cause.line}
+	ie := &entry{
+		kind:     string(kind),
+		actor:    cause.actor,
+		hasActor: true,
+		scope:    grant.scope,
+		t:        cause.entry.t,
+		hasTime:  cause.hasTime,
+		file:     cause.file,
+		line:     cause.line,
+	}
 	e := &ev{entry: ie, kind: kind, inferred: true, cause: cause, why: why, host: cause.host, rank: cause.rank, before: cause,
 		incarnation: cause.incarnation, origActor: cause.origActor, shift: cause.shift}
 	return e

@@ -283,7 +283,8 @@ func ReadMapping(r io.Reader) (*Mapping, error) {
 	if err := dec.Decode(&m); err != nil {
 		switch {
 		case errors.Is(err, io.EOF):
-			return nil, fmt.Errorf("mapping: the file is empty: give a JSON object, as {\"kinds\": [{\"is\": \"lease granted\", \"kind\": \"acquire\"}]}")
+			return nil, fmt.Errorf("mapping: the file is empty: give a JSON object, " +
+				"as {\"kinds\": [{\"is\": \"lease granted\", \"kind\": \"acquire\"}]}")
 		case errors.Is(err, io.ErrUnexpectedEOF):
 			return nil, fmt.Errorf("mapping: the JSON is cut short (a bracket or a quote is not closed)")
 		}
@@ -320,7 +321,8 @@ func (m *Mapping) Check() error {
 		rules = rules || s.Kind != nil || len(s.Kinds) > 0
 	}
 	if !rules {
-		return fmt.Errorf("mapping: no kind rule: give kinds, as [{\"is\": \"lease granted\", \"kind\": \"acquire\"}], or kind, as {\"field\": \"msg\", \"values\": {\"lease granted\": \"acquire\"}}")
+		return fmt.Errorf("mapping: no kind rule: give kinds, as [{\"is\": \"lease granted\", \"kind\": \"acquire\"}], " +
+			"or kind, as {\"field\": \"msg\", \"values\": {\"lease granted\": \"acquire\"}}")
 	}
 	return nil
 }
@@ -462,7 +464,8 @@ func (r *KindRule) compile(where string) error {
 }
 
 // groupNames are the facts a kind rule's named groups may set.
-var groupNames = []string{"actor", "token", "scope", "resource", "value", "request", "op", "observed", "lease", "duration", "count", "since", "time", "host"}
+var groupNames = []string{"actor", "token", "scope", "resource", "value", "request", "op", "observed", "lease",
+	"duration", "count", "since", "time", "host"}
 
 // compile compiles a regular expression of the mapping, accepting the
 // (?<name>…) spelling of named groups as well as Go's (?P<name>…).

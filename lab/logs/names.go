@@ -164,7 +164,8 @@ func (b *namesOf) incarnationNames(p *pipeline) {
 func (p *pipeline) sendKeyOf(e *ev, count map[string]int, b *namesOf) {
 	if e.request == "" {
 		e.key = "line " + p.src(e)
-		p.gap("send-without-request", fmt.Sprintf("%s's send logs no request id: no deliver can be matched to it, so what the resource did with it is unknown", e.actor), p.src(e))
+		p.gap("send-without-request", fmt.Sprintf("%s's send logs no request id: no deliver can be matched to "+
+			"it, so what the resource did with it is unknown", e.actor), p.src(e))
 	} else if count[e.request]++; count[e.request] == 1 {
 		e.key = e.request
 	} else {

@@ -65,7 +65,9 @@ func (p *pipeline) pair() {
 		}
 		if s == nil {
 			remove[d] = true
-			p.gap("deliver-without-send", fmt.Sprintf("the resource logged request %q, but no send of it is in the logs: it is left out of the scenario, with its observed outcome (a worker's log may be missing)", d.request), p.src(d))
+			p.gap("deliver-without-send", fmt.Sprintf("the resource logged request %q, but no send of it is "+
+				"in the logs: it is left out of the scenario, with its observed outcome (a worker's log may be missing)",
+				d.request), p.src(d))
 			continue
 		}
 		d.send = s
@@ -272,12 +274,16 @@ func (p *pipeline) contradiction(c *constraint, pred map[string]*constraint) {
 	if len(srcs) == 0 {
 		srcs = []string{p.src(c.before), p.src(c.after)}
 	}
-	words := "the logged times contradict the order the logs imply (a send after its deliver, a token used before its grant) in a cycle no clock offsets can undo: the offsets are left at zero, and each deliver is placed right after its send"
+	words := "the logged times contradict the order the logs imply (a send after its deliver, a token used " +
+		"before its grant) in a cycle no clock offsets can undo: the offsets are left at zero, " +
+		"and each deliver is placed right after its send"
 	p.contradict = &Contradiction{Sources: srcs, Words: words}
 	p.gap("clock-contradiction", words, srcs...)
 	for _, d := range p.all() {
 		if d.send != nil && d.hasTime && d.send.hasTime && d.entry.t.Before(d.send.entry.t) {
-			p.gap("deliver-before-send", fmt.Sprintf("the resource logged request %q %s before its send (%s): it is placed right after its send", d.request, d.send.entry.t.Sub(d.entry.t), p.src(d.send)), p.src(d), p.src(d.send))
+			p.gap("deliver-before-send", fmt.Sprintf("the resource logged request %q %s before its send (%s): "+
+				"it is placed right after its send",
+				d.request, d.send.entry.t.Sub(d.entry.t), p.src(d.send)), p.src(d), p.src(d.send))
 		}
 	}
 }
@@ -346,7 +352,9 @@ func (p *pipeline) lineOrder() {
 				continue
 			}
 			if prev != nil && e.entry.t.Before(prev.entry.t) && e.entry != prev.entry {
-				p.gap("line-order", fmt.Sprintf("%s is stamped %s before the line above it (%s): it keeps its place in %s's order", p.src(e), prev.entry.t.Sub(e.entry.t), p.src(prev), h), p.src(e), p.src(prev))
+				p.gap("line-order", fmt.Sprintf("%s is stamped %s before the line above it (%s): it "+
+					"keeps its place in %s's order",
+					p.src(e), prev.entry.t.Sub(e.entry.t), p.src(prev), h), p.src(e), p.src(prev))
 			}
 			prev = e
 		}

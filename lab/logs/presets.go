@@ -10,17 +10,22 @@ import (
 // The presets' line shapes. Each reads the prefix a system writes; the
 // message and what follows it are fields.
 var (
-	klogLine   = regexp.MustCompile(`^([IWEF])(\d{4} \d{2}:\d{2}:\d{2}(?:\.\d+)?)\s+(\d+)\s+([^\]\s]+)\] ?(.*)$`)
-	hclogLine  = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?) \[(TRACE|DEBUG|INFO|WARN|ERROR|trace|debug|info|warn|error)\]\s+(.*)$`)
-	zkLine     = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:[.,]\d+)?) \[myid:([^\]]*)\] - ([A-Z]+)\s+\[(.*?):([\w.$<>-]+@\d+)\] - (.*)$`)
-	log4jLine  = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?) \[(.*?)\] (TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|SEVERE)\s+(\S+)\s+- ?(.*)$`)
+	klogLine  = regexp.MustCompile(`^([IWEF])(\d{4} \d{2}:\d{2}:\d{2}(?:\.\d+)?)\s+(\d+)\s+([^\]\s]+)\] ?(.*)$`)
+	hclogLine = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)` +
+		` \[(TRACE|DEBUG|INFO|WARN|ERROR|trace|debug|info|warn|error)\]\s+(.*)$`)
+	zkLine = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:[.,]\d+)?) \[myid:([^\]]*)\]` +
+		` - ([A-Z]+)\s+\[(.*?):([\w.$<>-]+@\d+)\] - (.*)$`)
+	log4jLine = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)` +
+		` \[(.*?)\] (TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|SEVERE)\s+(\S+)\s+- ?(.*)$`)
 	jvmDecor   = regexp.MustCompile(`^\[([^\]]*)\]`)
 	syslogHead = regexp.MustCompile(`^<(\d{1,3})>1 (\S+) (\S+) (\S+) (\S+) (\S+) `)
 	bsdLine    = regexp.MustCompile(`^(?:<(\d{1,3})>)?([A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}) (\S+) ([^\s\[:]+)(?:\[([^\]]*)\])?: ?(.*)$`)
 	herokuLine = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}T\S+) (app|heroku)\[([^\]]+)\]: ?(.*)$`)
 	gologLine  = regexp.MustCompile(`^(\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?) (?:(DEBUG|INFO|WARN|ERROR) )?(.*)$`)
-	pgLine     = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?(?: [A-Za-z]{1,5}| ?[+-]\d{2}(?::?\d{2})?)?) \[(\d+)\] ([A-Z]+[0-9]?):  ?(.*)$`)
-	nginxLine  = regexp.MustCompile(`^(\S+) (\S+) (\S+) \[([^\]]+)\] "(?:(\S+) (\S+)(?: ([^"]*))?|[^"]*)" (\d{3}) (\d+|-)(?: "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)")?`)
+	pgLine     = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?(?: [A-Za-z]{1,5}| ?[+-]\d{2}(?::?\d{2})?)?)` +
+		` \[(\d+)\] ([A-Z]+[0-9]?):  ?(.*)$`)
+	nginxLine = regexp.MustCompile(`^(\S+) (\S+) (\S+) \[([^\]]+)\] "(?:(\S+) (\S+)(?: ([^"]*))?|[^"]*)" (\d{3}) (\d+|-)` +
+		`(?: "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)")?`)
 )
 
 // pgExtra are the PostgreSQL lines that add to the line before them.

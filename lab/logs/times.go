@@ -34,11 +34,13 @@ func (s stamp) withYear(y int) time.Time {
 }
 
 var (
-	isoTime    = regexp.MustCompile(`^(\d{4})[-/](\d{2})[-/](\d{2})(?:[T ]|  ?)(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(?: ?(Z|[+-]\d{2}(?::?\d{2})?|[A-Za-z]{1,5}))?$`)
+	isoTime = regexp.MustCompile(`^(\d{4})[-/](\d{2})[-/](\d{2})(?:[T ]|  ?)(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?` +
+		`(?: ?(Z|[+-]\d{2}(?::?\d{2})?|[A-Za-z]{1,5}))?$`)
 	nginxTime  = regexp.MustCompile(`^(\d{2})/([A-Z][a-z]{2})/(\d{4}):(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))? ?([+-]\d{2}:?\d{2}|Z)?$`)
 	klogTime   = regexp.MustCompile(`^(\d{2})(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?$`)
 	bsdTime    = regexp.MustCompile(`^([A-Z][a-z]{2}) +(\d{1,2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?$`)
-	monthNames = map[string]time.Month{"Jan": 1, "Feb": 2, "Mar": 3, "Apr": 4, "May": 5, "Jun": 6, "Jul": 7, "Aug": 8, "Sep": 9, "Oct": 10, "Nov": 11, "Dec": 12}
+	monthNames = map[string]time.Month{"Jan": 1, "Feb": 2, "Mar": 3, "Apr": 4, "May": 5, "Jun": 6,
+		"Jul": 7, "Aug": 8, "Sep": 9, "Oct": 10, "Nov": 11, "Dec": 12}
 )
 
 // ParseTime reads a time as the contract allows it, in UTC when it

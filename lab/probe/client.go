@@ -132,7 +132,8 @@ func (c *Client) Write(ctx context.Context, w WriteRequest) (Answer, error) {
 	ok := (a.Outcome == "applied" && (status == 200 || status == 201)) ||
 		(a.Outcome == "suppressed" && status == 200) || (a.Outcome == "rejected" && status == 409)
 	if !ok {
-		return a, &ContractError{req, fmt.Sprintf("answered %d with outcome %q; the contract allows 200/201 applied, 200 suppressed, 409 rejected", status, a.Outcome)}
+		return a, &ContractError{req, fmt.Sprintf("answered %d with outcome %q; the contract allows 200/201 "+
+			"applied, 200 suppressed, 409 rejected", status, a.Outcome)}
 	}
 	return a, nil
 }
@@ -168,7 +169,8 @@ func (c *Client) Resource(ctx context.Context, name string) (Holding, error) {
 		return Holding{}, &ContractError{req, fmt.Sprintf("token must be an integer or null, got %s", clip(raw.Token))}
 	}
 	if err := nullable(raw.Version, &h.Version); err != nil || h.Version != nil && *h.Version < 0 {
-		return Holding{}, &ContractError{req, fmt.Sprintf("version must be a count of writes (an integer, 0 or more) or left out, got %s", clip(raw.Version))}
+		return Holding{}, &ContractError{req, fmt.Sprintf("version must be a count of writes (an integer, 0 "+
+			"or more) or left out, got %s", clip(raw.Version))}
 	}
 	return h, nil
 }

@@ -157,7 +157,14 @@ func (r *run) write(out []Record, worker int, token int64, value, op string) []R
 	floor := r.acked.Load() // before the tick: see Record
 	rec := Record{Seq: int(r.seq.Add(1)), Worker: worker, Token: token, Op: op, Value: value}
 	scope := leaseScope
-	w := WriteRequest{Resource: r.opt.Resource, Value: value, Token: &token, Scope: &scope, ID: fmt.Sprintf("#%d", rec.Seq), Writer: fmt.Sprintf("w%d", worker)}
+	w := WriteRequest{
+		Resource: r.opt.Resource,
+		Value:    value,
+		Token:    &token,
+		Scope:    &scope,
+		ID:       fmt.Sprintf("#%d", rec.Seq),
+		Writer:   fmt.Sprintf("w%d", worker),
+	}
 	if op != "" {
 		w.Op = &op
 	}

@@ -49,7 +49,8 @@ func (r *run) readVersion() (int64, error) {
 	case h.Value == nil:
 		return 0, nil
 	}
-	return 0, &ContractError{"GET /resources/" + r.opt.Resource, "gave no version; a receiver that claims cas must, so that writers can state the version they read"}
+	return 0, &ContractError{"GET /resources/" + r.opt.Resource, "gave no version; a receiver that claims cas " +
+		"must, so that writers can state the version they read"}
 }
 
 // casWrite sends one rmw write that expects version v.

@@ -30,7 +30,8 @@ func CheckPolicy(p lab.Policy) error {
 	case p.ClaimableByReceiver():
 		return nil
 	case p.CommitsLater():
-		return fmt.Errorf("a receiver cannot claim %s, the model of a broken one: probe it with the policy it means to implement (--policy fenced, say) to find its race", p)
+		return fmt.Errorf("a receiver cannot claim %s, the model of a broken one: probe it with the policy it "+
+			"means to implement (--policy fenced, say) to find its race", p)
 	}
 	return fmt.Errorf("--policy %q: use %s", p, orList(Policies))
 }
@@ -59,7 +60,8 @@ func Prepare(s *lab.Scenario, remember lab.Remember) (*lab.Scenario, []string) {
 	for _, name := range lab.SortedNames(c.Resources) {
 		r := c.Resources[name]
 		if !r.Fencing {
-			changes = append(changes, fmt.Sprintf("resource %s is \"fencing\": false in the scenario; the receiver takes tokens, so the probe expects it to fence", name))
+			changes = append(changes, fmt.Sprintf("resource %s is \"fencing\": false in the scenario; the "+
+				"receiver takes tokens, so the probe expects it to fence", name))
 			r.Fencing = true
 		}
 		want := lab.Durable
@@ -71,18 +73,23 @@ func Prepare(s *lab.Scenario, remember lab.Remember) (*lab.Scenario, []string) {
 		}
 		switch {
 		case r.Remember != want && want == lab.Durable:
-			changes = append(changes, fmt.Sprintf("resource %s forgets its token on restart in the scenario (\"remember\": \"memory\"); the probe expects a receiver that remembers it durably (--remember memory expects one that forgets)", name))
+			changes = append(changes, fmt.Sprintf("resource %s forgets its token on restart in the scenario "+
+				"(\"remember\": \"memory\"); the probe expects a receiver that remembers it durably "+
+				"(--remember memory expects one that forgets)", name))
 		case r.Remember != want:
-			changes = append(changes, fmt.Sprintf("resource %s remembers its token durably in the scenario; with --remember memory the probe expects a receiver that forgets it on restart", name))
+			changes = append(changes, fmt.Sprintf("resource %s remembers its token durably in the scenario; "+
+				"with --remember memory the probe expects a receiver that forgets it on restart", name))
 		}
 		r.Remember = want
 		// The receiver contract keeps model 2's tokens and keys: one token
 		// for all scopes, op keys kept across a restart.
 		if r.Keys == lab.Memory {
-			changes = append(changes, fmt.Sprintf("resource %s forgets its op keys on restart in the scenario (\"keys\": \"memory\"); the probe expects a receiver that keeps them", name))
+			changes = append(changes, fmt.Sprintf("resource %s forgets its op keys on restart in the scenario "+
+				"(\"keys\": \"memory\"); the probe expects a receiver that keeps them", name))
 		}
 		if r.Tokens == lab.PerScopeTokens {
-			changes = append(changes, fmt.Sprintf("resource %s remembers a token per scope in the scenario (\"tokens\": \"per-scope\"); the probe expects a receiver that remembers one token", name))
+			changes = append(changes, fmt.Sprintf("resource %s remembers a token per scope in the scenario "+
+				"(\"tokens\": \"per-scope\"); the probe expects a receiver that remembers one token", name))
 		}
 		r.Keys, r.Tokens = "", ""
 		c.Resources[name] = r

@@ -146,7 +146,8 @@ func finalValue(recs []Record, final Holding) *Violation {
 		}
 	}
 	return &Violation{Kind: "final-value", After: top, Words: fmt.Sprintf(
-		"after every request was answered the resource holds %s, but the highest token acknowledged is %d: request #%d (%q, answered applied at %s) should be what it holds",
+		"after every request was answered the resource holds %s, but the highest token acknowledged is %d: "+
+			"request #%d (%q, answered applied at %s) should be what it holds",
 		holdingWords(final.Value, final.Token), top.Token, top.Seq, top.Value, ms(top.AnsweredAt))}
 }
 
@@ -181,7 +182,8 @@ func stale(before, after *Record, strict bool) *Violation {
 		what = "registered"
 	}
 	return &Violation{Kind: "stale-acknowledged", Before: before, After: after, Words: fmt.Sprintf(
-		"request #%d (worker %d, token %d, %q) was sent at %s and answered applied at %s, but its token is %s token %d, which the receiver had %s in request #%d (worker %d) at %s, before #%d was sent",
+		"request #%d (worker %d, token %d, %q) was sent at %s and answered applied at %s, but its token is %s "+
+			"token %d, which the receiver had %s in request #%d (worker %d) at %s, before #%d was sent",
 		after.Seq, after.Worker, after.Token, after.Value, ms(after.SentAt), ms(after.AnsweredAt),
 		verb, before.Token, what, before.Seq, before.Worker, ms(before.AnsweredAt), after.Seq)}
 }

@@ -77,7 +77,9 @@ func finalVersion(recs []Record, top *Record, final Holding) *Violation {
 		}
 	}
 	return &Violation{Kind: "final-value", After: top, Words: fmt.Sprintf(
-		"after every request was answered the resource is at version %s holding %s, but the highest version a write expected and was acknowledged applied at is %d: request #%d (%q, answered applied at %s) should have left it above version %d holding its value",
+		"after every request was answered the resource is at version %s holding %s, but the highest version a "+
+			"write expected and was acknowledged applied at is %d: request #%d (%q, answered applied at %s) "+
+			"should have left it above version %d holding its value",
 		versionWords(final.Version), holdingWords(final.Value, final.Token), *top.Expect, top.Seq, top.Value, ms(top.AnsweredAt), *top.Expect)}
 }
 
@@ -85,10 +87,12 @@ func finalVersion(recs []Record, top *Record, final Holding) *Violation {
 // resource past the version after expected: both expected it, or before
 // was acknowledged before after was sent.
 func lostUpdate(before, after *Record, how string) *Violation {
-	why := fmt.Sprintf("request #%d (worker %d, %q) expected the same version and was answered applied at %s: both were applied, the second over the first, which its writer never read",
+	why := fmt.Sprintf("request #%d (worker %d, %q) expected the same version and was answered applied at %s: "+
+		"both were applied, the second over the first, which its writer never read",
 		before.Seq, before.Worker, before.Value, ms(before.AnsweredAt))
 	if how == "before" {
-		why = fmt.Sprintf("request #%d (worker %d, %q, expecting version %d) had been answered applied at %s, before #%d was sent: the resource was past version %d already",
+		why = fmt.Sprintf("request #%d (worker %d, %q, expecting version %d) had been answered applied at %s, "+
+			"before #%d was sent: the resource was past version %d already",
 			before.Seq, before.Worker, before.Value, *before.Expect, ms(before.AnsweredAt), after.Seq, *after.Expect)
 	}
 	return &Violation{Kind: "lost-update", Before: before, After: after, Words: fmt.Sprintf(
@@ -99,10 +103,12 @@ func lostUpdate(before, after *Record, how string) *Violation {
 func casRejected(top, r *Record) *Violation {
 	words := "no write that could move the resource had been sent before its answer"
 	if top != nil {
-		words = fmt.Sprintf("the highest version a write sent by then expected was %d (request #%d, sent at %s), so the resource could not have moved past %d",
+		words = fmt.Sprintf("the highest version a write sent by then expected was %d (request #%d, sent at "+
+			"%s), so the resource could not have moved past %d",
 			*top.Expect, top.Seq, ms(top.SentAt), *r.Expect)
 	}
 	return &Violation{Kind: "valid-rejected", Before: top, After: r, Words: fmt.Sprintf(
-		"request #%d (worker %d, %q, expecting version %d) was sent at %s and answered rejected at %s, but %s: a cas receiver rejects only a write whose resource moved on",
+		"request #%d (worker %d, %q, expecting version %d) was sent at %s and answered rejected at %s, but "+
+			"%s: a cas receiver rejects only a write whose resource moved on",
 		r.Seq, r.Worker, r.Value, *r.Expect, ms(r.SentAt), ms(r.AnsweredAt), words)}
 }

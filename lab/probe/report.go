@@ -182,7 +182,8 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 		if o.Seed != nil {
 			seed = fmt.Sprintf(" (drawn with seed %d)", *o.Seed)
 		}
-		fmt.Fprintf(&b, "Orderings: %s requested%s; %d played, %d disagree, %d not testable.\n\n", o.Requested, seed, o.Tried, o.Disagreed, o.NotTested)
+		fmt.Fprintf(&b, "Orderings: %s requested%s; %d played, %d "+
+			"disagree, %d not testable.\n\n", o.Requested, seed, o.Tried, o.Disagreed, o.NotTested)
 		steps = o.FirstSteps
 	}
 	if c := r.Concurrent; c != nil {

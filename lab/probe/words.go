@@ -24,11 +24,14 @@ func (pl *player) explain(row Step) string {
 	case want.Outcome != got.Outcome && row.Request == "POST /writes":
 		return head + pl.outcomeWords(row, value, tok)
 	case want.Outcome != got.Outcome:
-		return fmt.Sprintf("%sthe receiver answered %s with %s, the model expects %s", head, requestName(pl.p.Client, row.Request), got.Outcome, want.Outcome)
-	case want.Version != nil && !eq(want.Version, got.Version) && pl.namesVersions() && got.Outcome == "applied" && pl.before != nil && got.Version != nil && *got.Version <= *pl.before:
+		return fmt.Sprintf("%sthe receiver answered %s with %s, the model expects %s",
+			head, requestName(pl.p.Client, row.Request), got.Outcome, want.Outcome)
+	case want.Version != nil && !eq(want.Version, got.Version) && pl.namesVersions() && got.Outcome == "applied" &&
+		pl.before != nil && got.Version != nil && *got.Version <= *pl.before:
 		return fmt.Sprintf("%sthe receiver answered applied, but the version stayed at %s (a version must rise with each write applied)",
 			head, pl.versionAs(pl.readRes, pl.before))
-	case want.Version != nil && !eq(want.Version, got.Version) && pl.namesVersions() && got.Outcome != "applied" && pl.before != nil && got.Version != nil:
+	case want.Version != nil && !eq(want.Version, got.Version) && pl.namesVersions() && got.Outcome != "applied" &&
+		pl.before != nil && got.Version != nil:
 		return fmt.Sprintf("%safter it the resource is at version %s; it was at %s (a refused write or a restart leaves the version as it was)",
 			head, pl.versionAs(pl.readRes, got.Version), pl.versionAs(pl.readRes, pl.before))
 	case want.Version != nil && !eq(want.Version, got.Version):
@@ -51,14 +54,18 @@ func (pl *player) outcomeWords(row Step, value, tok string) string {
 			ack = "" // this very write raised it
 		}
 		if still := pl.stillHolds(row, value); still != "" {
-			return fmt.Sprintf("the receiver answered applied to %s%s, but the row still holds %s: its answer claims a write that did not happen; under %s it must reject it (%s)", value, tok, still, pl.p.Policy, row.Reason)
+			return fmt.Sprintf("the receiver answered applied to %s%s, but the row still holds %s: its answer "+
+				"claims a write that did not happen; under %s it must reject it (%s)",
+				value, tok, still, pl.p.Policy, row.Reason)
 		}
 		return fmt.Sprintf("the receiver applied %s%s%s; under %s it must reject it (%s)", value, tok, ack, pl.p.Policy, row.Reason)
 	case got == "applied" && want == "suppressed":
 		op := pl.opOf(row)
-		return fmt.Sprintf("the receiver applied %s%s again although op %s was already applied at step %d; under %s it must suppress it", value, tok, op, pl.opStep[op], pl.p.Policy)
+		return fmt.Sprintf("the receiver applied %s%s again although op %s was already applied at step %d; "+
+			"under %s it must suppress it", value, tok, op, pl.opStep[op], pl.p.Policy)
 	case got == "rejected":
-		return fmt.Sprintf("the receiver rejected %s%s (%s), the model expects %s under %s (%s)", value, tok, orNone(row.Observed.Reason), want, pl.p.Policy, row.Reason)
+		return fmt.Sprintf("the receiver rejected %s%s (%s), the "+
+			"model expects %s under %s (%s)", value, tok, orNone(row.Observed.Reason), want, pl.p.Policy, row.Reason)
 	}
 	return fmt.Sprintf("the receiver answered %s to %s%s, the model expects %s under %s (%s)", got, value, tok, want, pl.p.Policy, row.Reason)
 }

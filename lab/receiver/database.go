@@ -56,13 +56,15 @@ INSERT INTO fencelab_receiver_floor (id) VALUES (1) ON CONFLICT (id) DO NOTHING`
 		"reset":      `TRUNCATE fencelab_receiver_resources, fencelab_receiver_ops; UPDATE fencelab_receiver_floor SET token = NULL`,
 	},
 	sqlprobe.MySQL: {
-		"schema": `CREATE TABLE IF NOT EXISTS fencelab_receiver_resources (name VARCHAR(255) PRIMARY KEY, value TEXT, token BIGINT, remembered BIGINT) ENGINE=InnoDB;
+		"schema": `CREATE TABLE IF NOT EXISTS fencelab_receiver_resources ` +
+			`(name VARCHAR(255) PRIMARY KEY, value TEXT, token BIGINT, remembered BIGINT) ENGINE=InnoDB;
 CREATE TABLE IF NOT EXISTS fencelab_receiver_ops (resource VARCHAR(255), op VARCHAR(255), PRIMARY KEY (resource, op)) ENGINE=InnoDB;
 CREATE TABLE IF NOT EXISTS fencelab_receiver_floor (id INT PRIMARY KEY, token BIGINT) ENGINE=InnoDB;
 INSERT IGNORE INTO fencelab_receiver_floor (id) VALUES (1)`,
 		"create row": `INSERT IGNORE INTO fencelab_receiver_resources (name) VALUES (?)`,
 		"add op":     `INSERT IGNORE INTO fencelab_receiver_ops (resource, op) VALUES (?, ?)`,
-		"reset":      `DELETE FROM fencelab_receiver_resources; DELETE FROM fencelab_receiver_ops; UPDATE fencelab_receiver_floor SET token = NULL`,
+		"reset": `DELETE FROM fencelab_receiver_resources; DELETE FROM fencelab_receiver_ops; ` +
+			`UPDATE fencelab_receiver_floor SET token = NULL`,
 	},
 }
 
@@ -74,7 +76,8 @@ func OpenDatabase(ctx context.Context, url string, opt Options) (*Database, erro
 		return nil, fmt.Errorf("--store %q: use postgres://… or mysql://user:pass@host:port/db", sqlprobe.Redact(url))
 	}
 	if opt.Policy.ChecksVersion() {
-		return nil, fmt.Errorf("--store %s: the PostgreSQL and MySQL receiver implements the fenced family only; --policy %s runs on --store memory or sqlite", engine, opt.Policy)
+		return nil, fmt.Errorf("--store %s: the PostgreSQL and MySQL receiver implements the fenced family "+
+			"only; --policy %s runs on --store memory or sqlite", engine, opt.Policy)
 	}
 	d := &Database{opt: opt, engine: engine, dsn: dsn}
 	if err := d.open(ctx); err != nil {

@@ -61,7 +61,8 @@ func (r *Report) rows() [][2]string {
 		out = append(out, [2]string{"3. after each fault", "no fault or outage"})
 	}
 	out = append(out,
-		[2]string{"overlaps", fmt.Sprintf("%d, longest %.2f s, total %.2f s (reported, not judged)", r.Overlaps.Count, r.Overlaps.Longest, r.Overlaps.Total)},
+		[2]string{"overlaps", fmt.Sprintf("%d, longest %.2f s, total %.2f s (reported, not judged)",
+			r.Overlaps.Count, r.Overlaps.Longest, r.Overlaps.Total)},
 		[2]string{"early grants", earlyWords(r.EarlyGrants)},
 	)
 	for _, t := range r.Takeovers {
@@ -70,8 +71,11 @@ func (r *Report) rows() [][2]string {
 	out = append(out, [2]string{"longest without a grant", fmt.Sprintf("%.2f s from %s", r.LongestGap.Seconds, secs(r.LongestGap.From))})
 	if w := r.Writes; w != nil {
 		out = append(out,
-			[2]string{"writes", fmt.Sprintf("%d sent: %d applied, %d rejected, %d suppressed, %d unknown; %d valid writes rejected", w.Sent, w.Applied, w.Rejected, w.Suppressed, w.Unknown, w.ValidRejected)},
-			[2]string{"deposed writes", fmt.Sprintf("%d sent after a higher token went to another worker: %d applied (%d before the newer holder's first write), %d rejected",
+			[2]string{"writes", fmt.Sprintf("%d sent: %d applied, %d rejected, %d suppressed, %d "+
+				"unknown; %d valid writes rejected",
+				w.Sent, w.Applied, w.Rejected, w.Suppressed, w.Unknown, w.ValidRejected)},
+			[2]string{"deposed writes", fmt.Sprintf("%d sent after a higher token went to another worker: %d "+
+				"applied (%d before the newer holder's first write), %d rejected",
 				w.Deposed.Sent, w.Deposed.Applied, w.Deposed.AppliedFirst, w.Deposed.Rejected)})
 	}
 	return out
@@ -111,7 +115,8 @@ func earlyWords(es []Early) string {
 			longest = e
 		}
 	}
-	return fmt.Sprintf("%d, the earliest %.2f s before the previous lease could end (%s at %s)", len(es), longest.Early, longest.Worker, secs(longest.At))
+	return fmt.Sprintf("%d, the earliest %.2f s before the previous "+
+		"lease could end (%s at %s)", len(es), longest.Early, longest.Worker, secs(longest.At))
 }
 
 func takeoverWords(t Takeover, ttl float64) string {

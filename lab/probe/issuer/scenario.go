@@ -36,12 +36,14 @@ func (r *Report) Scenario() (*lab.Scenario, error) {
 	restarts := len(latest) > 0
 	for _, a := range r.AfterFaults {
 		if l, ok := latest[a.first]; ok && l.From == a.From && l.What == a.What {
-			add(a.From, 0, lab.Event{Kind: "restart", Scope: scope, Note: fmt.Sprintf("%s at %s: the tokens went backwards after it", a.What, secs(a.From))})
+			add(a.From, 0, lab.Event{Kind: "restart", Scope: scope,
+				Note: fmt.Sprintf("%s at %s: the tokens went backwards after it", a.What, secs(a.From))})
 		}
 	}
 	for _, f := range r.Faults {
 		if f.Kind == "pause-holder" && !f.Missed {
-			add(f.From, 1, lab.Event{Actor: actor(f.Target), Kind: "pause", Note: fmt.Sprintf("the probe stops %s (SIGSTOP) at %s", f.Target, secs(f.From))})
+			add(f.From, 1, lab.Event{Actor: actor(f.Target), Kind: "pause",
+				Note: fmt.Sprintf("the probe stops %s (SIGSTOP) at %s", f.Target, secs(f.From))})
 			add(f.To, 1, lab.Event{Actor: actor(f.Target), Kind: "resume", Note: fmt.Sprintf("SIGCONT at %s", secs(f.To))})
 		}
 	}
@@ -61,7 +63,8 @@ func (r *Report) Scenario() (*lab.Scenario, error) {
 			add(op.Sent, 2, lab.Event{Actor: actor(op.Worker), Kind: "write", Resource: "result", Value: &v,
 				Note: fmt.Sprintf("%s writes with token %s at %s: %s", op.Worker, tokenText(op.Token), secs(op.Sent), op.Result)})
 		case op.Op == OpRelease && op.Result == Released:
-			add(op.Sent, 2, lab.Event{Actor: actor(op.Worker), Kind: "release", Scope: scope, Note: fmt.Sprintf("%s releases at %s", op.Worker, secs(op.Sent))})
+			add(op.Sent, 2, lab.Event{Actor: actor(op.Worker), Kind: "release", Scope: scope,
+				Note: fmt.Sprintf("%s releases at %s", op.Worker, secs(op.Sent))})
 		}
 	}
 	slices.SortStableFunc(evs, func(a, b timed) int {

@@ -32,7 +32,8 @@ func (r *Report) cause(v *Violation) (cause, words string) {
 		return cause, fmt.Sprintf("token %d was granted twice: to %s at %s and to %s at %s (asked at %s), %s",
 			l.Token, e.Worker, secs(e.Answered), l.Worker, secs(l.Answered), secs(l.Sent), why)
 	}
-	return cause, fmt.Sprintf("token %d was granted to %s at %s (asked at %s) after token %d was granted to %s at %s: the sequence went backwards %s",
+	return cause, fmt.Sprintf("token %d was granted to %s at %s (asked at %s) after token %d was granted to "+
+		"%s at %s: the sequence went backwards %s",
 		l.Token, l.Worker, secs(l.Answered), secs(l.Sent), e.Token, e.Worker, secs(e.Answered), why)
 }
 
@@ -71,7 +72,8 @@ func (r *Report) Line() string {
 			faults++
 		}
 	}
-	return fmt.Sprintf("HELD: %d grants, every token greater than every token granted before it was asked, none granted twice, across %s and %s",
+	return fmt.Sprintf("HELD: %d grants, every token greater than every token granted before it was asked, "+
+		"none granted twice, across %s and %s",
 		r.Counts.Grants, plural(faults, "fault"), plural(len(r.Outages), "outage"))
 }
 

@@ -140,7 +140,8 @@ func (f *File) roles(items []*item) (mapped bool, err error) {
 			q := f.query(n)
 			if q == nil {
 				line, pre := it.where()
-				return true, &FileError{f.Name, line, fmt.Sprintf("%srole %s names %s: no query of that name; the file's queries: %s", pre, it.key, n, f.queryList())}
+				return true, &FileError{f.Name, line, fmt.Sprintf("%srole %s names %s: no query of that "+
+					"name; the file's queries: %s", pre, it.key, n, f.queryList())}
 			}
 			byRole[it.key] = append(byRole[it.key], q)
 		}
@@ -171,7 +172,8 @@ func (f *File) roles(items []*item) (mapped bool, err error) {
 	}
 	for _, role := range []string{"reset", "write", "read"} {
 		if f.Blocks[role] == nil {
-			return mapped, &FileError{f.Name, 0, fmt.Sprintf("no %q block: a statement file needs -- name: reset, write and read, or a role map naming their queries (-- fencelab: %s=QUERY)", role, role)}
+			return mapped, &FileError{f.Name, 0, fmt.Sprintf("no %q block: a statement file needs -- name: "+
+				"reset, write and read, or a role map naming their queries (-- fencelab: %s=QUERY)", role, role)}
 		}
 	}
 	return mapped, nil
@@ -224,7 +226,9 @@ func (f *File) shape(b *Block) error {
 		}
 		for _, st := range q.Statements {
 			if w := st.first(); slices.Contains(txControl, w) {
-				return &FileError{f.Name, st.Line, fmt.Sprintf("block %s: %s; the probe runs each block as one transaction of its own, so leave transaction control out (an isolation line sets the level)", q.Name, strings.ToUpper(w))}
+				return &FileError{f.Name, st.Line, fmt.Sprintf("block %s: %s; the probe runs each block as "+
+					"one transaction of its own, so leave transaction control out (an isolation line sets the level)",
+					q.Name, strings.ToUpper(w))}
 			}
 		}
 		decides := slices.Contains(q.roles, "check") || slices.Contains(q.roles, "write")
@@ -314,7 +318,8 @@ func (f *File) placeholder(q *Query, p *ph, e Engine, own bool) (bool, string, e
 		}
 	case '$':
 		if e == MySQL {
-			return false, "", bad(fmt.Sprintf("%s: MySQL and MariaDB number no parameters; write ? and map it (-- fencelab: %s: ?1=FACT)", p.written, q.Name))
+			return false, "", bad(fmt.Sprintf("%s: MySQL and MariaDB number no parameters; write ? and map it "+
+				"(-- fencelab: %s: ?1=FACT)", p.written, q.Name))
 		}
 	case '?':
 		switch {
@@ -326,7 +331,8 @@ func (f *File) placeholder(q *Query, p *ph, e Engine, own bool) (bool, string, e
 			return false, p.written, nil
 		case e == Postgres && !own:
 			if slices.Contains(beforePlaceholder, p.prev) {
-				return false, "", bad(fmt.Sprintf("`?` after `%s`: PostgreSQL numbers parameters $1, $2…; if this query's `?` are placeholders, map them (-- fencelab: %s: ?1=FACT)", p.prev, q.Name))
+				return false, "", bad(fmt.Sprintf("`?` after `%s`: PostgreSQL numbers parameters $1, $2…; if "+
+					"this query's `?` are placeholders, map them (-- fencelab: %s: ?1=FACT)", p.prev, q.Name))
 			}
 			return false, p.written, nil // the jsonb operator
 		}
@@ -404,14 +410,18 @@ func (f *File) source(role string, q *Query, p *ph, items []*item, mapped bool) 
 		src.key = p.written
 		if k := q.Name + "\x00" + p.written; mapped && !f.noted[k] {
 			f.noted[k] = true
-			f.Notes = append(f.Notes, fmt.Sprintf("note: query %s binds %s as the probe's %s; map it if it means something else", q.Name, p.written, p.name))
+			f.Notes = append(f.Notes, fmt.Sprintf("note: query %s binds %s as the probe's %s; map it "+
+				"if it means something else", q.Name, p.written, p.name))
 		}
 	case src == nil && named && p.kind == ':' && !mapped:
-		return nil, bad(fmt.Sprintf("unknown parameter %s: it is not a fact of the probe and has no mapping; %s takes %s", p.written, role, factList(role)))
+		return nil, bad(fmt.Sprintf("unknown parameter %s: it is not a fact of the probe and "+
+			"has no mapping; %s takes %s", p.written, role, factList(role)))
 	case src == nil && named:
-		return nil, bad(fmt.Sprintf("%s is not a fact of the probe and has no mapping (-- fencelab: %s=FACT, or a literal or an (expression))", p.written, p.key()))
+		return nil, bad(fmt.Sprintf("%s is not a fact of the probe and has no mapping (-- fencelab: %s=FACT, "+
+			"or a literal or an (expression))", p.written, p.key()))
 	case src == nil:
-		return nil, bad(fmt.Sprintf("%s has no mapping: every positional placeholder needs one (-- fencelab: %s: %s=FACT)", p.written, q.Name, p.key()))
+		return nil, bad(fmt.Sprintf("%s has no mapping: every positional placeholder needs one "+
+			"(-- fencelab: %s: %s=FACT)", p.written, q.Name, p.key()))
 	}
 	check := func(fact, as string) error {
 		if !slices.Contains(roleFacts[role], fact) {
@@ -521,19 +531,24 @@ func (f *File) columns(b *Block, cfg Config) error {
 	switch b.Name {
 	case "read":
 		if !last.ReturnsRows() || !last.reads("value") || (!cas && !last.reads("token")) {
-			return err("block read: its last statement must be a SELECT returning columns value and token (SELECT value, token FROM … WHERE name = :resource), or columns an item renames to them (-- fencelab: " + last.Query + ": data=value range_id=token)")
+			return err("block read: its last statement must be a SELECT returning columns value and token " +
+				"(SELECT value, token FROM … WHERE name = :resource), or columns an item " +
+				"renames to them (-- fencelab: " + last.Query + ": data=value range_id=token)")
 		}
 	case "check":
 		if !last.ReturnsRows() || !(last.reads("token") || last.reads("version") || last.reads("outcome")) {
-			return err("block check: its last statement must be a SELECT returning a column token, the highest token the receiver remembers (under cas: version, the resource's version), or outcome, its own decision")
+			return err("block check: its last statement must be a SELECT returning a column token, the " +
+				"highest token the receiver remembers (under cas: version, the resource's version), or outcome, its own decision")
 		}
 	case "write":
 		rows := last.ReturnsRows()
 		switch {
 		case rows && !f.outcomeRows && !last.reads("outcome"):
-			return err(fmt.Sprintf("query %s plays write and returns rows (%s) but no outcome column; map one or say outcome=rows", last.Query, returning(last)))
+			return err(fmt.Sprintf("query %s plays write and returns rows (%s) but no outcome column; "+
+				"map one or say outcome=rows", last.Query, returning(last)))
 		case !rows && f.outcomeRows:
-			return err(fmt.Sprintf("outcome=rows, but query %s, which decides write, returns no rows: its count of rows changed decides", last.Query))
+			return err(fmt.Sprintf("outcome=rows, but query %s, which decides write, returns no rows: its "+
+				"count of rows changed decides", last.Query))
 		}
 	}
 	return nil
@@ -572,7 +587,9 @@ func (f *File) isolation(items []*item) error {
 			case f.Isolation == "":
 				f.Isolation, from, fromLine = q.Isolation, "block "+q.Name, q.isoLine
 			case f.Isolation != q.Isolation:
-				return &FileError{f.Name, q.isoLine, fmt.Sprintf("block %s says isolation %s, %s (line %d) %s: check and write run in one transaction, give one level", q.Name, q.Isolation, from, fromLine, f.Isolation)}
+				return &FileError{f.Name, q.isoLine, fmt.Sprintf("block %s says isolation %s, %s (line %d) "+
+					"%s: check and write run in one transaction, give one level",
+					q.Name, q.Isolation, from, fromLine, f.Isolation)}
 			}
 		}
 	}

@@ -235,7 +235,8 @@ func (res *result) query(ctx context.Context, tx *sql.Tx, q string, a []any) err
 	}
 	for _, f := range columnFacts {
 		if countOf(res.columns, f) > 1 {
-			return fmt.Errorf("returns columns %v: two of them read as %s; rename one (-- fencelab: %s: COLUMN=%s) or leave one out", res.columns, f, res.stmt.Query, f)
+			return fmt.Errorf("returns columns %v: two of them read as %s; rename one (-- fencelab: %s: "+
+				"COLUMN=%s) or leave one out", res.columns, f, res.stmt.Query, f)
 		}
 	}
 	for rows.Next() {

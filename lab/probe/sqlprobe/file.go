@@ -213,7 +213,8 @@ func (f *File) blocks() error {
 			cur, bodyLine = q, n+1
 			continue
 		case ok && f.issuer && (key == "fencelab" || key == "refused-on"):
-			return &FileError{f.Name, n, fmt.Sprintf("a -- %s: line: an issuer's file has fixed blocks (reset, acquire, renew, release) and takes no role map, parameter map or refusals", key)}
+			return &FileError{f.Name, n, fmt.Sprintf("a -- %s: line: an issuer's file has fixed blocks "+
+				"(reset, acquire, renew, release) and takes no role map, parameter map or refusals", key)}
 		case ok && f.issuer && key == "isolation" && cur == nil:
 			return &FileError{f.Name, n, "an isolation line belongs inside block acquire (after -- name: acquire)"}
 		case ok && key == "fencelab" && cur != nil:
@@ -235,7 +236,8 @@ func (f *File) blocks() error {
 			}
 			cur.Isolation, cur.isoLine = v, n
 		case ok && key == "isolation":
-			return &FileError{f.Name, n, "an isolation line belongs inside a block (after -- name: check or -- name: write), or isolation= in a -- fencelab: line"}
+			return &FileError{f.Name, n, "an isolation line belongs inside a block (after -- name: check or " +
+				"-- name: write), or isolation= in a -- fencelab: line"}
 		case ok && key == "refused-on" && cur != nil:
 			codes, err := refusedCodes(strings.ReplaceAll(val, " ", ""))
 			if err != nil {
@@ -279,7 +281,8 @@ func (f *File) open(val string, line int) (*Query, error) {
 	case len(fields) == 2 && slices.Contains(annotations, strings.ToLower(fields[1])):
 		q.Annotation = fields[1]
 	case len(fields) > 1:
-		return nil, &FileError{f.Name, line, fmt.Sprintf("query %s: %q after the name is not one of sqlc's commands (%s)", q.Name, strings.Join(fields[1:], " "), strings.Join(annotations, " "))}
+		return nil, &FileError{f.Name, line, fmt.Sprintf("query %s: %q after the name is not "+
+			"one of sqlc's commands (%s)", q.Name, strings.Join(fields[1:], " "), strings.Join(annotations, " "))}
 	}
 	if o := f.query(q.Name); o != nil {
 		return nil, &FileError{f.Name, line, fmt.Sprintf("a second query %q (the first is at line %d)", q.Name, o.Line)}

@@ -50,7 +50,8 @@ func (f *File) bindIssuer(e Engine) error {
 	}
 	for _, name := range []string{"acquire", "renew", "release"} {
 		if f.Blocks[name] == nil {
-			return &FileError{f.Name, 0, fmt.Sprintf("no %q block: an issuer's file needs -- name: acquire, renew and release (reset is optional)", name)}
+			return &FileError{f.Name, 0, fmt.Sprintf("no %q block: an issuer's file needs -- name: acquire, "+
+				"renew and release (reset is optional)", name)}
 		}
 	}
 	for _, name := range issuerOrder {
@@ -63,11 +64,14 @@ func (f *File) bindIssuer(e Engine) error {
 			return &FileError{f.Name, q.Line, fmt.Sprintf("block %s has no statement", name)}
 		}
 		if q.Isolation != "" && name != "acquire" {
-			return &FileError{f.Name, q.isoLine, fmt.Sprintf("an isolation line in block %s: only acquire takes one, and every block runs at its level", name)}
+			return &FileError{f.Name, q.isoLine, fmt.Sprintf("an isolation line in block %s: only acquire "+
+				"takes one, and every block runs at its level", name)}
 		}
 		for _, st := range q.Statements {
 			if w := st.first(); slices.Contains(txControl, w) {
-				return &FileError{f.Name, st.Line, fmt.Sprintf("block %s: %s; the probe runs each block as one transaction of its own, so leave transaction control out (an isolation line sets the level)", name, strings.ToUpper(w))}
+				return &FileError{f.Name, st.Line, fmt.Sprintf("block %s: %s; the probe runs each block as "+
+					"one transaction of its own, so leave transaction control out (an isolation line sets the level)",
+					name, strings.ToUpper(w))}
 			}
 			pb := newPlanner(e)
 			pb.text(st.parts[0])
@@ -77,7 +81,8 @@ func (f *File) bindIssuer(e Engine) error {
 				} else if slices.Contains(issuerParams[name], p.name) {
 					pb.param(p.written, p.key(), &source{key: p.written, fact: p.name, fi: issuerFacts[p.name]})
 				} else {
-					return &FileError{f.Name, p.line, fmt.Sprintf("block %s: unknown parameter %s; it takes %s", name, p.written, paramList(issuerParams[name]))}
+					return &FileError{f.Name, p.line, fmt.Sprintf("block %s: unknown parameter %s; it takes %s",
+						name, p.written, paramList(issuerParams[name]))}
 				}
 				pb.text(st.parts[2*i+2])
 			}
@@ -88,7 +93,8 @@ func (f *File) bindIssuer(e Engine) error {
 	a := f.Blocks["acquire"]
 	f.Isolation = a.Queries[0].Isolation
 	if last := a.Statements[len(a.Statements)-1]; !(last.rows && last.names("token")) {
-		return &FileError{f.Name, last.Line, "block acquire: its last statement must return a column token (… RETURNING n AS token, or SELECT n AS token FROM … WHERE name = :lock AND owner = :owner)"}
+		return &FileError{f.Name, last.Line, "block acquire: its last statement must return a column token (… " +
+			"RETURNING n AS token, or SELECT n AS token FROM … WHERE name = :lock AND owner = :owner)"}
 	}
 	return nil
 }

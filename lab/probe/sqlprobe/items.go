@@ -194,7 +194,8 @@ func value(v string, line int) (*source, error) {
 	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
 		return &source{lit: n}, nil
 	}
-	return nil, fmt.Errorf("%s is not a fact (%s), a literal (null, true, false, an integer, 'text') or an (expression)", v, strings.Join(facts, ", "))
+	return nil, fmt.Errorf("%s is not a fact (%s), a literal (null, true, false, an integer, "+
+		"'text') or an (expression)", v, strings.Join(facts, ", "))
 }
 
 // factID is a fact's place in args.
@@ -260,7 +261,8 @@ func refusedCodes(s string) ([]string, error) {
 		case sqlstate.MatchString(u), errNumber.MatchString(u):
 			out = append(out, u)
 		default:
-			return nil, fmt.Errorf("refused-on code %q: give a SQLSTATE (23505), a MySQL or MariaDB error number (1062) or a SQLite result code (2067 or SQLITE_CONSTRAINT_UNIQUE), commas between, no blanks", c)
+			return nil, fmt.Errorf("refused-on code %q: give a SQLSTATE (23505), a MySQL or MariaDB error "+
+				"number (1062) or a SQLite result code (2067 or SQLITE_CONSTRAINT_UNIQUE), commas between, no blanks", c)
 		}
 	}
 	return out, nil

@@ -84,7 +84,8 @@ func (db *DB) Room(ctx context.Context, id string) (Room, error) {
 // RoomByCode returns the room with the given code that has not expired at now.
 func (db *DB) RoomByCode(ctx context.Context, code string, now time.Time) (Room, error) {
 	r, err := scanRoom(db.read.QueryRowContext(ctx,
-		`SELECT `+roomColumns+` FROM rooms WHERE code = ? AND created_at <= ? AND expires_at > ? ORDER BY created_at DESC LIMIT 1`, code, stamp(now), stamp(now)))
+		`SELECT `+roomColumns+` FROM rooms WHERE code = ? AND created_at <= ? AND expires_at > ? ORDER `+
+			`BY created_at DESC LIMIT 1`, code, stamp(now), stamp(now)))
 	if err != nil {
 		return Room{}, fmt.Errorf("read room %q: %w", code, storeError(err))
 	}
@@ -149,7 +150,8 @@ func (db *DB) Answer(ctx context.Context, roomID string, a Answer) error {
 		return nil
 	}
 	var open int
-	err = db.write.QueryRowContext(ctx, `SELECT COUNT(*) FROM questions WHERE room_id = ? AND step = ? AND revealed_at IS NULL`, roomID, a.Step).Scan(&open)
+	err = db.write.QueryRowContext(ctx, `SELECT COUNT(*) FROM questions WHERE room_id = ? AND step = `+
+		`? AND revealed_at IS NULL`, roomID, a.Step).Scan(&open)
 	if err == nil {
 		err = ErrAnswered
 		if open == 0 {

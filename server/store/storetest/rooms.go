@@ -95,7 +95,8 @@ func testAnswers(t *testing.T, a, b store.Rooms, now time.Time) {
 	if err := a.MoveRoom(ctx, "room-1", 8, q); err != nil {
 		t.Fatalf("MoveRoom: %v", err)
 	}
-	if err := b.Answer(ctx, "room-1", store.Answer{Step: 7, Student: "s", Guess: "accepted", AnsweredAt: now}); !errors.Is(err, store.ErrNoQuestion) {
+	err := b.Answer(ctx, "room-1", store.Answer{Step: 7, Student: "s", Guess: "accepted", AnsweredAt: now})
+	if !errors.Is(err, store.ErrNoQuestion) {
 		t.Errorf("Answer at a step without a question = %v, want ErrNoQuestion", err)
 	}
 	// Many students at once through two servers: every answer is counted.
@@ -114,13 +115,15 @@ func testAnswers(t *testing.T, a, b store.Rooms, now time.Time) {
 			t.Errorf("Answer #%d: %v", i, err)
 		}
 	}
-	if err := b.Answer(ctx, "room-1", store.Answer{Step: 8, Student: "s1", Guess: "rejected", AnsweredAt: now}); !errors.Is(err, store.ErrAnswered) {
+	err = b.Answer(ctx, "room-1", store.Answer{Step: 8, Student: "s1", Guess: "rejected", AnsweredAt: now})
+	if !errors.Is(err, store.ErrAnswered) {
 		t.Errorf("a second Answer = %v, want ErrAnswered", err)
 	}
 	if err := a.Reveal(ctx, "room-1", 8, now); err != nil {
 		t.Fatalf("Reveal: %v", err)
 	}
-	if err := b.Answer(ctx, "room-1", store.Answer{Step: 8, Student: "late", Guess: "rejected", AnsweredAt: now}); !errors.Is(err, store.ErrNoQuestion) {
+	err = b.Answer(ctx, "room-1", store.Answer{Step: 8, Student: "late", Guess: "rejected", AnsweredAt: now})
+	if !errors.Is(err, store.ErrNoQuestion) {
 		t.Errorf("Answer after the reveal = %v, want ErrNoQuestion", err)
 	}
 	if err := a.Reveal(ctx, "room-1", 9, now); !errors.Is(err, store.ErrNoQuestion) {

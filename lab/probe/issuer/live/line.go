@@ -22,7 +22,9 @@ func appendLine(b []byte, l *line) []byte {
 	b = strconv.AppendFloat(b, l.Sent, 'f', -1, 64)
 	b = append(b, `,"answered":`...)
 	b = strconv.AppendFloat(b, l.Answered, 'f', -1, 64)
-	for _, f := range [...]struct{ k, v string }{{"result", l.Result}, {"owner", l.Owner}, {"value", l.Value}, {"error", l.Error}, {"mark", l.Mark}} {
+	fields := [...]struct{ k, v string }{{"result", l.Result}, {"owner", l.Owner}, {"value", l.Value},
+		{"error", l.Error}, {"mark", l.Mark}}
+	for _, f := range fields {
 		if f.v != "" {
 			b = append(b, `,"`...)
 			b = append(b, f.k...)

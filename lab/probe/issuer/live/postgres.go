@@ -75,7 +75,8 @@ func (g *group) postgres(opt StartOptions) ([]string, error) {
 		return nil, err
 	}
 	over := []string{"-c", "listen_addresses=127.0.0.1", "-c", "port=" + strconv.Itoa(ports[0]), "-c", "unix_socket_directories=" + mdir}
-	g.members = []*member{{name: "postgres-1", addr: addr(ports[0]), bin: bin, args: append([]string{"-D", data}, over...), dir: mdir, cred: cred}}
+	g.members = []*member{{name: "postgres-1", addr: addr(ports[0]), bin: bin, args: append([]string{"-D", data}, over...),
+		dir: mdir, cred: cred}}
 	return []string{"postgres: " + strings.Join(over, " ")}, nil
 }
 
@@ -101,7 +102,8 @@ func (g *group) waitPostgres(ctx context.Context, within time.Duration) error {
 			return nil
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
-			return fmt.Errorf("PostgreSQL did not answer within %s: %w; its log: %s", within, err, tail(filepath.Join(g.members[0].dir, "server.log")))
+			return fmt.Errorf("PostgreSQL did not answer within %s: %w; its log: %s",
+				within, err, tail(filepath.Join(g.members[0].dir, "server.log")))
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

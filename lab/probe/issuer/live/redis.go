@@ -19,7 +19,8 @@ type redisLock struct {
 }
 
 var (
-	renewScript   = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) else return 0 end`)
+	renewScript = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return ` +
+		`redis.call("PEXPIRE", KEYS[1], ARGV[2]) else return 0 end`)
 	releaseScript = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`)
 )
 

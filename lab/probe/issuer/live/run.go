@@ -255,7 +255,8 @@ func (r *runner) nemesis(ctx context.Context) {
 		r.history = append(r.history, op)
 		r.mu.Unlock()
 		if r.opt.Log != nil {
-			fmt.Fprintf(r.opt.Log, "fault: %s %s %.2f–%.2f s%s\n", op.Op, op.Target, op.Sent, op.Answered, map[bool]string{true: " (missed)"}[op.Missed])
+			fmt.Fprintf(r.opt.Log, "fault: %s %s %.2f–%.2f s%s\n",
+				op.Op, op.Target, op.Sent, op.Answered, map[bool]string{true: " (missed)"}[op.Missed])
 		}
 	}
 }
