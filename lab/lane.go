@@ -253,12 +253,14 @@ func (l *lane) authoritative(r *replayer, q, i int) (Decision, string) {
 		if g == cur {
 			return Accepted, r.say("accepted: ", t, " is the current valid lease on ", scope)
 		}
-		return Accepted, r.say("accepted: ", t, " is a valid lease on ", scope, "; ", r.pr.actors[cur.actor], "'s ", r.itoa(cur.token), " is valid too: split brain")
+		return Accepted, r.say("accepted: ", t, " is a valid lease on ", scope, "; ",
+			r.pr.actors[cur.actor], "'s ", r.itoa(cur.token), " is valid too: split brain")
 	}
 	l.checkRejected(r, q, i)
 	switch {
 	case held:
-		return Rejected, r.say("rejected: ", t, " is not the current lease on ", scope, "; ", r.pr.actors[cur.actor], " holds ", r.itoa(cur.token))
+		return Rejected, r.say("rejected: ", t, " is not the current lease on ", scope, "; ",
+			r.pr.actors[cur.actor], " holds ", r.itoa(cur.token))
 	case ls.granted:
 		return Rejected, r.say("rejected: no valid lease on ", scope, "; the latest, ", r.itoa(ls.token), ", ", ls.ended)
 	}
@@ -293,12 +295,14 @@ func (l *lane) conditional(r *replayer, q, i int) (Decision, string) {
 		if !f.read {
 			return Rejected, r.say("rejected: ", by, "'s write landed at ", name, ", which ", who, " never read (now version ", now, ")")
 		}
-		return Rejected, r.say("rejected: ", by, "'s write landed after ", who, " read ", name, " (version ", r.itoa(int64(f.ver)), ", now ", now, ")")
+		return Rejected, r.say("rejected: ", by, "'s write landed after ", who, " read ", name,
+			" (version ", r.itoa(int64(f.ver)), ", now ", now, ")")
 	}
 	if !f.read {
 		return Accepted, r.say("accepted: no other write landed at ", name, " since the start (version ", now, ")")
 	}
-	return Accepted, r.say("accepted: no other write landed since ", who, " read ", name, " (version ", r.itoa(int64(f.ver)), ", now ", now, ")")
+	return Accepted, r.say("accepted: no other write landed since ", who, " read ", name,
+		" (version ", r.itoa(int64(f.ver)), ", now ", now, ")")
 }
 
 // remember sets the token the receiver remembers in slot k, with how it

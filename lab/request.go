@@ -135,7 +135,8 @@ func (r *replayer) commit(i int, e op) {
 			l.pending[e.request], l.touched = false, true
 			l.apply(r, e.request, i)
 			l.remember(q.resource, r.pr.slot(q.resource, q.scope), q.token, "applied at a commit", false)
-			r.set(i, li, Applied, r.say("applied without checking again; ", r.pr.resources[q.resource], " now remembers ", l.remembered(r, q.resource)))
+			r.set(i, li, Applied, r.say("applied without checking again; ", r.pr.resources[q.resource],
+				" now remembers ", l.remembered(r, q.resource)))
 		default:
 			r.set(i, li, OK, r.say("nothing to commit: request ", id, " was decided at its deliver"))
 		}

@@ -119,7 +119,8 @@ func (r *replayer) learn(unaware [][]HeldLease, i int, e op) {
 	}
 	switch {
 	case e.kind == Expire:
-		unaware[e.actor] = append(unaware[e.actor][:len(unaware[e.actor]):len(unaware[e.actor])], HeldLease{r.pr.scopes[e.scope], r.workers[e.actor].grants[e.scope].token})
+		held := unaware[e.actor]
+		unaware[e.actor] = append(held[:len(held):len(held)], HeldLease{r.pr.scopes[e.scope], r.workers[e.actor].grants[e.scope].token})
 	case e.kind == Acquire && d == Granted, e.kind == Renew && d == Refused:
 		forget(e.scope)
 	case e.kind == Check && r.workers[e.actor].answer < 0, e.kind == Crash:

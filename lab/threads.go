@@ -39,7 +39,8 @@ var threads = []Thread{
 	},
 	{
 		Title: "The receiver",
-		About: "Fencing is only as good as the receiver that compares the tokens: how it compares, what it remembers, and whether it takes a token at all.",
+		About: "Fencing is only as good as the receiver that compares the tokens: " +
+			"how it compares, what it remembers, and whether it takes a token at all.",
 		Names: []string{"repeated-current-token", "several-writes-one-lease", "racy-receiver",
 			"forgetful-receiver", "external-side-effect", "scope-mismatch", "keys-forgotten",
 			"two-leases-one-worker"},
@@ -51,7 +52,8 @@ var threads = []Thread{
 	},
 	{
 		Title: "Data freshness",
-		About: "A write can come from the rightful holder and still carry old data: written by a holder that had lost its lease, or computed before someone else's update.",
+		About: "A write can come from the rightful holder and still carry old data: " +
+			"written by a holder that had lost its lease, or computed before someone else's update.",
 		Names: []string{"delayed-request-arrives-first", "stale-read-fresh-token"},
 	},
 }

@@ -86,7 +86,8 @@ func (r *ExploreResult) eventsText() string {
 	}
 	for _, e := range r.Scenario.Events {
 		if e.Kind == lab.Write {
-			return "The scenario’s events, with each write N split into “send #N” (the worker sends) and “deliver #N” (the request reaches the resource)."
+			return "The scenario’s events, with each write N split into “send #N” (the worker sends) " +
+				"and “deliver #N” (the request reaches the resource)."
 		}
 	}
 	return "The scenario’s events as written."

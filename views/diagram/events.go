@@ -43,7 +43,8 @@ func (g *grid) splitNote(i int, others []lab.ActorLease, bg string) group {
 		still += o.Actor + "'s " + itoa64(o.Token)
 	}
 	n := max(4, (g.room(ax)-ax-14)/6)
-	return group{class: "split", tip: "split brain: " + still + " still valid beside " + g.t.Steps[i].Event.Actor + "'s lease", shapes: []shape{
+	tip := "split brain: " + still + " still valid beside " + g.t.Steps[i].Event.Actor + "'s lease"
+	return group{class: "split", tip: tip, shapes: []shape{
 		{kind: shText, x1: ax + 14, y1: y - 6, text: "split grant", fill: colBad, bold: true, size: 12, halo: bg},
 		{kind: shText, x1: ax + 14, y1: y + 12, text: clip(still+" still valid", n), fill: colMuted, size: 11, halo: bg},
 	}}

@@ -123,12 +123,14 @@ func (g *grid) laneLines() []group {
 func (g *grid) describe() string {
 	var b strings.Builder
 	if g.imported != nil {
-		b.WriteString("The imported timeline, replayed under policy " + string(g.p) + "; the column on the right says what the logs say the resource did at each step, and whether " + string(g.p) + " would have done the same. ")
+		b.WriteString("The imported timeline, replayed under policy " + string(g.p) + "; the column on the right says " +
+			"what the logs say the resource did at each step, and whether " + string(g.p) + " would have done the same. ")
 		if g.imported.Behaved != "" {
 			b.WriteString("The resource behaved like " + string(g.imported.Behaved) + ". ")
 		}
 	}
-	b.WriteString("Space-time diagram under policy " + string(g.p) + ". Time runs down, one band per step, " + plural(len(g.t.Steps), "step") + ". Lanes, left to right: the lease service")
+	b.WriteString("Space-time diagram under policy " + string(g.p) + ". Time runs down, one band per step, " +
+		plural(len(g.t.Steps), "step") + ". Lanes, left to right: the lease service")
 	if len(g.actors) > 0 {
 		b.WriteString("; " + plural(len(g.actors), "worker") + ", " + strings.Join(g.actors, ", "))
 	}

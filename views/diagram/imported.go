@@ -126,7 +126,8 @@ func (g *grid) observedLabel(i int, bg string) (group, bool) {
 		col, words, class = colBad, "logs: "+o+" (differs)", "observed differs"
 	}
 	g.used[legendObserved] = true
-	return group{class: class, tip: "The logs say the resource " + o + " at step " + itoa(st.Index) + "; " + string(g.p) + " " + modelWord(g.outcome(i).Decision) + ".",
+	tip := "The logs say the resource " + o + " at step " + itoa(st.Index) + "; " + string(g.p) + " " + modelWord(g.outcome(i).Decision) + "."
+	return group{class: class, tip: tip,
 		shapes: []shape{label(g.obsX+12, g.mid(i)+5, words, col, true, bg)}}, true
 }
 

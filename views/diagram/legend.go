@@ -83,7 +83,8 @@ func (g *grid) legend(out []shape, top int) ([]shape, int) {
 		}
 		if k == legendViolation { // in the colours of this diagram's worst class
 			c := classColours(worstOf(g.t.Summary[g.p].Violations))
-			out = append(out, shape{kind: shRect, x1: x, y1: y - 9, x2: 24, y2: 18, fill: c.wash}, shape{kind: shRect, x1: x, y1: y - 9, x2: 5, y2: 18, fill: c.line})
+			out = append(out, shape{kind: shRect, x1: x, y1: y - 9, x2: 24, y2: 18, fill: c.wash},
+				shape{kind: shRect, x1: x, y1: y - 9, x2: 5, y2: 18, fill: c.line})
 		} else {
 			out = append(out, legendSign(k, x, y)...)
 		}
@@ -117,11 +118,13 @@ func legendSign(k legendKey, x, y int) []shape {
 	case legendFlight:
 		return arrow(x, y-9, x+24, y+9, c.line, "2", "")
 	case legendRefused:
-		return append(arrow(x+24, y, x+4, y, colBad, "1.75", "4 3"), shape{kind: shLine, x1: x + 2, y1: y - 7, x2: x + 2, y2: y + 7, stroke: colBad, width: "2.5"})
+		bar := shape{kind: shLine, x1: x + 2, y1: y - 7, x2: x + 2, y2: y + 7, stroke: colBad, width: "2.5"}
+		return append(arrow(x+24, y, x+4, y, colBad, "1.75", "4 3"), bar)
 	case legendCrash:
 		return cross(x+12, y, 7, colInk, "3")
 	case legendViolation:
-		return []shape{{kind: shRect, x1: x, y1: y - 9, x2: 24, y2: 18, fill: colViolBg}, {kind: shRect, x1: x, y1: y - 9, x2: 5, y2: 18, fill: colViol}}
+		return []shape{{kind: shRect, x1: x, y1: y - 9, x2: 24, y2: 18, fill: colViolBg},
+			{kind: shRect, x1: x, y1: y - 9, x2: 5, y2: 18, fill: colViol}}
 	}
 	return nil
 }

@@ -115,7 +115,8 @@ func cardWith(s *lab.Scenario, t *lab.Trace, p lab.Policy, im *Imported) *canvas
 		strip = colViol
 	}
 	title := shape{kind: shText, x1: cardMargin, y1: 112, text: clip(s.Title, lab.MaxTitle), fill: colInk, size: 40, bold: true}
-	verdict := shape{kind: shText, x1: cardMargin, y1: 154, text: "Policy " + string(d.policy) + " · " + d.verdict, fill: strip, size: 28, bold: true}
+	verdict := shape{kind: shText, x1: cardMargin, y1: 154, text: "Policy " + string(d.policy) + " · " + d.verdict,
+		fill: strip, size: 28, bold: true}
 	if im != nil {
 		verdict.text, strip = importedHeadline(t, d.policy, im)
 		verdict.fill = strip

@@ -76,7 +76,8 @@ func (g *grid) requestLabel(ax, y, limit int, st lab.Step, c actorColour, bg str
 	if n := (limit - x) / 7; n >= 3 {
 		v = clip(v, n)
 		if onLine { // hide the arrow's line behind the words, spaces too
-			out = append(out, shape{kind: shRect, x1: x - 3, y1: y - 12, x2: min(limit-x, utf8.RuneCountInString(v)*13/2) + 5, y2: 16, fill: orWhite(bg)})
+			w := min(limit-x, utf8.RuneCountInString(v)*13/2) + 5
+			out = append(out, shape{kind: shRect, x1: x - 3, y1: y - 12, x2: w, y2: 16, fill: orWhite(bg)})
 		}
 		out = append(out, label(x, y, v, colInk, false, bg))
 	}
@@ -96,7 +97,8 @@ func (g *grid) send(i int, bg string) []group {
 	shapes = append(shapes, g.requestLabel(ax, y-4, min(rx-28, g.room(ax)), st, c, bg, false)...)
 	if g.requests[st.Event.ID].Decided < 0 {
 		shapes = append(shapes, arrow(ax+5, y+3, ax+44, y+15, c.line, "2", "4 3")...)
-		shapes = append(shapes, shape{kind: shText, x1: ax + 50, y1: y + 18, text: "never delivered", fill: colMuted, size: 12, italic: true, halo: bg})
+		shapes = append(shapes, shape{kind: shText, x1: ax + 50, y1: y + 18, text: "never delivered",
+			fill: colMuted, size: 12, italic: true, halo: bg})
 	}
 	return []group{{class: "send", shapes: shapes}}
 }
@@ -132,7 +134,8 @@ func (g *grid) commit(i int, bg string) []group {
 	rx, y0, y := g.xOfResource(g.t.Steps[j].Event.Resource), g.mid(k), g.mid(i)
 	fx, fy0, fy := float64(rx), float64(y0), float64(y)
 	curve := []point{{fx - 10, fy0}, {fx - 46, fy0}, {fx - 46, fy}, {fx - 24, fy}}
-	g.flights = append(g.flights, group{class: "flight", shapes: []shape{{kind: shPath, pts: curve, stroke: colInfo, width: "2", dash: "5 3"}}})
+	flight := shape{kind: shPath, pts: curve, stroke: colInfo, width: "2", dash: "5 3"}
+	g.flights = append(g.flights, group{class: "flight", shapes: []shape{flight}})
 	shapes := arrow(rx-26, y, rx-11, y, colInfo, "2", "")
 	shapes = append(shapes, note(rx-50, y+5, "commit "+g.t.Steps[i].Event.Request, "end", bg))
 	shapes = append(shapes, endMark(o.Decision, rx, y, bg)...)

@@ -47,7 +47,8 @@ func (sw svgWriter) svg(d *diagram) {
 	}
 	sw.attr("viewBox", d.viewBox())
 	sw.role(d)
-	sw.raw(` font-family="system-ui, -apple-system, Segoe UI, Roboto, Helvetica Neue, Arial, Noto Sans, DejaVu Sans, sans-serif" font-size="13"`)
+	sw.raw(` font-family="system-ui, -apple-system, Segoe UI, Roboto, Helvetica Neue, Arial, Noto Sans, DejaVu Sans, sans-serif"`)
+	sw.raw(` font-size="13"`)
 	sw.attr("fill", colInk)
 	sw.raw(`><title`)
 	sw.attr("id", d.id+"-title")

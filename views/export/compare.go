@@ -134,7 +134,8 @@ func CompareMarkdown(w io.Writer, c *Comparison) error {
 	fmt.Fprintf(&b, "## %s\n\n", mdLine("Compared: "+c.A.Title+" / "+c.B.Title))
 	fmt.Fprintf(&b, "- **A**: %s (<%s>)\n- **B**: %s (<%s>)\n\n", mdCell(c.A.Title), c.A.Link, mdCell(c.B.Title), c.B.Link)
 	ev, vd, st := c.Differs()
-	fmt.Fprintf(&b, "%d of %d events, %d of %d verdicts and %d of %d steps differ.\n\n", ev, len(c.Events), vd, len(c.Verdicts), st, len(c.Steps))
+	fmt.Fprintf(&b, "%d of %d events, %d of %d verdicts and %d of %d steps differ.\n\n",
+		ev, len(c.Events), vd, len(c.Verdicts), st, len(c.Steps))
 	b.WriteString("### Verdicts\n\n| policy | A | B | |\n|---|---|---|---|\n")
 	for _, v := range c.Verdicts {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", v.Policy, mdCell(v.A), mdCell(v.B), mark(v.Differs))
