@@ -1,6 +1,9 @@
 package lab
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // rules is what sets a policy apart: every decision that differs between
 // policies reads it from here, so a policy's behaviour is one row of
@@ -202,4 +205,16 @@ func groupsOf(pr *program) laneGroups {
 		g.lane[p] = j
 	}
 	return g
+}
+
+// PolicyChoice names ps as a choice, for a message: "a, b or c".
+func PolicyChoice(ps []Policy) string {
+	s := make([]string, len(ps))
+	for i, p := range ps {
+		s[i] = string(p)
+	}
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }

@@ -47,13 +47,8 @@ func explore(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return reportInvalid(err, stderr)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptible(f.deadline)
 	defer stop()
-	if f.deadline > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, f.deadline)
-		defer cancel()
-	}
 	// A large exploration's memory is a few large arrays without pointers,
 	// cheap for the collector to look at: past a million states, collecting
 	// at a tenth more than what is live, not twice, keeps the process near
@@ -227,4 +222,15 @@ func orderText(order []int) string {
 		parts[i] = fmt.Sprint(n)
 	}
 	return strings.Join(parts, " ")
+}
+
+// interruptible is a command's context: done at Ctrl-C, or after deadline
+// when it is positive. stop releases it.
+func interruptible(deadline time.Duration) (ctx context.Context, stop func()) {
+	ctx, cancelSignal := signal.NotifyContext(context.Background(), os.Interrupt)
+	if deadline <= 0 {
+		return ctx, cancelSignal
+	}
+	ctx, cancel := context.WithTimeout(ctx, deadline)
+	return ctx, func() { cancel(); cancelSignal() }
 }

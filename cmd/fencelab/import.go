@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"slices"
 	"strings"
 	"time"
@@ -55,13 +54,8 @@ func importLogs(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptible(f.deadline)
 	defer stop()
-	if f.deadline > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, f.deadline)
-		defer cancel()
-	}
 	res, err := im.Finish(ctx)
 	var ie *logs.Error
 	if errors.As(err, &ie) {

@@ -168,14 +168,7 @@ func (r *run) write(out []Record, worker int, token int64, value, op string) []R
 	if op != "" {
 		w.Op = &op
 	}
-	rec.Sent, rec.SentAt = r.tick.Add(1), time.Since(r.start)
-	a, err := r.p.Client.Write(context.Background(), w)
-	rec.Answered, rec.AnsweredAt = r.tick.Add(1), time.Since(r.start)
-	rec.Outcome = a.Outcome
-	if err != nil {
-		rec.Outcome = "error"
-		r.fail(err)
-	}
+	r.send(&rec, w)
 	if rec.Outcome == "applied" {
 		if token < floor || r.checker.Strict && token == floor {
 			r.noticed()
@@ -241,4 +234,17 @@ func merge(parts [][]Record) []Record {
 		all = append(all, p...)
 	}
 	return all
+}
+
+// send sends w and records, in rec, the ticks and times it was sent and
+// answered and its outcome ("error" when the receiver could not say).
+func (r *run) send(rec *Record, w WriteRequest) {
+	rec.Sent, rec.SentAt = r.tick.Add(1), time.Since(r.start)
+	a, err := r.p.Client.Write(context.Background(), w)
+	rec.Answered, rec.AnsweredAt = r.tick.Add(1), time.Since(r.start)
+	rec.Outcome = a.Outcome
+	if err != nil {
+		rec.Outcome = "error"
+		r.fail(err)
+	}
 }

@@ -60,14 +60,7 @@ func (r *run) casWrite(out []Record, worker int, token, v int64, value string) [
 	scope := leaseScope
 	w := WriteRequest{Resource: r.opt.Resource, Value: value, Token: &token, Scope: &scope,
 		ID: fmt.Sprintf("#%d", rec.Seq), ExpectVersion: &v, Writer: fmt.Sprintf("w%d", worker)}
-	rec.Sent, rec.SentAt = r.tick.Add(1), time.Since(r.start)
-	a, err := r.p.Client.Write(context.Background(), w)
-	rec.Answered, rec.AnsweredAt = r.tick.Add(1), time.Since(r.start)
-	rec.Outcome = a.Outcome
-	if err != nil {
-		rec.Outcome = "error"
-		r.fail(err)
-	}
+	r.send(&rec, w)
 	if rec.Outcome == "applied" {
 		if _, twice := r.versions.LoadOrStore(v, true); twice || v <= floor {
 			r.noticed()

@@ -3,7 +3,7 @@ package probe
 import (
 	"fmt"
 	"maps"
-	"strings"
+	"slices"
 
 	"fencelab/lab"
 )
@@ -12,17 +12,7 @@ import (
 // lab.Policies: the ones it decides alone and at once
 // (lab.Policy.ClaimableByReceiver). The others decide elsewhere (at the
 // worker, at the lease service) or model a broken receiver.
-var Policies = claimable()
-
-func claimable() []lab.Policy {
-	var out []lab.Policy
-	for _, p := range lab.Policies() {
-		if p.ClaimableByReceiver() {
-			out = append(out, p)
-		}
-	}
-	return out
-}
+var Policies = slices.DeleteFunc(lab.Policies(), func(p lab.Policy) bool { return !p.ClaimableByReceiver() })
 
 // CheckPolicy says why a receiver cannot claim p, or nil.
 func CheckPolicy(p lab.Policy) error {
@@ -33,19 +23,7 @@ func CheckPolicy(p lab.Policy) error {
 		return fmt.Errorf("a receiver cannot claim %s, the model of a broken one: probe it with the policy it "+
 			"means to implement (--policy fenced, say) to find its race", p)
 	}
-	return fmt.Errorf("--policy %q: use %s", p, orList(Policies))
-}
-
-// orList is "a, b or c".
-func orList(ps []lab.Policy) string {
-	s := make([]string, len(ps))
-	for i, p := range ps {
-		s[i] = string(p)
-	}
-	if len(s) < 2 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+	return fmt.Errorf("--policy %q: use %s", p, lab.PolicyChoice(Policies))
 }
 
 // Prepare returns a copy of s in which every resource is what the

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"fencelab/lab"
@@ -20,17 +19,9 @@ import (
 // lab.Policy.ChecksToken) or a version (cas, lab.Policy.ChecksVersion).
 // Its rules read the policy's facets (Strict, Idempotent, Registers,
 // ChecksVersion), never its name.
-var Policies = implemented()
-
-func implemented() []lab.Policy {
-	var out []lab.Policy
-	for _, p := range lab.Policies() {
-		if p.ClaimableByReceiver() && (p.ChecksToken() || p.ChecksVersion()) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
+var Policies = slices.DeleteFunc(lab.Policies(), func(p lab.Policy) bool {
+	return !p.ClaimableByReceiver() || !p.ChecksToken() && !p.ChecksVersion()
+})
 
 // Flaw is a mistake a receiver makes on purpose.
 type Flaw string
@@ -55,7 +46,7 @@ type Options struct {
 // Validate reports an unknown policy or flaw, or a window without the race.
 func (o Options) Validate() error {
 	if !slices.Contains(Policies, o.Policy) {
-		return fmt.Errorf("unknown policy %q: use %s", o.Policy, orList(Policies))
+		return fmt.Errorf("unknown policy %q: use %s", o.Policy, lab.PolicyChoice(Policies))
 	}
 	switch o.Flaw {
 	case Correct, Racy, Forgetful:
@@ -130,16 +121,4 @@ func admits(strict bool, t, remembered *int64) (bool, string) {
 		return false, fmt.Sprintf("%d < %d, already remembered", *t, *remembered)
 	}
 	return true, ""
-}
-
-// orList is "a, b or c".
-func orList(ps []lab.Policy) string {
-	s := make([]string, len(ps))
-	for i, p := range ps {
-		s[i] = string(p)
-	}
-	if len(s) < 2 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
