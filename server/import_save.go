@@ -26,7 +26,12 @@ type importSaveJSON struct {
 // handleAPISaveImport saves an import made by fencelab import: the
 // scenario, checked as any other, and what the logs say the resource did,
 // checked against the scenario's replay. It answers as /api/probes does.
+// Its body, up to 4 MiB, is read in an import's turn, as the page's.
 func (s *Server) handleAPISaveImport(c echo.Context) error {
+	return s.importTurn(s.saveAPIImport)(c)
+}
+
+func (s *Server) saveAPIImport(c echo.Context) error {
 	sc, saved, err := parseImportBody(c.Request().Body)
 	if err != nil {
 		return err

@@ -4,23 +4,160 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
 )
 
+// turns are a few slots shared by the whole process, at most one per
+// client (an address, an IPv6 /64): the explorations' and the imports'.
+// A request takes its client's share first, then a slot. Requests waiting
+// for a slot are served in the order they came (a channel's waiting
+// senders are), and since each client has at most one of them waiting,
+// the next slot to free goes to the client that has waited longest, never
+// to a client that asks many times at once.
+type turns struct {
+	slots chan struct{}
+
+	mu      sync.Mutex
+	clients map[string]*share // the clients holding or waiting for their share
+}
+
+// share is one client's share of the slots: its token, and the requests
+// holding or waiting for it (at 0 the client is forgotten).
+type share struct {
+	token chan struct{}
+	users int
+}
+
+// errTurnWait is a request that waited for a slot as long as it may.
+var errTurnWait = errors.New("no slot came free in time")
+
+func newTurns(slots int) *turns {
+	return &turns{slots: make(chan struct{}, slots), clients: map[string]*share{}}
+}
+
+// of is client's share, counted as used by one more request.
+func (t *turns) of(client string) *share {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	sh := t.clients[client]
+	if sh == nil {
+		sh = &share{token: make(chan struct{}, 1)}
+		t.clients[client] = sh
+	}
+	sh.users++
+	return sh
+}
+
+// drop stops counting a request on client's share.
+func (t *turns) drop(client string, sh *share) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if sh.users--; sh.users == 0 {
+		delete(t.clients, client)
+	}
+}
+
+// tryClient takes client's share if it is free, and says whether it did.
+// release gives it back.
+func (t *turns) tryClient(client string) (release func(), ok bool) {
+	sh := t.of(client)
+	select {
+	case sh.token <- struct{}{}:
+		return t.releaser(client, sh), true
+	default:
+		t.drop(client, sh)
+		return nil, false
+	}
+}
+
+// waitClient takes client's share, waiting while the client's earlier
+// requests hold it, until ctx ends.
+func (t *turns) waitClient(ctx context.Context, client string) (release func(), err error) {
+	sh := t.of(client)
+	select {
+	case sh.token <- struct{}{}:
+		return t.releaser(client, sh), nil
+	case <-ctx.Done():
+		t.drop(client, sh)
+		return nil, ctx.Err()
+	}
+}
+
+func (t *turns) releaser(client string, sh *share) func() {
+	return func() {
+		<-sh.token
+		t.drop(client, sh)
+	}
+}
+
+// waitSlot takes a slot, waiting at most queue for one (none when queue
+// is 0 or less); errTurnWait when none came free, ctx's error if it ends
+// first. free gives the slot back.
+func (t *turns) waitSlot(ctx context.Context, queue time.Duration) (free func(), err error) {
+	select {
+	case t.slots <- struct{}{}:
+		return t.free, nil
+	default:
+	}
+	if queue <= 0 {
+		return nil, errTurnWait
+	}
+	timer := time.NewTimer(queue)
+	defer timer.Stop()
+	select {
+	case t.slots <- struct{}{}:
+		return t.free, nil
+	case <-timer.C:
+		return nil, errTurnWait
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (t *turns) free() { <-t.slots }
+
+// running is the slots taken now.
+func (t *turns) running() int { return len(t.slots) }
+
+// ImportConfig bounds the imports the server reads and parses at once
+// (the import page, its preview, and POST /api/imports). A zero field
+// takes its default.
+type ImportConfig struct {
+	// AtOnce is the imports read and parsed at once on the server: 2, and
+	// one per client. The slots, not chance, bound their memory: docs/
+	// operations.md has the arithmetic.
+	AtOnce int
+	// Queue is how long an import waits for its turn, first behind the
+	// client's own earlier import, then for a slot, before 429 (its own
+	// was still running) or 503 (the server was busy): 10 s.
+	Queue time.Duration
+}
+
 // The import page's turns. An upload of 4 MiB costs about 30 MB while it
 // is parsed, and one with --skew explores for up to its deadline, so 128
 // at once from one address took 3.8 GB and the cores. Each client (an
-// address, an IPv6 /64) imports one at a time, and the server importsAtOnce;
-// more wait their turn, in the order they came, for at most turnWait,
+// address, an IPv6 /64) imports one at a time, and the server AtOnce;
+// more wait their turn, in the order they came, for at most Queue,
 // before their body is read. A request's body is read only once it has
 // its turn, within importReadTime from then.
 const (
-	importsAtOnce  = 2
-	turnWait       = 10 * time.Second
-	importReadTime = 15 * time.Second
+	defaultImportsAtOnce = 2
+	defaultImportQueue   = 10 * time.Second
+	importReadTime       = 15 * time.Second
 )
+
+func (cfg ImportConfig) withDefaults() ImportConfig {
+	if cfg.AtOnce <= 0 {
+		cfg.AtOnce = defaultImportsAtOnce
+	}
+	if cfg.Queue <= 0 {
+		cfg.Queue = defaultImportQueue
+	}
+	return cfg
+}
 
 var (
 	errImportBusy = echo.NewHTTPError(http.StatusServiceUnavailable,
@@ -32,19 +169,19 @@ var (
 // importTurn runs h once the client and the server have a free turn.
 func (s *Server) importTurn(h echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		ctx, cancel := context.WithTimeout(c.Request().Context(), turnWait)
+		ctx, cancel := context.WithTimeout(c.Request().Context(), s.importCfg.Queue)
 		defer cancel()
-		done, err := s.importers.turn(ctx, clientKey(c))
+		release, err := s.imports.waitClient(ctx, clientKey(c))
 		if err != nil {
 			return s.turnRefused(c, err, errImportOverShare)
 		}
-		defer done()
-		select {
-		case s.importSlots <- struct{}{}:
-			defer func() { <-s.importSlots }()
-		case <-ctx.Done():
-			return s.turnRefused(c, ctx.Err(), errImportBusy)
+		defer release()
+		// The time left of Queue; ctx ends the wait when it runs out.
+		free, err := s.imports.waitSlot(ctx, s.importCfg.Queue)
+		if err != nil {
+			return s.turnRefused(c, err, errImportBusy)
 		}
+		defer free()
 		// The server's read timeout ran while the request waited.
 		_ = http.NewResponseController(c.Response()).SetReadDeadline(time.Now().Add(importReadTime))
 		return h(c)
@@ -57,7 +194,7 @@ func (s *Server) turnRefused(c echo.Context, err error, refusal *echo.HTTPError)
 	if c.Request().Context().Err() != nil {
 		return c.Request().Context().Err()
 	}
-	if errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, errTurnWait) {
 		c.Response().Header().Set("Retry-After", retryAfter)
 		return refusal
 	}
