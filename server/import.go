@@ -1,13 +1,16 @@
 package server
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"fencelab/lab"
@@ -84,7 +87,7 @@ func (s *Server) handleImportForm(c echo.Context) error {
 	switch c.FormValue("op") {
 	case "suggest": // the first step: the look at the logs, before any import
 		page := importPageOf(in)
-		return render(c, http.StatusOK, views.Import(page))
+		return renderImport(c, http.StatusOK, views.Import(page))
 	case "suggestion":
 		return handleImportSuggestion(c, in)
 	}
@@ -95,7 +98,7 @@ func (s *Server) handleImportForm(c echo.Context) error {
 		return c.Blob(http.StatusOK, "application/json", in.mapping.JSON())
 	case "editor", "save":
 		if res == nil {
-			return render(c, http.StatusUnprocessableEntity, views.Import(page))
+			return renderImport(c, http.StatusUnprocessableEntity, views.Import(page))
 		}
 		return s.saveImportAnd(c, c.FormValue("op"), in, res)
 	}
@@ -103,7 +106,47 @@ func (s *Server) handleImportForm(c echo.Context) error {
 	if len(page.Errors) > 0 {
 		status = http.StatusUnprocessableEntity
 	}
-	return render(c, status, views.Import(page))
+	return renderImport(c, status, views.Import(page))
+}
+
+// renderImport writes an import page as it is rendered, rather than
+// through render's buffer: the page shows the posted logs again, up to
+// 4 MiB and more once escaped, and a buffer of it, grown by doubling, held
+// as much again as the logs while it was written. Its bytes are render's,
+// NULs replaced as they pass.
+func renderImport(c echo.Context, status int, page templ.Component) error {
+	res := c.Response()
+	res.Header().Set(echo.HeaderContentType, htmlType)
+	res.WriteHeader(status)
+	if err := page.Render(c.Request().Context(), nulReplacer{res}); err != nil {
+		return fmt.Errorf("render %s: %w", c.Request().URL.Path, err)
+	}
+	return nil
+}
+
+// nulReplacer writes to w with each NUL byte replaced by U+FFFD, as
+// replaceNUL does to a whole page.
+type nulReplacer struct{ w io.Writer }
+
+func (r nulReplacer) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, 0)
+		if i < 0 {
+			if _, err := r.w.Write(p); err != nil {
+				return 0, err
+			}
+			break
+		}
+		if _, err := r.w.Write(p[:i]); err != nil {
+			return 0, err
+		}
+		if _, err := io.WriteString(r.w, "\uFFFD"); err != nil {
+			return 0, err
+		}
+		p = p[i+1:]
+	}
+	return n, nil
 }
 
 // handleImportPreview answers the page's live preview: the result section only.

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"sync"
 	"time"
@@ -147,6 +148,7 @@ const (
 	defaultImportsAtOnce = 2
 	defaultImportQueue   = 10 * time.Second
 	importReadTime       = 15 * time.Second
+	refusalReadTime      = 5 * time.Second // for a refused body, read only to be dropped
 )
 
 func (cfg ImportConfig) withDefaults() ImportConfig {
@@ -195,8 +197,19 @@ func (s *Server) turnRefused(c echo.Context, err error, refusal *echo.HTTPError)
 		return c.Request().Context().Err()
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, errTurnWait) {
+		discardBody(c)
 		c.Response().Header().Set("Retry-After", retryAfter)
 		return refusal
 	}
 	return err
+}
+
+// discardBody reads what is left of a refused request's body, within the
+// body limit and refusalReadTime, into nothing: a server that answers
+// before the body is in and then closes makes the kernel reset the
+// connection while the client still sends, and the client sees "connection
+// reset", not the refusal and its Retry-After. Nothing of it is kept.
+func discardBody(c echo.Context) {
+	_ = http.NewResponseController(c.Response()).SetReadDeadline(time.Now().Add(refusalReadTime))
+	_, _ = io.Copy(io.Discard, c.Request().Body)
 }

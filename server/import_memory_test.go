@@ -1,0 +1,304 @@
+package server_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"fencelab/server"
+	"fencelab/views"
+)
+
+// bigImport is the import page's form with the walkthrough's logs and
+// mapping, the scheduler's log uploaded and padded with heartbeat lines to
+// size bytes of body: an upload at the page's limit that still imports.
+// Wide heartbeats carry 4 KB of notes each: as many bytes in a fortieth
+// of the lines, so about as much memory for much less of the cores.
+func bigImport(t testing.TB, size int, wide bool) (body []byte, contentType string) {
+	t.Helper()
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join("..", "docs", "import", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	for _, name := range []string{"worker-1.log", "worker-2.log", "storage.csv"} {
+		w.WriteField("name", name)
+		w.WriteField("log", read(name))
+	}
+	m, _ := w.CreateFormFile("mapfile", "mapping.json")
+	m.Write([]byte(read("mapping.json")))
+	u, _ := w.CreateFormFile("upload", "scheduler.jsonl")
+	sched := read("scheduler.jsonl")
+	first, rest, _ := strings.Cut(sched, "\n")
+	u.Write([]byte(first + "\n"))
+	// Heartbeats between the first line and the lease, as a busy
+	// scheduler logs them: none is an event.
+	line := `{"ts":"2026-11-30T03:00:00.010Z","host":"scheduler","level":"debug","msg":"heartbeat","leases":1}` + "\n"
+	if wide {
+		line = `{"ts":"2026-11-30T03:00:00.010Z","host":"scheduler","level":"debug","msg":"heartbeat","notes":"` + strings.Repeat("n", 4000) + `"}` + "\n"
+	}
+	pad := size - buf.Len() - len(sched) - 400
+	u.Write([]byte(strings.Repeat(line, pad/len(line))))
+	u.Write([]byte(rest))
+	w.Close()
+	if buf.Len() > size {
+		t.Fatalf("the form is %d bytes, over %d", buf.Len(), size)
+	}
+	return buf.Bytes(), w.FormDataContentType()
+}
+
+// heapSampler reads the live heap every half millisecond and keeps the
+// highest reading, for a figure of what requests in flight hold.
+type heapSampler struct {
+	peak atomic.Uint64
+	stop chan struct{}
+	wg   sync.WaitGroup
+}
+
+func heapBytes() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+func sampleHeap() *heapSampler {
+	h := &heapSampler{stop: make(chan struct{})}
+	h.peak.Store(heapBytes())
+	h.wg.Go(func() {
+		tick := time.NewTicker(500 * time.Microsecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-h.stop:
+				return
+			case <-tick.C:
+				if n := heapBytes(); n > h.peak.Load() {
+					h.peak.Store(n)
+				}
+			}
+		}
+	})
+	return h
+}
+
+// done stops the sampler and gives its highest reading.
+func (h *heapSampler) done() uint64 {
+	close(h.stop)
+	h.wg.Wait()
+	return h.peak.Load()
+}
+
+// discard is a response written to a socket: counted, not kept.
+type discard struct {
+	header http.Header
+	code   int
+	n      int
+}
+
+func (d *discard) Header() http.Header { return d.header }
+func (d *discard) WriteHeader(code int) {
+	if d.code == 0 {
+		d.code = code
+	}
+}
+func (d *discard) Write(p []byte) (int, error) {
+	d.WriteHeader(http.StatusOK)
+	d.n += len(p)
+	return len(p), nil
+}
+
+// BenchmarkImportUpload posts one 4 MiB upload to the import page and its
+// preview: B/op is what one import allocates, peak-MB the live heap it
+// reached above the heap before it (one import at a time).
+func BenchmarkImportUpload(b *testing.B) {
+	s := newTestServer(b)
+	for _, bb := range []struct {
+		target string
+		wide   bool
+	}{{"/import", false}, {"/import/preview", false}, {"/import", true}} {
+		target := bb.target
+		body, ct := bigImport(b, 4<<20, bb.wide)
+		name := strings.TrimPrefix(target, "/")
+		if bb.wide {
+			name += "/wide"
+		}
+		b.Run(name, func(b *testing.B) {
+			var peak uint64
+			var pageBytes int
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				runtime.GC()
+				base := heapBytes()
+				h := sampleHeap()
+				b.StartTimer()
+				req := httptest.NewRequest(http.MethodPost, target, bytes.NewReader(body))
+				req.Header.Set("Content-Type", ct)
+				w := &discard{header: http.Header{}}
+				s.ServeHTTP(w, req)
+				b.StopTimer()
+				if w.code != http.StatusOK {
+					b.Fatalf("POST %s = %d", target, w.code)
+				}
+				pageBytes = w.n
+				if p := h.done() - base; p > peak {
+					peak = p
+				}
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(peak)/1e6, "peak-MB")
+			b.ReportMetric(float64(len(body))/1e6, "body-MB")
+			b.ReportMetric(float64(pageBytes)/1e6, "page-MB")
+		})
+	}
+}
+
+// TestBigImportImports: the benchmark's upload imports, so that what it
+// measures is an import and not an error page.
+func TestBigImportImports(t *testing.T) {
+	t.Parallel()
+	body, ct := bigImport(t, 4<<20, false)
+	rec := do(t, newTestServer(t), http.MethodPost, "/import/preview", ct, bytes.NewReader(body))
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "stale-overwrite") {
+		t.Fatalf("POST /import/preview of %d bytes = %d %.600s", len(body), rec.Code, rec.Body.String())
+	}
+}
+
+// fromAddr is a client whose connections leave from the loopback address
+// ip (any of 127.0.0.0/8 on Linux), one connection a request.
+func fromAddr(ip string) *http.Client {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+	return &http.Client{Transport: &http.Transport{DialContext: d.DialContext, DisableKeepAlives: true}}
+}
+
+// importFloodHeap bounds the heap an import flood may add: two imports
+// at once, each at most about 30 MB of heap while it is read, parsed and
+// shown again (BenchmarkImportUpload's peak-MB), twice that before the
+// collector runs (GOGC=100) is 120 MB; the waiting requests' connections
+// add a few MB, and the rest is margin for a loaded machine. Without the
+// slots, 128 uploads in flight held 3.8 GB.
+const importFloodHeap = 256 << 20
+
+// TestImportFlood: 128 uploads of 4 MiB at once, from one address and
+// then from 128, while a polite client from another address reads a saved
+// run's page and a built-in's. The live heap stays under importFloodHeap,
+// the polite client's p99 under 1 s, and the uploads are answered as the
+// turns say: one address's in turn (429 for those whose turn did not come),
+// many addresses' two at a time (503 for the rest). (Attack F3: 128
+// uploads at once from one address took the server from 24 MB to 3.78 GB,
+// and the polite p50 to 817 ms.)
+func TestImportFlood(t *testing.T) {
+	if testing.Short() {
+		t.Skip("128 uploads of 4 MiB twice, a few seconds: not under -short")
+	}
+	const queue = 1500 * time.Millisecond
+	base, _ := publicServer(t, server.Config{Imports: server.ImportConfig{Queue: queue}})
+	polite := fromAddr("127.0.0.250")
+	res, err := polite.Post(base+"/api/runs", "application/json", strings.NewReader(builtinSource(t, "paused-worker")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var saved struct{ ID string }
+	json.NewDecoder(res.Body).Decode(&saved)
+	res.Body.Close()
+	if res.StatusCode != http.StatusCreated {
+		t.Fatalf("the polite client's save = %d", res.StatusCode)
+	}
+	pages := []string{base + views.RunPath(saved.ID), base + views.ScenarioPath("paused-worker")}
+	body, ct := bigImport(t, 4<<20, true) // wide: a few seconds of the cores, not tens
+
+	for _, attack := range []struct {
+		name    string
+		from    func(i int) string
+		refusal int // what the uploads whose turn did not come get
+	}{
+		{"one address", func(int) string { return "127.0.0.2" }, http.StatusTooManyRequests},
+		{"128 addresses", func(i int) string { return fmt.Sprintf("127.0.1.%d", i+1) }, http.StatusServiceUnavailable},
+	} {
+		t.Run(attack.name, func(t *testing.T) {
+			runtime.GC()
+			before := heapBytes()
+			heap := sampleHeap()
+			stop := make(chan struct{})
+			var took []time.Duration
+			var politeErrs atomic.Int64
+			var pw sync.WaitGroup
+			pw.Go(func() {
+				for i := 0; ; i++ {
+					select {
+					case <-stop:
+						return
+					case <-time.After(20 * time.Millisecond):
+					}
+					start := time.Now()
+					res, err := polite.Get(pages[i%len(pages)])
+					if err == nil {
+						io.Copy(io.Discard, res.Body)
+						res.Body.Close()
+					}
+					if err != nil || res.StatusCode != http.StatusOK {
+						politeErrs.Add(1)
+					}
+					took = append(took, time.Since(start))
+				}
+			})
+			codes := make([]int, 128)
+			var wg sync.WaitGroup
+			for i := range codes {
+				wg.Go(func() {
+					req, _ := http.NewRequest(http.MethodPost, base+"/import", bytes.NewReader(body))
+					req.Header.Set("Content-Type", ct)
+					res, err := fromAddr(attack.from(i)).Do(req)
+					if err != nil {
+						t.Logf("an upload: %v", err)
+						return // closed before its answer: counted as 0
+					}
+					io.Copy(io.Discard, res.Body)
+					res.Body.Close()
+					codes[i] = res.StatusCode
+				})
+			}
+			wg.Wait()
+			close(stop)
+			pw.Wait()
+			peak := heap.done()
+
+			count := map[int]int{}
+			for _, c := range codes {
+				count[c]++
+			}
+			slices.Sort(took)
+			p99 := took[len(took)*99/100]
+			t.Logf("%s: answers %v; live heap %d MB before, %d MB at most; polite %d requests, p50 %s, p99 %s",
+				attack.name, count, before>>20, peak>>20, len(took), took[len(took)/2], p99)
+			if grew := peak - min(peak, before); grew > importFloodHeap {
+				t.Errorf("the live heap grew by %d MB under the flood, want at most %d MB", grew>>20, importFloodHeap>>20)
+			}
+			if len(took) < 10 || p99 > time.Second || politeErrs.Load() > 0 {
+				t.Errorf("polite client: %d requests, %d failed, p99 %s; want each answered, p99 under 1 s", len(took), politeErrs.Load(), p99)
+			}
+			if count[http.StatusOK] < 1 || count[http.StatusOK]+count[attack.refusal] != len(codes) {
+				t.Errorf("answers %v: want some 200 and the rest %d", count, attack.refusal)
+			}
+		})
+	}
+}
