@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -300,5 +301,63 @@ func TestImportFlood(t *testing.T) {
 				t.Errorf("answers %v: want some 200 and the rest %d", count, attack.refusal)
 			}
 		})
+	}
+}
+
+// TestImportTurnsRefuse: POST /api/imports takes an import's turn as the
+// page does. With one slot held by a stalled upload, the same client's
+// saved import waits and gets 429, another client's 503, each with
+// Retry-After and a sentence, and each after its whole body was sent, not
+// a reset; once the slot is free, an import is served.
+func TestImportTurnsRefuse(t *testing.T) {
+	t.Parallel()
+	base, _ := publicServer(t, server.Config{Imports: server.ImportConfig{AtOnce: 1, Queue: 300 * time.Millisecond}})
+	addr := strings.TrimPrefix(base, "http://")
+	dial := func(from string) net.Conn {
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
+		conn, err := d.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		return conn
+	}
+	form := "log=" + strings.Repeat("x", 100)
+	stalled := dial("127.0.0.3")
+	fmt.Fprintf(stalled, "POST /import/preview HTTP/1.1\r\nHost: lab\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n\r\n%s", len(form), form[:10])
+	time.Sleep(50 * time.Millisecond)
+
+	saved := bytes.Repeat([]byte(" "), 4<<20-1) // as much as the server takes, more than the sockets hold
+	for _, tt := range []struct {
+		from   string
+		status int
+		words  string
+	}{
+		{"127.0.0.3", http.StatusTooManyRequests, "each visitor imports one at a time"},
+		{"127.0.0.4", http.StatusServiceUnavailable, "as many logs as it can at once"},
+	} {
+		res, err := fromAddr(tt.from).Post(base+"/api/imports", "application/json", bytes.NewReader(saved))
+		if err != nil {
+			t.Fatalf("POST /api/imports from %s while the slot is held: %v, want %d", tt.from, err, tt.status)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != tt.status || res.Header.Get("Retry-After") == "" || !strings.Contains(string(b), tt.words) {
+			t.Errorf("POST /api/imports from %s while the slot is held = %d (Retry-After %q) %.200s, want %d with Retry-After and %q",
+				tt.from, res.StatusCode, res.Header.Get("Retry-After"), b, tt.status, tt.words)
+		}
+	}
+	io.WriteString(stalled, form[10:])
+	stalled.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if res, err := http.ReadResponse(bufio.NewReader(stalled), nil); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("the stalled upload, completed: %v %v, want 200", res, err)
+	}
+	res, err := fromAddr("127.0.0.4").Post(base+"/api/imports", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusBadRequest {
+		t.Errorf("POST /api/imports of {} once the slot is free = %d, want 400", res.StatusCode)
 	}
 }
