@@ -212,6 +212,13 @@ func TestImportFlood(t *testing.T) {
 		t.Skip("128 uploads of 4 MiB twice, a few seconds: not under -short")
 	}
 	const queue = 1500 * time.Millisecond
+	// Under the race detector the imports and the reading cost several
+	// times more of the cores the polite client shares: .ci/run runs this
+	// test once more without it, where the bound is 1 s.
+	politeP99 := time.Second
+	if raceEnabled {
+		politeP99 = 2 * time.Second
+	}
 	base, _ := publicServer(t, server.Config{Imports: server.ImportConfig{Queue: queue}})
 	polite := fromAddr("127.0.0.250")
 	res, err := polite.Post(base+"/api/runs", "application/json", strings.NewReader(builtinSource(t, "paused-worker")))
@@ -270,7 +277,6 @@ func TestImportFlood(t *testing.T) {
 					req.Header.Set("Content-Type", ct)
 					res, err := fromAddr(attack.from(i)).Do(req)
 					if err != nil {
-						t.Logf("an upload: %v", err)
 						return // closed before its answer: counted as 0
 					}
 					io.Copy(io.Discard, res.Body)
@@ -294,11 +300,14 @@ func TestImportFlood(t *testing.T) {
 			if grew := peak - min(peak, before); grew > importFloodHeap {
 				t.Errorf("the live heap grew by %d MB under the flood, want at most %d MB", grew>>20, importFloodHeap>>20)
 			}
-			if len(took) < 10 || p99 > time.Second || politeErrs.Load() > 0 {
-				t.Errorf("polite client: %d requests, %d failed, p99 %s; want each answered, p99 under 1 s", len(took), politeErrs.Load(), p99)
+			if len(took) < 10 || p99 > politeP99 || politeErrs.Load() > 0 {
+				t.Errorf("polite client: %d requests, %d failed, p99 %s; want each answered, p99 under %s", len(took), politeErrs.Load(), p99, politeP99)
 			}
-			if count[http.StatusOK] < 1 || count[http.StatusOK]+count[attack.refusal] != len(codes) {
-				t.Errorf("answers %v: want some 200 and the rest %d", count, attack.refusal)
+			// A refused upload whose body the server did not read to the
+			// end, when more were refused at once than it reads, is
+			// closed: 0 here.
+			if count[http.StatusOK] < 1 || count[http.StatusOK]+count[attack.refusal]+count[0] != len(codes) || count[attack.refusal] < 1 {
+				t.Errorf("answers %v: want some 200 and the rest %d or closed", count, attack.refusal)
 			}
 		})
 	}

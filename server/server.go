@@ -86,9 +86,11 @@ type Server struct {
 	metrics  *metrics
 	renders  chan struct{} // a token for each full-size picture being drawn
 
-	// imports are the imports read and parsed now, and each client's share.
+	// imports are the imports read and parsed now, and each client's share;
+	// drains the refused imports' bodies being read into nothing.
 	imports   *turns
 	importCfg ImportConfig
+	drains    chan struct{}
 
 	rooms      store.Rooms
 	fanout     store.Fanout
@@ -148,6 +150,7 @@ func New(cfg Config) (*Server, error) {
 	s.renders = make(chan struct{}, fullRenders)
 	s.importCfg = cfg.Imports.withDefaults()
 	s.imports = newTurns(s.importCfg.AtOnce)
+	s.drains = make(chan struct{}, refusedDrains)
 	s.decks.m = map[string]views.PresentPage{}
 	s.shutdown = make(chan struct{})
 	s.echo.HideBanner = true

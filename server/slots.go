@@ -149,6 +149,7 @@ const (
 	defaultImportQueue   = 10 * time.Second
 	importReadTime       = 15 * time.Second
 	refusalReadTime      = 5 * time.Second // for a refused body, read only to be dropped
+	refusedDrains        = 4               // refused bodies read at once
 )
 
 func (cfg ImportConfig) withDefaults() ImportConfig {
@@ -197,7 +198,7 @@ func (s *Server) turnRefused(c echo.Context, err error, refusal *echo.HTTPError)
 		return c.Request().Context().Err()
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, errTurnWait) {
-		discardBody(c)
+		s.discardBody(c)
 		c.Response().Header().Set("Retry-After", retryAfter)
 		return refusal
 	}
@@ -208,8 +209,17 @@ func (s *Server) turnRefused(c echo.Context, err error, refusal *echo.HTTPError)
 // body limit and refusalReadTime, into nothing: a server that answers
 // before the body is in and then closes makes the kernel reset the
 // connection while the client still sends, and the client sees "connection
-// reset", not the refusal and its Retry-After. Nothing of it is kept.
-func discardBody(c echo.Context) {
+// reset", not the refusal and its Retry-After. Nothing of it is kept. Only
+// refusedDrains are read at once: past them, in a flood, a refused
+// request's connection is closed unread, since a hundred bodies of 4 MiB
+// read at once took the cores from everyone else.
+func (s *Server) discardBody(c echo.Context) {
+	select {
+	case s.drains <- struct{}{}:
+		defer func() { <-s.drains }()
+	default:
+		return
+	}
 	_ = http.NewResponseController(c.Response()).SetReadDeadline(time.Now().Add(refusalReadTime))
 	_, _ = io.Copy(io.Discard, c.Request().Body)
 }
