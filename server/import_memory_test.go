@@ -28,9 +28,8 @@ import (
 // bigImport is the import page's form with the walkthrough's logs and
 // mapping, the scheduler's log uploaded and padded with heartbeat lines to
 // size bytes of body: an upload at the page's limit that still imports.
-// Wide heartbeats carry 4 KB of notes each: as many bytes in a fortieth
-// of the lines, so about as much memory for much less of the cores.
-func bigImport(t testing.TB, size int, wide bool) (body []byte, contentType string) {
+// pad is the line repeated.
+func bigImport(t testing.TB, size int, pad string) (body []byte, contentType string) {
 	t.Helper()
 	read := func(name string) string {
 		b, err := os.ReadFile(filepath.Join("..", "docs", "import", name))
@@ -51,14 +50,8 @@ func bigImport(t testing.TB, size int, wide bool) (body []byte, contentType stri
 	sched := read("scheduler.jsonl")
 	first, rest, _ := strings.Cut(sched, "\n")
 	u.Write([]byte(first + "\n"))
-	// Heartbeats between the first line and the lease, as a busy
-	// scheduler logs them: none is an event.
-	line := `{"ts":"2026-11-30T03:00:00.010Z","host":"scheduler","level":"debug","msg":"heartbeat","leases":1}` + "\n"
-	if wide {
-		line = `{"ts":"2026-11-30T03:00:00.010Z","host":"scheduler","level":"debug","msg":"heartbeat","notes":"` + strings.Repeat("n", 4000) + `"}` + "\n"
-	}
-	pad := size - buf.Len() - len(sched) - 400
-	u.Write([]byte(strings.Repeat(line, pad/len(line))))
+	n := size - buf.Len() - len(sched) - 400
+	u.Write([]byte(strings.Repeat(pad, n/len(pad))))
 	u.Write([]byte(rest))
 	w.Close()
 	if buf.Len() > size {
@@ -66,6 +59,19 @@ func bigImport(t testing.TB, size int, wide bool) (body []byte, contentType stri
 	}
 	return buf.Bytes(), w.FormDataContentType()
 }
+
+// The lines that pad a big import, between the scheduler's first line and
+// its lease; none is an event.
+var (
+	// heartbeat is a line as a busy scheduler logs it.
+	heartbeat = `{"ts":"2026-11-30T03:00:00.010Z","host":"scheduler","level":"debug","msg":"heartbeat","leases":1}` + "\n"
+	// wideHeartbeat carries 4 KB of notes: as many bytes in a fortieth of
+	// the lines, about as much memory for a quarter of the cores.
+	wideHeartbeat = `{"ts":"2026-11-30T03:00:00.010Z","host":"scheduler","level":"debug","msg":"heartbeat","notes":"` + strings.Repeat("n", 4000) + `"}` + "\n"
+	// quotes is the page's worst case: each " is shown again as &#34;,
+	// five bytes, so the page is about five times the upload.
+	quotes = strings.Repeat(`"`, 4000) + "\n"
+)
 
 // heapSampler reads the live heap every half millisecond and keeps the
 // highest reading, for a figure of what requests in flight hold.
@@ -133,16 +139,16 @@ func (d *discard) Write(p []byte) (int, error) {
 func BenchmarkImportUpload(b *testing.B) {
 	s := newTestServer(b)
 	for _, bb := range []struct {
-		target string
-		wide   bool
-	}{{"/import", false}, {"/import/preview", false}, {"/import", true}} {
+		name, target, pad string
+	}{
+		{"import", "/import", heartbeat},
+		{"import/preview", "/import/preview", heartbeat},
+		{"import/wide", "/import", wideHeartbeat},
+		{"import/quotes", "/import", quotes},
+	} {
 		target := bb.target
-		body, ct := bigImport(b, 4<<20, bb.wide)
-		name := strings.TrimPrefix(target, "/")
-		if bb.wide {
-			name += "/wide"
-		}
-		b.Run(name, func(b *testing.B) {
+		body, ct := bigImport(b, 4<<20, bb.pad)
+		b.Run(bb.name, func(b *testing.B) {
 			var peak uint64
 			var pageBytes int
 			b.ReportAllocs()
@@ -177,7 +183,7 @@ func BenchmarkImportUpload(b *testing.B) {
 // measures is an import and not an error page.
 func TestBigImportImports(t *testing.T) {
 	t.Parallel()
-	body, ct := bigImport(t, 4<<20, false)
+	body, ct := bigImport(t, 4<<20, heartbeat)
 	rec := do(t, newTestServer(t), http.MethodPost, "/import/preview", ct, bytes.NewReader(body))
 	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "stale-overwrite") {
 		t.Fatalf("POST /import/preview of %d bytes = %d %.600s", len(body), rec.Code, rec.Body.String())
@@ -232,7 +238,7 @@ func TestImportFlood(t *testing.T) {
 		t.Fatalf("the polite client's save = %d", res.StatusCode)
 	}
 	pages := []string{base + views.RunPath(saved.ID), base + views.ScenarioPath("paused-worker")}
-	body, ct := bigImport(t, 4<<20, true) // wide: a few seconds of the cores, not tens
+	body, ct := bigImport(t, 4<<20, wideHeartbeat) // a few seconds of the cores, not tens
 
 	for _, attack := range []struct {
 		name    string
