@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime/multipart"
 	"net"
 	"net/http"
@@ -383,5 +384,85 @@ func TestImportTurnsRefuse(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusBadRequest {
 		t.Errorf("POST /api/imports of {} once the slot is free = %d, want 400", res.StatusCode)
+	}
+}
+
+// TestImportQueueIsFair: with one slot, imports get it in the order they
+// came, one per client: a client that sends a second import while its
+// first runs waits behind its first, and the clients that came in between
+// get the slot before that second one. Each request says Expect:
+// 100-continue and sends its body only once the server asks for it, which
+// it does when the request has its slot: so the test sees who has it.
+func TestImportQueueIsFair(t *testing.T) {
+	t.Parallel()
+	db, secret := sharedDB(t)
+	srv, err := server.New(server.Config{Store: db, Library: testLibrary(t), Secret: secret,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Imports: server.ImportConfig{AtOnce: 1, Queue: 5 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() { srv.Close(); ts.Close() })
+	addr := strings.TrimPrefix(ts.URL, "http://")
+	// waitFor waits until the server counts the imports running and
+	// waiting, so that each request arrives after the one before.
+	waitFor := func(running, waiting int) {
+		t.Helper()
+		want := []string{fmt.Sprintf("\nfencelab_imports_running %d\n", running), fmt.Sprintf("\nfencelab_imports_waiting %d\n", waiting)}
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+			rec := httptest.NewRecorder()
+			srv.Metrics().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+			if body := rec.Body.String(); strings.Contains(body, want[0]) && strings.Contains(body, want[1]) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the server never counted %d imports running and %d waiting", running, waiting)
+			}
+		}
+	}
+	form := "log=" + strings.Repeat("x", 100)
+	type upload struct {
+		name string
+		conn net.Conn
+		r    *bufio.Reader
+	}
+	post := func(name, from string) *upload {
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
+		conn, err := d.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		fmt.Fprintf(conn, "POST /import/preview HTTP/1.1\r\nHost: lab\r\nContent-Type: application/x-www-form-urlencoded\r\nExpect: 100-continue\r\nContent-Length: %d\r\n\r\n", len(form))
+		return &upload{name, conn, bufio.NewReader(conn)}
+	}
+	// serve waits for the server to ask for u's body (u has the slot),
+	// sends it, and reads the answer.
+	serve := func(u *upload) {
+		t.Helper()
+		u.conn.SetReadDeadline(time.Now().Add(3 * time.Second))
+		res, err := http.ReadResponse(u.r, nil)
+		if err != nil || res.StatusCode != http.StatusContinue {
+			t.Fatalf("%s: no 100 Continue (%v %v): it does not have the slot", u.name, res, err)
+		}
+		io.WriteString(u.conn, form)
+		res, err = http.ReadResponse(u.r, nil)
+		if err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %v %v, want 200", u.name, res, err)
+		}
+		res.Body.Close()
+	}
+	first := post("A", "127.0.0.5")
+	waitFor(1, 0)
+	var queued []*upload
+	for i, c := range []struct{ name, from string }{
+		{"B", "127.0.0.6"}, {"A again", "127.0.0.5"}, {"C", "127.0.0.7"},
+	} {
+		queued = append(queued, post(c.name, c.from))
+		waitFor(1, i+1)
+	}
+	serve(first)
+	for _, u := range []*upload{queued[0], queued[2], queued[1]} { // B, C, then A's second
+		serve(u)
 	}
 }

@@ -46,6 +46,8 @@ func TestMetrics(t *testing.T) {
 		"fencelab_explorations_running 0",
 		"fencelab_explorations_waiting 0",
 		`fencelab_explorations_refused_total{reason="busy"} 0`,
+		"fencelab_imports_running 0",
+		"fencelab_imports_waiting 0",
 		"fencelab_rooms_connected 0",
 		"fencelab_room_phones 0",
 		"fencelab_rooms_created_total 0",

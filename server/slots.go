@@ -23,6 +23,7 @@ type turns struct {
 
 	mu      sync.Mutex
 	clients map[string]*share // the clients holding or waiting for their share
+	inside  int               // the requests holding or waiting for a share
 }
 
 // share is one client's share of the slots: its token, and the requests
@@ -49,6 +50,7 @@ func (t *turns) of(client string) *share {
 		t.clients[client] = sh
 	}
 	sh.users++
+	t.inside++
 	return sh
 }
 
@@ -56,6 +58,7 @@ func (t *turns) of(client string) *share {
 func (t *turns) drop(client string, sh *share) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.inside--
 	if sh.users--; sh.users == 0 {
 		delete(t.clients, client)
 	}
@@ -122,6 +125,13 @@ func (t *turns) free() { <-t.slots }
 
 // running is the slots taken now.
 func (t *turns) running() int { return len(t.slots) }
+
+// waiting is the requests waiting for their client's share or a slot.
+func (t *turns) waiting() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return max(0, t.inside-len(t.slots))
+}
 
 // ImportConfig bounds the imports the server reads and parses at once
 // (the import page, its preview, and POST /api/imports). A zero field
