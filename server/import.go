@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -109,19 +110,48 @@ func (s *Server) handleImportForm(c echo.Context) error {
 	return renderImport(c, status, views.Import(page))
 }
 
-// renderImport writes an import page as it is rendered, rather than
-// through render's buffer: the page shows the posted logs again, up to
-// 4 MiB and more once escaped, and a buffer of it, grown by doubling, held
-// as much again as the logs while it was written. Its bytes are render's,
-// NULs replaced as they pass.
+// renderImport writes an import page through a buffer of at most
+// importPageBuffer, rather than through render's buffer of the whole
+// page: the page shows the posted logs again, up to 4 MiB and more once
+// escaped, and a buffer of it, grown by doubling, held as much again as
+// the logs while it was written. A page that fits (most do) goes out in
+// one piece once rendered, as render's does, and a failed render is still
+// an error page; a larger one goes out as it is rendered. Its bytes are
+// render's, NULs replaced as they pass.
 func renderImport(c echo.Context, status int, page templ.Component) error {
-	res := c.Response()
-	res.Header().Set(echo.HeaderContentType, htmlType)
-	res.WriteHeader(status)
-	if err := page.Render(c.Request().Context(), nulReplacer{res}); err != nil {
+	out := &lazyHeader{c: c, status: status}
+	w := bufio.NewWriterSize(out, importPageBuffer)
+	err := page.Render(c.Request().Context(), nulReplacer{w})
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
 		return fmt.Errorf("render %s: %w", c.Request().URL.Path, err)
 	}
+	if !out.sent { // an empty page
+		out.Write(nil)
+	}
 	return nil
+}
+
+// importPageBuffer is the most of an import page held before it is sent.
+const importPageBuffer = 256 << 10
+
+// lazyHeader writes the page's status and type with its first bytes, so
+// that a render that fails before them still becomes an error page.
+type lazyHeader struct {
+	c      echo.Context
+	status int
+	sent   bool
+}
+
+func (l *lazyHeader) Write(p []byte) (int, error) {
+	if !l.sent {
+		l.sent = true
+		l.c.Response().Header().Set(echo.HeaderContentType, htmlType)
+		l.c.Response().WriteHeader(l.status)
+	}
+	return l.c.Response().Write(p)
 }
 
 // nulReplacer writes to w with each NUL byte replaced by U+FFFD, as
