@@ -336,7 +336,7 @@ func TestImportFlood(t *testing.T) {
 // a reset; once the slot is free, an import is served.
 func TestImportTurnsRefuse(t *testing.T) {
 	t.Parallel()
-	base, _ := publicServer(t, server.Config{Imports: server.ImportConfig{AtOnce: 1, Queue: 300 * time.Millisecond}})
+	srv, base := importServer(t, server.ImportConfig{AtOnce: 1, Queue: 300 * time.Millisecond})
 	addr := strings.TrimPrefix(base, "http://")
 	dial := func(from string) net.Conn {
 		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
@@ -385,6 +385,33 @@ func TestImportTurnsRefuse(t *testing.T) {
 	if res.StatusCode != http.StatusBadRequest {
 		t.Errorf("POST /api/imports of {} once the slot is free = %d, want 400", res.StatusCode)
 	}
+	metrics := metricsOf(srv)
+	for _, want := range []string{`fencelab_imports_refused_total{reason="busy"} 1`, `fencelab_imports_refused_total{reason="one_per_client"} 1`} {
+		if !strings.Contains(metrics, "\n"+want+"\n") {
+			t.Errorf("the metrics lack %q", want)
+		}
+	}
+}
+
+// importServer is a server with cfg's import slots on a loopback port.
+func importServer(t *testing.T, cfg server.ImportConfig) (*server.Server, string) {
+	t.Helper()
+	db, secret := sharedDB(t)
+	srv, err := server.New(server.Config{Store: db, Library: testLibrary(t), Secret: secret,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Imports: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() { srv.Close(); ts.Close() })
+	return srv, ts.URL
+}
+
+// metricsOf is what Prometheus would read from srv now.
+func metricsOf(srv *server.Server) string {
+	rec := httptest.NewRecorder()
+	srv.Metrics().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	return rec.Body.String()
 }
 
 // TestImportQueueIsFair: with one slot, imports get it in the order they
@@ -395,24 +422,15 @@ func TestImportTurnsRefuse(t *testing.T) {
 // it does when the request has its slot: so the test sees who has it.
 func TestImportQueueIsFair(t *testing.T) {
 	t.Parallel()
-	db, secret := sharedDB(t)
-	srv, err := server.New(server.Config{Store: db, Library: testLibrary(t), Secret: secret,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Imports: server.ImportConfig{AtOnce: 1, Queue: 5 * time.Second}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	t.Cleanup(func() { srv.Close(); ts.Close() })
-	addr := strings.TrimPrefix(ts.URL, "http://")
+	srv, base := importServer(t, server.ImportConfig{AtOnce: 1, Queue: 5 * time.Second})
+	addr := strings.TrimPrefix(base, "http://")
 	// waitFor waits until the server counts the imports running and
 	// waiting, so that each request arrives after the one before.
 	waitFor := func(running, waiting int) {
 		t.Helper()
 		want := []string{fmt.Sprintf("\nfencelab_imports_running %d\n", running), fmt.Sprintf("\nfencelab_imports_waiting %d\n", waiting)}
 		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-			rec := httptest.NewRecorder()
-			srv.Metrics().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
-			if body := rec.Body.String(); strings.Contains(body, want[0]) && strings.Contains(body, want[1]) {
+			if body := metricsOf(srv); strings.Contains(body, want[0]) && strings.Contains(body, want[1]) {
 				return
 			}
 			if time.Now().After(deadline) {

@@ -48,6 +48,7 @@ func TestMetrics(t *testing.T) {
 		`fencelab_explorations_refused_total{reason="busy"} 0`,
 		"fencelab_imports_running 0",
 		"fencelab_imports_waiting 0",
+		`fencelab_imports_refused_total{reason="busy"} 0`,
 		"fencelab_rooms_connected 0",
 		"fencelab_room_phones 0",
 		"fencelab_rooms_created_total 0",

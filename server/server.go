@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/labstack/echo/v4"
 
@@ -91,6 +92,8 @@ type Server struct {
 	imports   *turns
 	importCfg ImportConfig
 	drains    chan struct{}
+	// Imports refused after their wait, for the metrics.
+	importsRefusedBusy, importsRefusedShare atomic.Int64
 
 	rooms      store.Rooms
 	fanout     store.Fanout

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -186,13 +187,13 @@ func (s *Server) importTurn(h echo.HandlerFunc) echo.HandlerFunc {
 		defer cancel()
 		release, err := s.imports.waitClient(ctx, clientKey(c))
 		if err != nil {
-			return s.turnRefused(c, err, errImportOverShare)
+			return s.turnRefused(c, err, errImportOverShare, &s.importsRefusedShare)
 		}
 		defer release()
 		// The time left of Queue; ctx ends the wait when it runs out.
 		free, err := s.imports.waitSlot(ctx, s.importCfg.Queue)
 		if err != nil {
-			return s.turnRefused(c, err, errImportBusy)
+			return s.turnRefused(c, err, errImportBusy, &s.importsRefusedBusy)
 		}
 		defer free()
 		// The server's read timeout ran while the request waited.
@@ -202,12 +203,14 @@ func (s *Server) importTurn(h echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // turnRefused answers a request that waited for its turn in vain: the
-// client's own error when it went away, else refusal with Retry-After.
-func (s *Server) turnRefused(c echo.Context, err error, refusal *echo.HTTPError) error {
+// client's own error when it went away, else refusal with Retry-After,
+// counted in refused.
+func (s *Server) turnRefused(c echo.Context, err error, refusal *echo.HTTPError, refused *atomic.Int64) error {
 	if c.Request().Context().Err() != nil {
 		return c.Request().Context().Err()
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, errTurnWait) {
+		refused.Add(1)
 		s.discardBody(c)
 		c.Response().Header().Set("Retry-After", retryAfter)
 		return refusal
