@@ -84,13 +84,12 @@ var errOverShare = echo.NewHTTPError(http.StatusTooManyRequests,
 // and share its answer.
 type explorations struct {
 	cfg     ExploreConfig
-	slots   chan struct{}
+	turns   *turns // the slots, and each client's share of them
 	cache   *exploreCache
 	workers int // cores per exploration: the server's, shared among the slots
 
 	mu      sync.Mutex
 	flights map[string]*flight // by scenario key, budget and deadline
-	clients map[string]int     // slots held, by client address
 
 	// Explorations refused, for the metrics.
 	refusedBusy, refusedShare atomic.Int64
@@ -106,8 +105,8 @@ type flight struct {
 
 func newExplorations(cfg ExploreConfig) *explorations {
 	cfg = cfg.withDefaults()
-	return &explorations{cfg: cfg, slots: make(chan struct{}, cfg.Limit), cache: newExploreCache(cfg.Cache),
-		workers: max(1, runtime.GOMAXPROCS(0)/cfg.Limit), flights: map[string]*flight{}, clients: map[string]int{}}
+	return &explorations{cfg: cfg, turns: newTurns(cfg.Limit), cache: newExploreCache(cfg.Cache),
+		workers: max(1, runtime.GOMAXPROCS(0)/cfg.Limit), flights: map[string]*flight{}}
 }
 
 // runAll runs an exploration's tasks each on its own goroutine.
@@ -179,66 +178,39 @@ func (e *explorations) join(ctx context.Context, key, client string, sc *lab.Sce
 		e.mu.Unlock()
 		return f, nil
 	}
-	if e.clients[client] > 0 {
-		e.mu.Unlock()
+	e.mu.Unlock()
+	release, ok := e.turns.tryClient(client)
+	if !ok {
 		e.refusedShare.Add(1)
 		return nil, errOverShare
 	}
-	e.clients[client]++
-	e.mu.Unlock()
-	if err := e.waitSlot(ctx); err != nil {
-		e.mu.Lock()
-		e.release(client)
-		e.mu.Unlock()
+	free, err := e.turns.waitSlot(ctx, e.cfg.Queue)
+	if errors.Is(err, errTurnWait) {
+		e.refusedBusy.Add(1)
+		err = errBusy
+	}
+	if err != nil {
+		release()
 		return nil, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if f, ok := e.flights[fk]; ok { // started by another while this one waited
-		<-e.slots
-		e.release(client)
+		free()
+		release()
 		f.waiters++
 		return f, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), b.deadline)
 	f := &flight{done: make(chan struct{}), waiters: 1, cancel: cancel}
 	e.flights[fk] = f
-	go e.fly(ctx, key, client, f, sc, b, progress)
+	go e.fly(ctx, key, func() { release(); free() }, f, sc, b, progress)
 	return f, nil
 }
 
-// waitSlot takes a slot, waiting at most cfg.Queue for one.
-func (e *explorations) waitSlot(ctx context.Context) error {
-	select {
-	case e.slots <- struct{}{}:
-		return nil
-	default:
-	}
-	if e.cfg.Queue > 0 {
-		t := time.NewTimer(e.cfg.Queue)
-		defer t.Stop()
-		select {
-		case e.slots <- struct{}{}:
-			return nil
-		case <-t.C:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-	e.refusedBusy.Add(1)
-	return errBusy
-}
-
-// release gives back the client's share. Called with e.mu held.
-func (e *explorations) release(client string) {
-	if e.clients[client]--; e.clients[client] <= 0 {
-		delete(e.clients, client)
-	}
-}
-
 // fly runs the exploration, keeps it, and frees the slot and the client's
-// share before answering the waiters.
-func (e *explorations) fly(ctx context.Context, key, client string, f *flight, sc *lab.Scenario, b bounds, progress func(int)) {
+// share (done) before answering the waiters.
+func (e *explorations) fly(ctx context.Context, key string, done func(), f *flight, sc *lab.Scenario, b bounds, progress func(int)) {
 	x := e.cfg.Run(ctx, sc, lab.ExploreOptions{Budget: b.budget, Progress: progress, Writes: b.writes, Expiry: b.expiry,
 		Workers: e.workers, RunAll: runAll})
 	f.cancel()
@@ -247,10 +219,7 @@ func (e *explorations) fly(ctx context.Context, key, client string, f *flight, s
 	if fk := flightKey(key, b); e.flights[fk] == f {
 		delete(e.flights, fk)
 	}
-	if e.clients[client]--; e.clients[client] <= 0 {
-		delete(e.clients, client)
-	}
-	<-e.slots
+	done()
 	f.x = x
 	e.mu.Unlock()
 	close(f.done)
@@ -264,7 +233,7 @@ func (e *explorations) counts() (running, waiting int) {
 	for _, f := range e.flights {
 		waiting += f.waiters - 1
 	}
-	return len(e.slots), waiting
+	return e.turns.running(), waiting
 }
 
 // leave stops waiting on f; the last to leave cancels the exploration

@@ -1,13 +1,17 @@
 package server
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"fencelab/lab"
@@ -85,7 +89,7 @@ func (s *Server) handleImportForm(c echo.Context) error {
 	switch c.FormValue("op") {
 	case "suggest": // the first step: the look at the logs, before any import
 		page := importPageOf(in)
-		return render(c, http.StatusOK, views.Import(page))
+		return renderImport(c, http.StatusOK, views.Import(page))
 	case "suggestion":
 		return handleImportSuggestion(c, in)
 	}
@@ -96,7 +100,7 @@ func (s *Server) handleImportForm(c echo.Context) error {
 		return c.Blob(http.StatusOK, "application/json", in.mapping.JSON())
 	case "editor", "save":
 		if res == nil {
-			return render(c, http.StatusUnprocessableEntity, views.Import(page))
+			return renderImport(c, http.StatusUnprocessableEntity, views.Import(page))
 		}
 		return s.saveImportAnd(c, c.FormValue("op"), in, res)
 	}
@@ -104,7 +108,76 @@ func (s *Server) handleImportForm(c echo.Context) error {
 	if len(page.Errors) > 0 {
 		status = http.StatusUnprocessableEntity
 	}
-	return render(c, status, views.Import(page))
+	return renderImport(c, status, views.Import(page))
+}
+
+// renderImport writes an import page through a buffer of at most
+// importPageBuffer, rather than through render's buffer of the whole
+// page: the page shows the posted logs again, up to 4 MiB and more once
+// escaped, and a buffer of it, grown by doubling, held as much again as
+// the logs while it was written. A page that fits (most do) goes out in
+// one piece once rendered, as render's does, and a failed render is still
+// an error page; a larger one goes out as it is rendered. Its bytes are
+// render's, NULs replaced as they pass.
+func renderImport(c echo.Context, status int, page templ.Component) error {
+	out := &lazyHeader{c: c, status: status}
+	w := bufio.NewWriterSize(out, importPageBuffer)
+	err := page.Render(c.Request().Context(), nulReplacer{w})
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		return fmt.Errorf("render %s: %w", c.Request().URL.Path, err)
+	}
+	if !out.sent { // an empty page
+		out.Write(nil)
+	}
+	return nil
+}
+
+// importPageBuffer is the most of an import page held before it is sent.
+const importPageBuffer = 256 << 10
+
+// lazyHeader writes the page's status and type with its first bytes, so
+// that a render that fails before them still becomes an error page.
+type lazyHeader struct {
+	c      echo.Context
+	status int
+	sent   bool
+}
+
+func (l *lazyHeader) Write(p []byte) (int, error) {
+	if !l.sent {
+		l.sent = true
+		l.c.Response().Header().Set(echo.HeaderContentType, htmlType)
+		l.c.Response().WriteHeader(l.status)
+	}
+	return l.c.Response().Write(p)
+}
+
+// nulReplacer writes to w with each NUL byte replaced by U+FFFD, as
+// replaceNUL does to a whole page.
+type nulReplacer struct{ w io.Writer }
+
+func (r nulReplacer) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, 0)
+		if i < 0 {
+			if _, err := r.w.Write(p); err != nil {
+				return 0, err
+			}
+			break
+		}
+		if _, err := r.w.Write(p[:i]); err != nil {
+			return 0, err
+		}
+		if _, err := io.WriteString(r.w, "\uFFFD"); err != nil {
+			return 0, err
+		}
+		p = p[i+1:]
+	}
+	return n, nil
 }
 
 // handleImportPreview answers the page's live preview: the result section only.

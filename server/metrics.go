@@ -64,6 +64,8 @@ func (s *Server) gauges() []prometheus.Collector {
 	counter := func(name, help string, labels prometheus.Labels, f func() float64) prometheus.Collector {
 		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help, ConstLabels: labels}, f)
 	}
+	const importsRefusedHelp = "Imports refused after waiting for their turn: busy when no slot came free (503), " +
+		"one_per_client when the client's own import was still running (429)."
 	const refusedHelp = "Explorations refused: busy when every slot was taken (503), one_per_client when the " +
 		"client's own was still running (429)."
 	return []prometheus.Collector{
@@ -78,6 +80,14 @@ func (s *Server) gauges() []prometheus.Collector {
 			func() float64 { return float64(s.explorations.refusedBusy.Load()) }),
 		counter("fencelab_explorations_refused_total", refusedHelp, prometheus.Labels{"reason": "one_per_client"},
 			func() float64 { return float64(s.explorations.refusedShare.Load()) }),
+		gauge("fencelab_imports_running", "Imports being read and parsed now (the import page, its preview, saved imports).",
+			func() float64 { return float64(s.imports.running()) }),
+		gauge("fencelab_imports_waiting", "Imports waiting for their turn: behind their client's own, or for a slot.",
+			func() float64 { return float64(s.imports.waiting()) }),
+		counter("fencelab_imports_refused_total", importsRefusedHelp, prometheus.Labels{"reason": "busy"},
+			func() float64 { return float64(s.importsRefusedBusy.Load()) }),
+		counter("fencelab_imports_refused_total", importsRefusedHelp, prometheus.Labels{"reason": "one_per_client"},
+			func() float64 { return float64(s.importsRefusedShare.Load()) }),
 		gauge("fencelab_rooms_connected", "Live rooms with at least one phone or presenter connected to this server.",
 			func() float64 { r, _ := s.hub.counts(); return float64(r) }),
 		gauge("fencelab_room_phones", "Phones connected to live rooms through this server.",

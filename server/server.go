@@ -11,7 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
-	"time"
+	"sync/atomic"
 
 	"github.com/labstack/echo/v4"
 
@@ -29,6 +29,7 @@ type Config struct {
 	// AccessLog gets one line per request; nil writes none.
 	AccessLog *slog.Logger
 	Explore   ExploreConfig // bounds of the explorations of every ordering
+	Imports   ImportConfig  // bounds of the imports read and parsed at once
 	// PageCacheBytes bounds the rendered pages kept in memory; 0 means 64 MB.
 	PageCacheBytes int
 	// BaseURL is the lab's public address, such as https://fencelab.example
@@ -85,9 +86,14 @@ type Server struct {
 	size     *storeSize // the store's size, for the limit and the metrics
 	metrics  *metrics
 	renders  chan struct{} // a token for each full-size picture being drawn
-	// importers holds each client's turn to import, importSlots the server's.
-	importers   *budgets
-	importSlots chan struct{}
+
+	// imports are the imports read and parsed now, and each client's share;
+	// drains the refused imports' bodies being read into nothing.
+	imports   *turns
+	importCfg ImportConfig
+	drains    chan struct{}
+	// Imports refused after their wait, for the metrics.
+	importsRefusedBusy, importsRefusedShare atomic.Int64
 
 	rooms      store.Rooms
 	fanout     store.Fanout
@@ -145,9 +151,9 @@ func New(cfg Config) (*Server, error) {
 	s.hub = newHub(s, s.fanout, s.roomLimits)
 	s.metrics = newMetrics(s)
 	s.renders = make(chan struct{}, fullRenders)
-	s.importers = newBudgets(Limits{Saves: -1, SaveBytes: -1, Rooms: -1, Answers: -1, JoinMisses: -1, SavesAtOnce: 1})
-	s.importers.forget = time.Hour // never forget a client while its import runs
-	s.importSlots = make(chan struct{}, importsAtOnce)
+	s.importCfg = cfg.Imports.withDefaults()
+	s.imports = newTurns(s.importCfg.AtOnce)
+	s.drains = make(chan struct{}, refusedDrains)
 	s.decks.m = map[string]views.PresentPage{}
 	s.shutdown = make(chan struct{})
 	s.echo.HideBanner = true
