@@ -36,8 +36,10 @@ const (
 type ExploreConfig struct {
 	Budget   int           // distinct states per exploration unless the request asks: 200,000
 	Deadline time.Duration // time per exploration unless the request asks: 2 s
-	Limit    int           // explorations running at once; more get 503: 2 (and one per client; more get 429); each gets the cores divided by Limit
-	Cache    int           // explorations kept by scenario: 64
+	// Limit is how many explorations run at once; more get 503: 2 (and one
+	// per client; more get 429); each gets the cores divided by Limit.
+	Limit int
+	Cache int // explorations kept by scenario: 64
 	// Queue is how long an exploration waits for a slot while all are
 	// taken, in the order they came, before it answers 503: 3 s, so that
 	// the next slot to free goes to whoever waited for it, not to whoever
@@ -290,7 +292,8 @@ func (e *explorations) parseBounds(get func(string) string) (bounds, error) {
 	}
 	if b.expiry, err = lab.ParseExpiry(get("expiry")); err != nil {
 		return b, echo.NewHTTPError(http.StatusBadRequest,
-			fmt.Sprintf("expiry must be free (the clock expires a lease at any time, the default) or program (in the worker's order), not %q.", get("expiry")))
+			fmt.Sprintf("expiry must be free (the clock expires a lease at any time, the default) "+
+				"or program (in the worker's order), not %q.", get("expiry")))
 	}
 	if v := get("budget"); v != "" {
 		n, err := strconv.Atoi(v)

@@ -251,7 +251,8 @@ func (in *importInput) readFiles(form *upload.Form) error {
 		}
 	}
 	if len(in.files) > maxImportFiles {
-		return echo.NewHTTPError(http.StatusUnprocessableEntity, fmt.Sprintf("%d files: the import page takes at most %d, one per host.", len(in.files), maxImportFiles))
+		return echo.NewHTTPError(http.StatusUnprocessableEntity,
+			fmt.Sprintf("%d files: the import page takes at most %d, one per host.", len(in.files), maxImportFiles))
 	}
 	return nil
 }

@@ -126,7 +126,8 @@ func slotsOf(m logs.Flat) []views.MapSlot {
 // importResultView turns a result into the page's words and rows.
 func importResultView(res *logs.Result) *views.ImportResult {
 	r := &views.ImportResult{Title: res.Scenario.Title,
-		Counts: fmt.Sprintf("%d lines read, %d events, %d lines not events, %d malformed.", res.Lines, len(res.Scenario.Events), res.NonEvents, res.ProblemCount)}
+		Counts: fmt.Sprintf("%d lines read, %d events, %d lines not events, %d malformed.",
+			res.Lines, len(res.Scenario.Events), res.NonEvents, res.ProblemCount)}
 	observed := map[int]string{}
 	for _, o := range res.Observed {
 		observed[o.Step] = string(o.Outcome)
@@ -248,7 +249,8 @@ func importedView(sr *savedRun) *views.ImportedRun {
 			v.Clocks = append(v.Clocks, fmt.Sprintf("%s %+gms: %s", o.Host, o.OffsetMS, o.Words))
 		}
 		if c.Contradiction != nil {
-			v.Clocks = append(v.Clocks, "The clocks cannot all be repaired: "+c.Contradiction.Words+" ("+strings.Join(c.Contradiction.Sources, ", ")+")")
+			v.Clocks = append(v.Clocks,
+				"The clocks cannot all be repaired: "+c.Contradiction.Words+" ("+strings.Join(c.Contradiction.Sources, ", ")+")")
 		}
 	}
 	pi := lab.PolicyIndex(v.Closest)
@@ -274,7 +276,8 @@ func savedGaps(ob *logs.Saved) []logs.Gap {
 	}
 	out := slices.Clone(ob.Gaps)
 	for i := range out {
-		out[i].Words = strings.Replace(out[i].Words, "; the orderings the clocks allow try every one", "; the orderings the clocks allow were not saved with this run", 1)
+		out[i].Words = strings.Replace(out[i].Words, "; the orderings the clocks allow try every one",
+			"; the orderings the clocks allow were not saved with this run", 1)
 	}
 	return out
 }
@@ -318,7 +321,8 @@ func importedMarkdown(w io.Writer, ob *logs.Saved, tr *lab.Trace) error {
 			if o.Step <= len(ob.Sources) {
 				src = export.Cell(ob.Sources[o.Step-1])
 			}
-			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s %s |\n", st.Index, export.Cell(lab.DescribeEvent(st.Event)), src, o.Outcome, modelWord(d), mark)
+			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s %s |\n",
+				st.Index, export.Cell(lab.DescribeEvent(st.Event)), src, o.Outcome, modelWord(d), mark)
 		}
 	}
 	if lines := orderingsView(ob.Orderings); len(lines) > 0 {
@@ -333,7 +337,8 @@ func importedMarkdown(w io.Writer, ob *logs.Saved, tr *lab.Trace) error {
 			fmt.Fprintf(&b, "- %s %+gms: %s\n", export.Cell(o.Host), o.OffsetMS, export.Cell(o.Words))
 		}
 		if c.Contradiction != nil {
-			fmt.Fprintf(&b, "- The clocks cannot all be repaired: %s (%s)\n", export.Cell(c.Contradiction.Words), export.Cell(strings.Join(c.Contradiction.Sources, ", ")))
+			fmt.Fprintf(&b, "- The clocks cannot all be repaired: %s (%s)\n",
+				export.Cell(c.Contradiction.Words), export.Cell(strings.Join(c.Contradiction.Sources, ", ")))
 		}
 	}
 	for i, e := range ob.Inferred {

@@ -61,7 +61,8 @@ func parseImportBody(r io.Reader, n int64) (*lab.Scenario, *logs.Saved, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil || len(in.Scenario) == 0 || len(in.Import) == 0 {
-		return nil, nil, echo.NewHTTPError(http.StatusBadRequest, `The body must be {"scenario": {...}, "import": {...}}, as fencelab import --save sends it.`)
+		return nil, nil, echo.NewHTTPError(http.StatusBadRequest,
+			`The body must be {"scenario": {...}, "import": {...}}, as fencelab import --save sends it.`)
 	}
 	sc, err := lab.Parse(bytes.NewReader(in.Scenario))
 	if err != nil {
