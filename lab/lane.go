@@ -347,7 +347,7 @@ func (l *lane) describe(r *replayer, parts []string, ri int) []string {
 	res := l.res[ri]
 	switch {
 	case res.value == nil:
-		return append(parts, "(nothing written yet)")
+		return append(parts, "empty") // the one word for no value, as the pages and pictures say it
 	case res.token == nil:
 		return append(parts, *res.value, " (no token)")
 	}
