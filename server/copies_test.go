@@ -191,6 +191,29 @@ func TestUnknownPolicyNotice(t *testing.T) {
 	}
 }
 
+// TestManyUnknownPolicies: a link of thousands of junk names gets a
+// notice of a line, the first few quoted and the rest counted, not the
+// whole URL quoted back.
+func TestManyUnknownPolicies(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t)
+	q := url.Values{"p": {"fenced"}}
+	for i := range 5000 {
+		q.Add("p", fmt.Sprintf("junk%d", i))
+	}
+	q.Add("p", "junk0") // a name twice counts once
+	pg := editorPage(t, s, http.MethodGet, "/scenarios/paused-worker?"+q.Encode(), nil, http.StatusOK)
+	n := htmltest.Find(pg.root, func(e *html.Node) bool { return htmltest.HasClass(e, "unknown-policies") })
+	if n == nil {
+		t.Fatal("no notice of the unknown names")
+	}
+	text := htmltest.Text(n)
+	if !strings.Contains(text, "“junk0” or “junk1”") || !strings.Contains(text, "“junk9”") || strings.Contains(text, "junk10") ||
+		!strings.Contains(text, "nor by 4990 other names") || !strings.Contains(text, "shows fenced") {
+		t.Errorf("the notice reads %q; want junk0 to junk9 quoted, 4990 others counted, and fenced shown", text)
+	}
+}
+
 // TestCASSaysWhenItDecidesLikeUnfenced: on a scenario without a
 // read-modify-write, cas's verdict and its explorer line say why it
 // equals unfenced; with one, they do not.

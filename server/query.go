@@ -29,8 +29,10 @@ type pageQuery struct {
 	// page shows the receiver's claimed policy only when it had none.
 	Asked bool
 	// Unknown are the names in ?p= and ?d= that name no policy, each
-	// once: the page says it left them out, and is not cached.
-	Unknown []string
+	// once, the first maxUnknown of them: the page says it left them out,
+	// and is not cached. UnknownMore counts the others.
+	Unknown     []string
+	UnknownMore int
 	// Theme is ?theme= as asked, an embed's light or dark (embedTheme
 	// refuses any other).
 	Theme string
@@ -42,6 +44,11 @@ type pageQuery struct {
 
 // defaultPolicies are compared when the reader chose none.
 var defaultPolicies = lab.DefaultPolicies()
+
+// maxUnknown is how many unknown policy names a page quotes back: a URL
+// of thousands of junk names gets a notice of a line, not of the whole
+// URL, and reading them stays linear.
+const maxUnknown = 10
 
 // embedPolicies is how many of a page's policies its embed shows, so that
 // the table fits a frame.
@@ -73,9 +80,16 @@ func queryOf(v url.Values) pageQuery {
 	if !q.named {
 		q.Policies = slices.Clone(defaultPolicies)
 	}
+	seen := map[string]bool{}
 	for _, n := range append(slices.Clone(names), q.d) {
-		if n != "" && lab.PolicyIndex(lab.Policy(n)) < 0 && !slices.Contains(q.Unknown, n) {
+		if n == "" || lab.PolicyIndex(lab.Policy(n)) >= 0 || seen[n] {
+			continue
+		}
+		seen[n] = true
+		if len(q.Unknown) < maxUnknown {
 			q.Unknown = append(q.Unknown, n)
+		} else {
+			q.UnknownMore++
 		}
 	}
 	q.Diagram = views.DiagramPolicy(q.Policies, q.d)

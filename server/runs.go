@@ -301,7 +301,7 @@ func (s *Server) runPage(c echo.Context, sr *savedRun) views.RunPage {
 		q = q.withPolicies([]lab.Policy{observed.Policy}) // the policy the receiver claims
 	}
 	report := sr.report(q.Policies)
-	report.Unknown = q.Unknown
+	report.Unknown, report.UnknownMore = q.Unknown, q.UnknownMore
 	if observed != nil {
 		report.ModelNote = observed.ModelNote()
 	}

@@ -24,7 +24,7 @@ func (s *Server) scenarioPage(c echo.Context, b lab.Builtin) views.ScenarioPage 
 	q := s.query(c)
 	tr := lab.Replay(b.Scenario)
 	page := views.ScenarioPage{Report: newReport(b.Scenario, tr, q.Policies), Name: b.Name, Source: string(b.Source), Diagram: q.Diagram}
-	page.Report.Unknown = q.Unknown
+	page.Report.Unknown, page.Report.UnknownMore = q.Unknown, q.UnknownMore
 	lesson := b.Lesson
 	if lesson == "" {
 		lesson = views.VerdictsLine(tr, q.Policies)

@@ -33,7 +33,8 @@ type Report struct {
 	ModelNote string
 	// Unknown are the policy names the reader asked for that name no
 	// policy: the page says it left them out.
-	Unknown []string
+	Unknown     []string
+	UnknownMore int // names left out of Unknown, past the first few
 
 	actors     map[string]int // actor name → order of first appearance
 	actorList  []string

@@ -170,6 +170,9 @@ func unknownWords(r *Report) string {
 		quoted[i] = "“" + n + "”"
 	}
 	what := "No policy is called " + strings.Join(quoted, " or ")
+	if r.UnknownMore > 0 {
+		what += " (nor by " + plural(r.UnknownMore, "other name") + " the link gives)"
+	}
 	return what + ", so the page leaves it out and shows " + policyNames(r.Policies) +
 		". The policies are " + policyNames(lab.Policies()) + "."
 }
