@@ -143,6 +143,50 @@ func TestSaveProbe(t *testing.T) {
 	}
 }
 
+// TestSavedProbeDrawsTheClaimedPolicy: a saved probe's page without ?p=
+// shows the policy its receiver claims, fenced-strict here, in its table
+// and its diagram alike, and its Markdown draws the same diagram.
+func TestSavedProbeDrawsTheClaimedPolicy(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t)
+	web := httptest.NewServer(s)
+	t.Cleanup(web.Close)
+	opt := receiver.Options{Policy: lab.FencedStrict}
+	db, err := receiver.OpenSQLite(filepath.Join(t.TempDir(), "receiver.db"), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := httptest.NewServer(receiver.Handler(db, opt, slog.New(slog.NewTextHandler(io.Discard, nil))))
+	t.Cleanup(func() { rs.Close(); db.Close() })
+	c, err := probe.NewClient(rs.URL, 5*time.Second, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	p := &probe.Prober{Client: c, Policy: lab.FencedStrict, Remember: lab.Durable}
+	b, _ := testLibrary(t).Get("paused-worker")
+	res, err := p.Sequential(t.Context(), b.Scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	played, err := p.SavedScenario(b.Scenario, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	link, err := probe.Save(t.Context(), web.URL, played, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strings.TrimPrefix(link, web.URL+"/r/")
+	page := get(t, s, "/r/"+id).Body.String()
+	if want := "/r/" + id + ".png?d=fenced-strict&amp;size=full"; !strings.Contains(page, want) {
+		t.Errorf("GET /r/%s: the diagram is not the claimed fenced-strict's (no %s)", id, want)
+	}
+	if md := get(t, s, "/r/"+id+".md").Body.String(); !strings.Contains(md, id+".png?size=full&d=fenced-strict") {
+		t.Errorf("GET /r/%s.md: its picture is not the claimed fenced-strict's diagram", id)
+	}
+}
+
 // TestSaveProbeChecked: the expected column must be the model's, and the
 // body what the probe sends.
 func TestSaveProbeChecked(t *testing.T) {
