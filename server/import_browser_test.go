@@ -28,8 +28,12 @@ func TestImportBrowser(t *testing.T) {
 		files = append(files, p)
 	}
 	run(t, ctx, "open the import page", chromedp.EmulateViewport(1280, 900), chromedp.Navigate(base+paths.RouteImport))
-	run(t, ctx, "upload the logs and import",
-		chromedp.SetUploadFiles(chromedp.ID("upload"), files),
+	run(t, ctx, "upload the logs", chromedp.SetUploadFiles(chromedp.ID("upload"), files))
+	// Choosing the files has the page look at them and put what it saw
+	// above the form's buttons; a click aimed before that lands elsewhere.
+	waitFor(t, ctx, "the look at the logs",
+		`!document.querySelector("#import-suggest[aria-busy]") && document.getElementById("import-suggest").textContent.includes("storage.csv")`)
+	run(t, ctx, "import",
 		chromedp.Click(chromedp.CSS(`.import-actions button[value="import"]`)),
 		chromedp.WaitVisible(chromedp.CSS(".import-against")))
 	if got := eval[string](t, ctx, `document.querySelector(".import-against li").textContent`); !strings.Contains(got, "behaved like unfenced") {

@@ -89,4 +89,18 @@
       later();
     }
   });
+  // Submitting ends the looks and previews still on their way: the server
+  // gives a client one import at a time, and the page's own look at the
+  // logs, still uploading them, would otherwise hold the turn the Import
+  // it answers waits for (a 429 after ten seconds).
+  form.addEventListener("submit", function () {
+    clearTimeout(timer);
+    clearTimeout(suggestTimer);
+    if (inflight) {
+      inflight.abort();
+    }
+    if (suggesting) {
+      suggesting.abort();
+    }
+  });
 })();
