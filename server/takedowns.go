@@ -13,9 +13,10 @@ import (
 )
 
 // checkShown fails with a store.Gone error, its message the public
-// reason, when the operators have hidden the run id. It asks the store
-// every time, not a copy in memory: a run hidden through any server, or by
-// `fencelab admin hide` beside them, is gone at the next request.
+// reason, when the operators have hidden the run id, and with
+// store.ErrNotFound when no run has it (purged). It asks the store every
+// time, not a copy in memory: a run hidden or purged through any server,
+// or by `fencelab admin` beside them, is gone at the next request.
 func (s *Server) checkShown(ctx context.Context, id string) error {
 	if s.takedowns == nil || !validID(id) {
 		return nil
@@ -35,8 +36,9 @@ func (s *Server) checkShown(ctx context.Context, id string) error {
 // :id segment as the client spelled it is percent-decoded, its suffix
 // split off where the route takes one (withSuffix), and the id checked.
 // What is not an id answers 404 before any query; a hidden run answers 410
-// before any page is taken from the page cache. The handlers beneath read
-// the decoded segment as :id, and the page cache keys on the canonical
+// before any page is taken from the page cache, and a purged run answers
+// 404 there too. The handlers beneath read the decoded segment as :id,
+// and the page cache keys on the canonical
 // path (canonicalPath), so that /r/%35… and /r/5… are one page, and one
 // takedown. When the store cannot say whether the run is hidden, the
 // request goes on as before takedowns: a cached page is served (nobody
@@ -56,7 +58,7 @@ func (s *Server) shown(withSuffix bool, h echo.HandlerFunc) echo.HandlerFunc {
 			return store.ErrNotFound
 		}
 		err = s.checkShown(c.Request().Context(), id)
-		if store.CodeOf(err) == store.Gone {
+		if code := store.CodeOf(err); code == store.Gone || code == store.NotFound {
 			return err
 		}
 		c.SetParamValues(segment)

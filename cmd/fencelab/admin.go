@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"fencelab/server/store"
+	"fencelab/views/export"
 )
 
 // adminTimeout bounds an admin command's wait for its database: an
@@ -182,8 +183,8 @@ func adminPurge(args []string, stdout, stderr io.Writer) error {
 		if f.DryRun {
 			verb = "would purge (dry run, nothing deleted)"
 		}
-		fmt.Fprintf(stdout, "%s %d runs, %d bytes; hidden runs are kept. A running server may still serve a "+
-			"purged run's pages from its memory until it restarts.\n", verb, len(runs), bytes)
+		fmt.Fprintf(stdout, "%s %s, %s; hidden runs are kept. Every server on the database answers 404 for a "+
+			"purged run at its next request.\n", verb, export.Plural(len(runs), "run"), export.Plural(int(bytes), "byte"))
 		return nil
 	})
 }

@@ -223,6 +223,13 @@ func TestAdminPurge(t *testing.T) {
 		code := exitCode(run(append([]string{"admin"}, args...), nil, &out, &errOut), &errOut)
 		return out.String() + errOut.String(), code
 	}
+	for _, id := range flood { // the pages of a run are kept in memory once rendered
+		for _, p := range []string{"/r/" + id, "/r/" + id + ".md", "/api/runs/" + id} {
+			if got := statusOf(srv, p); got != http.StatusOK {
+				t.Fatalf("before the purge: GET %s = %d", p, got)
+			}
+		}
+	}
 	if out, code := adminRun("hide", flood[0], "--reason", "Hidden before the purge.", "--db", path); code != 0 {
 		t.Fatalf("hide = %d %s", code, out)
 	}
@@ -240,11 +247,13 @@ func TestAdminPurge(t *testing.T) {
 		t.Errorf("purge = exit %d:\n%s", code, out)
 	}
 	for id, want := range map[string]int{flood[0]: http.StatusGone, flood[1]: http.StatusNotFound, flood[2]: http.StatusNotFound, polite.ID: http.StatusOK} {
-		if got := statusOf(srv, "/r/"+id); got != want {
-			t.Errorf("after the purge: GET /r/%s = %d, want %d", id, got, want)
+		for _, p := range []string{"/r/" + id, "/r/" + id + ".md", "/api/runs/" + id} {
+			if got := statusOf(srv, p); got != want {
+				t.Errorf("after the purge: GET %s = %d, want %d", p, got, want)
+			}
 		}
 	}
-	if out, code := adminRun("purge", "--since", "1h", "--dry-run", "--db", path); code != 0 || !strings.Contains(out, "1 runs") || !strings.Contains(out, polite.ID) {
+	if out, code := adminRun("purge", "--since", "1h", "--dry-run", "--db", path); code != 0 || !strings.Contains(out, "1 run,") || !strings.Contains(out, polite.ID) {
 		t.Errorf("purge --since 1h --dry-run = exit %d:\n%s\nwant the polite run alone", code, out)
 	}
 }

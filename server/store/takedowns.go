@@ -32,7 +32,9 @@ type Takedowns interface {
 	// is. ErrNotFound when no run has the id.
 	Unhide(ctx context.Context, id string) error
 	// Hidden returns the reason the run is hidden, and false when it is
-	// not (or does not exist).
+	// shown; ErrNotFound when no run has the id (never saved, or purged),
+	// so that a page of a purged run kept in a server's memory is not
+	// served either.
 	Hidden(ctx context.Context, id string) (reason string, hidden bool, err error)
 	// Recent lists the n runs saved last, newest first, hidden ones too.
 	Recent(ctx context.Context, n int) ([]Listing, error)

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -47,19 +46,25 @@ func (db *DB) Unhide(ctx context.Context, id string) error {
 	return nil
 }
 
-// Hidden returns the reason the run is hidden, and false when it is not.
+// Hidden returns the reason the run is hidden, and false when it is not;
+// store.ErrNotFound when no run has the id (never saved, or purged).
 func (db *DB) Hidden(ctx context.Context, id string) (string, bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
-	var reason string
-	err := db.pool.QueryRow(ctx, `SELECT reason FROM takedowns WHERE run_id = $1`, id).Scan(&reason)
+	var reason *string
+	var exists bool
+	err := db.pool.QueryRow(ctx,
+		`SELECT (SELECT reason FROM takedowns WHERE run_id = $1), EXISTS (SELECT 1 FROM runs WHERE id = $1)`,
+		id).Scan(&reason, &exists)
 	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return "", false, nil
 	case err != nil:
 		return "", false, fmt.Errorf("is run %q hidden: %w", id, storeError(err))
+	case reason != nil:
+		return *reason, true, nil
+	case !exists:
+		return "", false, fmt.Errorf("is run %q hidden: %w", id, store.ErrNotFound)
 	}
-	return reason, true, nil
+	return "", false, nil
 }
 
 // Recent lists the n runs saved last, newest first, with their reasons.

@@ -52,17 +52,23 @@ func (db *DB) exists(ctx context.Context, id string) error {
 	return storeError(err)
 }
 
-// Hidden returns the reason the run is hidden, and false when it is not.
+// Hidden returns the reason the run is hidden, and false when it is not;
+// store.ErrNotFound when no run has the id (never saved, or purged).
 func (db *DB) Hidden(ctx context.Context, id string) (string, bool, error) {
-	var reason string
-	err := db.read.QueryRowContext(ctx, `SELECT reason FROM takedowns WHERE run_id = ?`, id).Scan(&reason)
+	var reason sql.NullString
+	var exists bool
+	err := db.read.QueryRowContext(ctx,
+		`SELECT (SELECT reason FROM takedowns WHERE run_id = ?1), EXISTS (SELECT 1 FROM runs WHERE id = ?1)`,
+		id).Scan(&reason, &exists)
 	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return "", false, nil
 	case err != nil:
 		return "", false, fmt.Errorf("is run %q hidden: %w", id, storeError(err))
+	case reason.Valid:
+		return reason.String, true, nil
+	case !exists:
+		return "", false, fmt.Errorf("is run %q hidden: %w", id, store.ErrNotFound)
 	}
-	return reason, true, nil
+	return "", false, nil
 }
 
 // Recent lists the n runs saved last, newest first, with their reasons.

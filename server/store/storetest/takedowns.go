@@ -16,7 +16,7 @@ import (
 // TestTakedowns is the contract of a store.Takedowns and store.Sizer: a
 // run hidden through one store is hidden at once through another on the
 // same database, as on another server; hiding an unknown id is
-// ErrNotFound; unhiding shows it again; the newest runs are listed first
+// ErrNotFound, and so is asking whether it is hidden; unhiding shows it again; the newest runs are listed first
 // with their reasons; the size grows with saves.
 func TestTakedowns(t *testing.T, h Harness) {
 	db := h.Fresh(t)
@@ -89,7 +89,9 @@ func testHideUnknown(t *testing.T, s store.Takedowns) {
 	if err := s.Unhide(ctx, "no-such-run"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Unhide(no-such-run) = %v, want ErrNotFound", err)
 	}
-	wantHidden(t, s, "no-such-run", "", false)
+	if reason, hidden, err := s.Hidden(ctx, "no-such-run"); !errors.Is(err, store.ErrNotFound) || hidden || reason != "" {
+		t.Errorf("Hidden(no-such-run) = %q, %v, %v; want ErrNotFound", reason, hidden, err)
+	}
 }
 
 func testRecent(t *testing.T, a, b store.Takedowns) {
@@ -195,6 +197,9 @@ func TestPurge(t *testing.T, h Harness) {
 	}
 	if _, err := runs.Run(ctx, "purge-0"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Run(purge-0) after the purge = %v, want ErrNotFound", err)
+	}
+	if _, _, err := td.Hidden(ctx, "purge-0"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Hidden(purge-0) after the purge = %v, want ErrNotFound", err)
 	}
 	wantHidden(t, td, "purge-1", "Hidden first.", true)
 	if _, err := runs.Run(ctx, "purge-2"); err != nil {
