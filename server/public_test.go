@@ -322,6 +322,54 @@ func TestFullDisk(t *testing.T) {
 	}
 }
 
+// TestQuestionsCountAgainstTheCap: a step that opens a question adds a
+// row, so on a store at its size limit the presenter's move to a new
+// question answers 507, while a move back to a question asked before, or
+// to a step without one, goes on. (Before, question rows counted against
+// nothing.)
+func TestQuestionsCountAgainstTheCap(t *testing.T) {
+	t.Parallel()
+	const max = 64 << 20
+	size := &switchSizer{}
+	base, _ := publicServer(t, server.Config{Limits: server.Limits{MaxStoreSize: max}, Sizer: size})
+	presenter := client(t)
+	id, _ := startRoom(t, base, presenter)
+	step := func(n int) (int, string) {
+		res, body := send(t, presenter, http.MethodPost, base+paths.RoomStepPath(id),
+			url.Values{"step": {fmt.Sprint(n)}}, "X-Requested-With", "test")
+		return res.StatusCode, body
+	}
+	if got, body := step(8); got != http.StatusNoContent {
+		t.Fatalf("step 8 with room in the store = %d %s, want 204", got, body)
+	}
+	size.n.Store(max)
+	time.Sleep(1100 * time.Millisecond) // the store is measured at most once a second
+	if got, body := step(8); got != http.StatusNoContent {
+		t.Errorf("back to step 8, asked before, on a full store = %d %s, want 204", got, body)
+	}
+	refused := 0
+	for n := 1; n <= 7; n++ {
+		switch got, body := step(n); got {
+		case http.StatusNoContent:
+		case http.StatusInsufficientStorage:
+			if !strings.Contains(body, "size limit") {
+				t.Errorf("step %d on a full store = 507 %q, want it to name the limit", n, body)
+			}
+			refused++
+		default:
+			t.Errorf("step %d on a full store = %d %s, want 204 or 507", n, got, body)
+		}
+	}
+	if refused == 0 {
+		t.Error("no step opening a new question was refused on a full store")
+	}
+}
+
+// switchSizer says the store is n bytes, as the test sets it.
+type switchSizer struct{ n atomic.Int64 }
+
+func (s *switchSizer) Size(context.Context) (int64, error) { return s.n.Load(), nil }
+
 // fixedSizer says the store is always size bytes.
 type fixedSizer struct{ size int64 }
 

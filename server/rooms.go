@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -166,11 +167,13 @@ func (s *Server) admitRoom(c echo.Context) (settle func(created bool), err error
 }
 
 // roomBytes is what a room is counted for against the store's size when
-// it is created, and answerBytes each answer: the rows, keys and index
-// entries, rounded up. The store's measure, once a second, has the truth.
+// it is created, answerBytes each answer, and questionBytes each question
+// beside its words: the rows, keys and index entries, rounded up. The
+// store's measure, once a second, has the truth.
 const (
-	roomBytes   = 2 << 10
-	answerBytes = 256
+	roomBytes     = 2 << 10
+	answerBytes   = 256
+	questionBytes = 256
 )
 
 // policyNames spells policies as strings, for a query or a stored room.
@@ -298,13 +301,34 @@ func (s *Server) handleRoomStep(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, "The step must be a number from 1 to "+strconv.Itoa(deck.Steps())+".")
 	}
 	var q *store.Question
+	settle := func(bool) {}
 	if ask, answer, _ := deck.Question(step); ask != "" {
 		q = &store.Question{Step: step, Ask: ask, Answer: string(answer), OpenedAt: time.Now()}
+		if settle, err = s.admitQuestion(c, r.ID, q); err != nil {
+			return err
+		}
 	}
-	if err := s.rooms.MoveRoom(ctx, r.ID, step, q); err != nil {
+	err = s.rooms.MoveRoom(ctx, r.ID, step, q)
+	settle(err == nil)
+	if err != nil {
 		return err
 	}
 	return s.ringRoom(c, r.ID)
+}
+
+// admitQuestion checks that the store has room for the question q opens,
+// as it does for a room and an answer; settle says whether the step was
+// moved. A question asked before (the presenter went back) is no new
+// row, and is neither counted nor refused.
+func (s *Server) admitQuestion(c echo.Context, roomID string, q *store.Question) (settle func(moved bool), err error) {
+	asked, err := s.rooms.Questions(c.Request().Context(), roomID)
+	if err != nil {
+		return nil, err
+	}
+	if slices.ContainsFunc(asked, func(a store.Question) bool { return a.Step == q.Step }) {
+		return func(bool) {}, nil
+	}
+	return s.checkSize(c, questionBytes+len(q.Ask)+len(q.Answer))
 }
 
 // handleRoomReveal shows the answer to the question at a step.
