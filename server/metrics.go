@@ -66,6 +66,8 @@ func (s *Server) gauges() []prometheus.Collector {
 	}
 	const importsRefusedHelp = "Imports refused after waiting for their turn: busy when no slot came free (503), " +
 		"one_per_client when the client's own import was still running (429)."
+	const workRefusedHelp = "Requests that replay a scenario refused after waiting 10 s for their turn: busy when no " +
+		"slot came free (503), over_share behind their client's or network's own (429)."
 	const refusedHelp = "Explorations refused: busy when every slot was taken (503), one_per_client when the " +
 		"client's own was still running (429)."
 	return []prometheus.Collector{
@@ -88,6 +90,14 @@ func (s *Server) gauges() []prometheus.Collector {
 			func() float64 { return float64(s.importsRefusedBusy.Load()) }),
 		counter("fencelab_imports_refused_total", importsRefusedHelp, prometheus.Labels{"reason": "one_per_client"},
 			func() float64 { return float64(s.importsRefusedShare.Load()) }),
+		gauge("fencelab_work_running", "Requests that replay a scenario (replays, saves, the editor, comparisons) served now.",
+			func() float64 { r, _ := s.work.counts(); return float64(r) }),
+		gauge("fencelab_work_waiting", "Requests that replay a scenario waiting for their turn.",
+			func() float64 { _, w := s.work.counts(); return float64(w) }),
+		counter("fencelab_work_refused_total", workRefusedHelp, prometheus.Labels{"reason": "busy"},
+			func() float64 { return float64(s.work.refusedBusy.Load()) }),
+		counter("fencelab_work_refused_total", workRefusedHelp, prometheus.Labels{"reason": "over_share"},
+			func() float64 { return float64(s.work.refusedShare.Load()) }),
 		gauge("fencelab_rooms_connected", "Live rooms with at least one phone or presenter connected to this server.",
 			func() float64 { r, _ := s.hub.counts(); return float64(r) }),
 		gauge("fencelab_room_phones", "Phones connected to live rooms through this server.",

@@ -171,9 +171,14 @@ func (s *Server) hold(c echo.Context, err error) error {
 	return err
 }
 
-// wait waits d, or until the client leaves.
+// wait waits d, or until the client leaves; in a computing request's
+// turn, it leaves d to be waited once the turn is given back (inTurn).
 func (s *Server) wait(c echo.Context, d time.Duration) {
 	if d <= 0 {
+		return
+	}
+	if later, ok := c.Get(delayKey).(*time.Duration); ok && later != nil {
+		*later = max(*later, d)
 		return
 	}
 	t := time.NewTimer(d)

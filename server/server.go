@@ -87,6 +87,8 @@ type Server struct {
 	metrics  *metrics
 	renders  chan struct{} // a token for each full-size picture being drawn
 
+	work *work // the turns of the requests that replay a scenario
+
 	// imports are the imports read and parsed now, and each client's share;
 	// drains the refused imports' bodies being read into nothing.
 	imports   *turns
@@ -151,6 +153,7 @@ func New(cfg Config) (*Server, error) {
 	s.hub = newHub(s, s.fanout, s.roomLimits)
 	s.metrics = newMetrics(s)
 	s.renders = make(chan struct{}, fullRenders)
+	s.work = newWork()
 	s.importCfg = cfg.Imports.withDefaults()
 	s.imports = newTurns(s.importCfg.AtOnce)
 	s.drains = make(chan struct{}, refusedDrains)

@@ -18,9 +18,11 @@ import (
 // for a slot are served in the order they came (a channel's waiting
 // senders are), and since each client has at most one of them waiting,
 // the next slot to free goes to the client that has waited longest, never
-// to a client that asks many times at once.
+// to a client that asks many times at once. A share may hold more than
+// one turn (perShare), for the computing requests' turns (work.go).
 type turns struct {
-	slots chan struct{}
+	slots    chan struct{}
+	perShare int
 
 	mu      sync.Mutex
 	clients map[string]*share // the clients holding or waiting for their share
@@ -37,8 +39,11 @@ type share struct {
 // errTurnWait is a request that waited for a slot as long as it may.
 var errTurnWait = errors.New("no slot came free in time")
 
-func newTurns(slots int) *turns {
-	return &turns{slots: make(chan struct{}, slots), clients: map[string]*share{}}
+func newTurns(slots int) *turns { return newSharedTurns(slots, 1) }
+
+// newSharedTurns are turns of which each client may hold perShare at once.
+func newSharedTurns(slots, perShare int) *turns {
+	return &turns{slots: make(chan struct{}, slots), perShare: perShare, clients: map[string]*share{}}
 }
 
 // of is client's share, counted as used by one more request.
@@ -47,7 +52,7 @@ func (t *turns) of(client string) *share {
 	defer t.mu.Unlock()
 	sh := t.clients[client]
 	if sh == nil {
-		sh = &share{token: make(chan struct{}, 1)}
+		sh = &share{token: make(chan struct{}, t.perShare)}
 		t.clients[client] = sh
 	}
 	sh.users++

@@ -1,0 +1,109 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"fencelab/server"
+	"fencelab/server/store"
+	"fencelab/server/store/sqlite"
+)
+
+// serialStore writes one run at a time, in the order they came, as a
+// database's one writer does, a large run (a flood's) taking a moment; it
+// counts the large runs written, and how many were written before each
+// small one.
+type serialStore struct {
+	*sqlite.DB
+	writer      chan struct{} // its one writer, taken in the order asked
+	mu          sync.Mutex
+	large       int
+	smallAfter  []int
+	largeWrites time.Duration
+}
+
+func (s *serialStore) SaveRun(ctx context.Context, r store.Run) (store.Run, error) {
+	s.writer <- struct{}{}
+	defer func() { <-s.writer }()
+	s.mu.Lock()
+	if len(r.Scenario) > 16<<10 {
+		time.Sleep(s.largeWrites)
+		s.large++
+	} else {
+		s.smallAfter = append(s.smallAfter, s.large)
+	}
+	s.mu.Unlock()
+	return s.DB.SaveRun(ctx, r)
+}
+
+func (s *serialStore) written() (large int, smallAfter []int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.large, append([]int(nil), s.smallAfter...)
+}
+
+// TestSmallSaveIsNotQueuedBehindAFlood: while 64 networks each post large
+// runs four at a time, faster than the store writes them, a small save
+// from another network is written after a few of them, not after the
+// hundreds queued. (Attack F6's polite client: its saves took 1 to 2 s
+// while the store filled, waiting behind every request the flood had
+// sent, for the cores and for the store's writer.)
+func TestSmallSaveIsNotQueuedBehindAFlood(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the flood writes 256 runs: not under -short")
+	}
+	t.Parallel()
+	db := openDB(t, t.TempDir())
+	st := &serialStore{DB: db, writer: make(chan struct{}, 1), largeWrites: 3 * time.Millisecond}
+	srv, err := server.New(server.Config{Store: st, Rooms: db, Takedowns: db, Library: testLibrary(t), Secret: testSecret,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Limits: server.Limits{RefusalDelay: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := largeScenario(t, 300)
+	if len(big) <= 8<<10 || len(big) > 64<<10 {
+		t.Fatalf("the flood's scenario is %d bytes, want a large body under the limit", len(big))
+	}
+	var wg sync.WaitGroup
+	codes := make([]int, 256)
+	for i := range codes {
+		addr := fmt.Sprintf("10.%d.0.1", i/4+1) // 64 networks, 4 saves each at once
+		body := strings.Replace(big, `"title":"`, fmt.Sprintf(`"title":"flood %d `, i), 1)
+		wg.Go(func() { codes[i] = saveFrom(srv, addr, body).Code })
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		if n, _ := st.written(); n >= 16 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the flood wrote fewer than 16 runs in 10 s")
+		}
+	}
+	before, _ := st.written()
+	if rec := saveFrom(srv, "203.0.113.9", titled(t, "paused-worker", "Polite")); rec.Code != http.StatusCreated {
+		t.Errorf("the polite save = %d %.200s, want 201", rec.Code, rec.Body)
+	}
+	wg.Wait()
+	for i, code := range codes {
+		if code != http.StatusCreated {
+			t.Fatalf("flood save %d = %d, want 201 (the flood is within its budgets)", i, code)
+		}
+	}
+	large, smallAfter := st.written()
+	if large != 256 || len(smallAfter) != 1 {
+		t.Fatalf("wrote %d large runs and %d small ones, want 256 and 1", large, len(smallAfter))
+	}
+	behind := smallAfter[0] - before
+	t.Logf("the polite save was written after %d more of the flood's runs, out of %d queued", behind, 256-before)
+	if behind > 32 {
+		t.Errorf("the polite save was written after %d more of the flood's runs, out of %d still queued; want at most 32",
+			behind, 256-before)
+	}
+}
