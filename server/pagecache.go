@@ -140,7 +140,7 @@ func (s *Server) pageKey(c echo.Context) string {
 }
 
 // cached serves h's answer from the page cache, rendering it on the first
-// request. Only a 200 is kept; anything else goes out as the handler made
+// request, in its turn (Server.rendering). Only a 200 is kept; anything else goes out as the handler made
 // it. control is the Cache-Control the kept answer is sent with.
 func (s *Server) cached(control string, h echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
@@ -150,18 +150,19 @@ func (s *Server) cached(control string, h echo.HandlerFunc) echo.HandlerFunc {
 		// never kept, so that junk names neither fill the cache nor reach
 		// a reader of the plain page. A PNG ignores them and is kept.
 		if len(s.query(c).Unknown) > 0 && !strings.HasSuffix(req.URL.Path, ".png") {
-			return h(c)
+			return s.inLane(c, s.work.large, h)
 		}
 		key := s.pageKey(c)
 		if p := s.pages.get(key); p != nil {
 			return p.send(c)
 		}
 		if req.Method != http.MethodGet {
-			return h(c)
+			return s.inLane(c, s.work.large, h)
 		}
 		res := c.Response()
 		rec := &recorder{header: res.Header()}
-		err := record(res, rec, func() error { return h(c) })
+		// A page rendered takes its turn, as a replay does (work.go).
+		err := record(res, rec, func() error { return s.inLane(c, s.work.large, h) })
 		if err != nil {
 			res.Header().Del("Content-Length")
 			return err

@@ -22,15 +22,15 @@ func (s *Server) routes() {
 
 	read(paths.RouteHome, s.cached(revalidateCache, s.handleHome))
 	read(paths.RouteScenario, s.handleScenarioPath) // the page, and .png
-	read(paths.RouteScenarioPresent, s.handleScenarioPresent)
+	read(paths.RouteScenarioPresent, s.rendering(s.handleScenarioPresent))
 	read(paths.RouteScenarioEmbed, framable(s.cached(revalidateCache, s.handleScenarioEmbed)))
 	e.POST(paths.RouteReplay, s.inTurn(s.handleReplayPage))
 	e.POST(paths.RouteRuns, s.withinBudget(s.inTurn(s.handleSaveRunForm)))
 	read(paths.RouteRun, s.shown(true, s.handleRunPath)) // the page, and .md, .json, .svg, .png
-	read(paths.RouteRunPresent, s.shown(false, s.handleRunPresent))
+	read(paths.RouteRunPresent, s.shown(false, s.rendering(s.handleRunPresent)))
 	read(paths.RouteRunEmbed, framable(s.shown(false, s.cached(exportCache, s.handleRunEmbed))))
 	read(paths.RouteOEmbed, s.handleOEmbed)
-	read(paths.RouteEditor, s.handleEditor)
+	read(paths.RouteEditor, s.rendering(s.handleEditor))
 	e.POST(paths.RouteEditor, s.inTurn(s.handleEditorForm))
 	e.POST(paths.RouteEditorPreview, s.inTurn(s.handleEditorPreview))
 	e.POST(paths.RouteEditorSave, s.withinBudget(s.inTurn(s.handleEditorSave)))
