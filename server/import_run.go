@@ -94,8 +94,10 @@ func importLogs(ctx context.Context, in *importInput) (*logs.Result, []string) {
 		opt.Skew, opt.Explore = d, true
 	}
 	im := logs.New(in.mapping, opt)
+	lines := lineBuffer()
 	for _, f := range in.files {
-		if err := im.Add(f.Name, strings.NewReader(f.Text)); err != nil {
+		lines.Reset(f.Open())
+		if err := im.Add(f.Name, lines); err != nil {
 			return nil, []string{err.Error()}
 		}
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io/fs"
@@ -106,13 +107,22 @@ func exampleInput() (*importInput, error) {
 	return in, nil
 }
 
+// surveyOf looks at each file's lines, read from its spool.
 func surveyOf(files []views.ImportFile) *logs.Survey {
 	s := logs.NewSurvey()
+	lines := lineBuffer()
 	for _, f := range files {
-		s.Add(f.Name, strings.NewReader(f.Text), "")
+		lines.Reset(f.Open())
+		s.Add(f.Name, lines, "")
 	}
 	return s
 }
+
+// lineBuffer is the buffer of logs.MaxLine that the survey and the import
+// read every file of a request through, one after the other: logs' Add
+// uses a reader of that size as it is, where it would allocate one of its
+// own, 1 MiB, for each file of each pass. Its lines are read the same.
+func lineBuffer() *bufio.Reader { return bufio.NewReaderSize(nil, logs.MaxLine) }
 
 // useMapping makes m the import's mapping; the form shows its top-level
 // keys, and a mapping the form cannot hold whole is kept as JSON in the
