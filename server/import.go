@@ -212,11 +212,16 @@ type importInput struct {
 	errs    []string
 	loaded  *views.LoadedMapping // a version 2 mapping the form cannot show
 	form    *upload.Form         // what holds the logs, until close
+	lines   *bufio.Reader        // what the survey and the import read each log through
 }
 
 // close frees the spools of the posted logs: the handler defers it once
 // the form is read, so that it runs on every path, a panic's included.
 func (in *importInput) close() { in.form.Close() }
+
+// errImportInline refuses a large form that is not multipart.
+var errImportInline = echo.NewHTTPError(http.StatusRequestEntityTooLarge,
+	"A form of more than 256 KiB must be sent as multipart/form-data, as the import page sends it: its logs are then read as they arrive.")
 
 // errImportSpool refuses logs the server found no room to spool.
 var errImportSpool = echo.NewHTTPError(http.StatusInsufficientStorage,
@@ -233,6 +238,8 @@ func readImportForm(c echo.Context) (*importInput, error) {
 		spool *upload.SpoolError
 	)
 	switch {
+	case errors.Is(err, upload.ErrInline):
+		return nil, errImportInline
 	case errors.As(err, &big):
 		return nil, errImportTooLarge
 	case errors.As(err, &spool):
@@ -240,12 +247,12 @@ func readImportForm(c echo.Context) (*importInput, error) {
 	case err != nil:
 		return nil, echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.").SetInternal(err)
 	}
-	in := &importInput{skew: strings.TrimSpace(req.FormValue("skew")), form: form}
+	in := &importInput{skew: strings.TrimSpace(req.FormValue("skew")), form: form, lines: lineBuffer()}
 	if err := in.readFiles(form); err != nil {
 		in.close()
 		return nil, err
 	}
-	in.survey = surveyOf(in.files)
+	in.survey = surveyOf(in.files, in.lines)
 	in.readMapping(form)
 	return in, nil
 }

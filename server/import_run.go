@@ -94,10 +94,9 @@ func importLogs(ctx context.Context, in *importInput) (*logs.Result, []string) {
 		opt.Skew, opt.Explore = d, true
 	}
 	im := logs.New(in.mapping, opt)
-	lines := lineBuffer()
 	for _, f := range in.files {
-		lines.Reset(f.Open())
-		if err := im.Add(f.Name, lines); err != nil {
+		in.lines.Reset(f.Open())
+		if err := im.Add(f.Name, in.lines); err != nil {
 			return nil, []string{err.Error()}
 		}
 	}

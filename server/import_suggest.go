@@ -98,7 +98,8 @@ func exampleInput() (*importInput, error) {
 			in.files = append(in.files, views.ImportFile{Name: e.Name(), Text: string(b)})
 		}
 	}
-	in.survey = surveyOf(in.files)
+	in.lines = lineBuffer()
+	in.survey = surveyOf(in.files, in.lines)
 	m, err := logs.ReadMapping(bytes.NewReader(mapping))
 	if err != nil {
 		return nil, fmt.Errorf("the example mapping: %w", err)
@@ -107,10 +108,9 @@ func exampleInput() (*importInput, error) {
 	return in, nil
 }
 
-// surveyOf looks at each file's lines, read from its spool.
-func surveyOf(files []views.ImportFile) *logs.Survey {
+// surveyOf looks at each file's lines, read from its spool through lines.
+func surveyOf(files []views.ImportFile, lines *bufio.Reader) *logs.Survey {
 	s := logs.NewSurvey()
-	lines := lineBuffer()
 	for _, f := range files {
 		lines.Reset(f.Open())
 		s.Add(f.Name, lines, "")
@@ -121,7 +121,8 @@ func surveyOf(files []views.ImportFile) *logs.Survey {
 // lineBuffer is the buffer of logs.MaxLine that the survey and the import
 // read every file of a request through, one after the other: logs' Add
 // uses a reader of that size as it is, where it would allocate one of its
-// own, 1 MiB, for each file of each pass. Its lines are read the same.
+// own, 1 MiB, for each file of each pass. Its lines are read the same:
+// Add keeps no line past the next one without copying it.
 func lineBuffer() *bufio.Reader { return bufio.NewReaderSize(nil, logs.MaxLine) }
 
 // useMapping makes m the import's mapping; the form shows its top-level

@@ -10,7 +10,9 @@
 // space is freed when Form.Close closes it, or, elsewhere, Close removes
 // it. Whoever reads a form closes it, on every path: Read itself does
 // when it fails. The body limit of the request bounds a form's spools
-// in all; MaxParts bounds its parts.
+// in all; MaxParts bounds its parts. A form sent otherwise than as
+// multipart/form-data (as a browser sends the page's) is read whole, by
+// ParseForm, and may hold at most MaxInline bytes.
 //
 // The readers of a log read it again from its spool each time, from the
 // start (File.Open), rather than from one string of it: the import page
@@ -56,6 +58,13 @@ const InMemory = 64 << 10
 // MaxMapfile is as much of a mapping file as is kept: all that
 // logs.ReadMapping reads of one.
 const MaxMapfile = 1 << 20
+
+// MaxInline bounds a form that is not multipart/form-data: its fields,
+// logs included, are read into memory at once.
+const MaxInline = 256 << 10
+
+// ErrInline refuses a form over MaxInline that is not multipart/form-data.
+var ErrInline = errors.New("a form of more than 256 KiB not sent as multipart/form-data")
 
 // MaxParts bounds a form's fields and files, as ParseMultipartForm's
 // default does.
@@ -133,7 +142,15 @@ func (form *Form) Close() error {
 func Read(req *http.Request) (*Form, error) {
 	form := &Form{Values: url.Values{}}
 	if !strings.HasPrefix(req.Header.Get("Content-Type"), "multipart/form-data") {
+		// ParseForm reads the body whole: only a small one.
+		if req.ContentLength > MaxInline {
+			return nil, ErrInline
+		}
+		req.Body = http.MaxBytesReader(nil, req.Body, MaxInline)
 		if err := req.ParseForm(); err != nil {
+			if big := (*http.MaxBytesError)(nil); errors.As(err, &big) && big.Limit == MaxInline {
+				return nil, ErrInline
+			}
 			return nil, err
 		}
 		form.Values = req.PostForm
