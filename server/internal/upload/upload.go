@@ -1,18 +1,23 @@
 // Package upload reads a posted form part by part, as it arrives, and
 // never holds a large log in memory.
 //
-// Each log, uploaded (field "upload") or pasted (field "log"), up to
+// Each log, uploaded (field "upload") or pasted (field "log"), of up to
 // InMemory bytes is kept in memory; a larger one is copied, as it
-// arrives, through a small buffer into a temporary file, its spool, in
-// os.TempDir() (TMPDIR on Unix). The file is removed from its directory
-// as soon as it is created, where the system allows it (Linux does), so
-// that nothing is left behind even by a process killed mid-upload; its
-// space is freed when Form.Close closes it, or, elsewhere, Close removes
-// it. Whoever reads a form closes it, on every path: Read itself does
-// when it fails. The body limit of the request bounds a form's spools
-// in all; MaxParts bounds its parts. A form sent otherwise than as
-// multipart/form-data (as a browser sends the page's) is read whole, by
-// ParseForm, and may hold at most MaxInline bytes.
+// arrives, through a buffer of that size into a temporary file, its
+// spool, in os.TempDir() (TMPDIR on Unix). The file is removed from its
+// directory as soon as it is created, where the system allows it (Linux
+// does), so that nothing is left behind even by a process killed
+// mid-upload; its space is freed when Form.Close closes it, or,
+// elsewhere, Close removes it. Whoever reads a form closes it, on every
+// path; Read itself does when it fails. A spool that cannot be written
+// is a *SpoolError.
+//
+// A form's spools take at most its body, which the request's body limit
+// bounds (on the import page 4 MiB, and the server reads two imports at
+// once: 8 MiB of disk at most); MaxParts bounds its parts. The mapping
+// file is kept in memory, its first MaxMapfile bytes. A form sent
+// otherwise than as multipart/form-data (the import page sends that) is
+// read whole, by ParseForm, and may hold at most MaxInline bytes.
 //
 // The readers of a log read it again from its spool each time, from the
 // start (File.Open), rather than from one string of it: the import page
