@@ -107,7 +107,9 @@ func TestImportSpoolPage(t *testing.T) {
 	}
 }
 
-// spoolDir points the server's spools to a directory of the test's.
+// spoolDir points the server's spools to a directory of the test's, gone
+// with the test: whatever lives on past the test (the shared database)
+// must be made before.
 func spoolDir(t *testing.T) string {
 	dir := t.TempDir()
 	t.Setenv("TMPDIR", dir)
@@ -115,8 +117,7 @@ func spoolDir(t *testing.T) string {
 }
 
 // spoolsLeft lists dir's spools and the process's open spools in dir: a
-// spool removed from its directory but still open holds its disk. (The
-// tests' shared database may live in dir too.)
+// spool removed from its directory but still open holds its disk.
 func spoolsLeft(dir string) []string {
 	var left []string
 	es, _ := os.ReadDir(dir)
@@ -153,10 +154,10 @@ func noSpoolsLeft(t *testing.T, dir, after string) {
 // gone once it is answered; and a spool that cannot be made is a 507 that
 // says so.
 func TestImportSpoolsGone(t *testing.T) {
+	srv := newTestServer(t) // first: the tests' shared database must not live in dir
 	dir := spoolDir(t)
 	// No collection, whose finalizers would close a spool left open.
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	srv := newTestServer(t)
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	pasted, uploaded := spoolLogs()
