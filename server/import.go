@@ -248,12 +248,18 @@ func readImportForm(c echo.Context) (*importInput, error) {
 		return nil, echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.").SetInternal(err)
 	}
 	in := &importInput{skew: strings.TrimSpace(req.FormValue("skew")), form: form, lines: lineBuffer()}
+	handed := false
+	defer func() { // an error or a panic before the handler has the form
+		if !handed {
+			in.close()
+		}
+	}()
 	if err := in.readFiles(form); err != nil {
-		in.close()
 		return nil, err
 	}
 	in.survey = surveyOf(in.files, in.lines)
 	in.readMapping(form)
+	handed = true
 	return in, nil
 }
 

@@ -231,6 +231,7 @@ func TestImportSpoolsGone(t *testing.T) {
 // it into a string of twice its size.) The upload pads the walkthrough's
 // scheduler log with empty lines, which the import reads and skips at no
 // cost, so that what is left is what reading and showing the upload costs.
+// (On the tree before, 34 MB.)
 func TestImportHoldsNoUpload(t *testing.T) {
 	s := newTestServer(t)
 	body, ct := bigImport(t, 4<<20, "\n")
@@ -251,6 +252,9 @@ func TestImportHoldsNoUpload(t *testing.T) {
 	serve() // the first request's one-time costs: templates, pools
 	_, got := serve()
 	most := uint64(3 << 20)
+	if raceEnabled { // its pools drop at random what is put back: 6.7 MB here
+		most = 12 << 20
+	}
 	t.Logf("an import of a %d-byte form allocated %d bytes", len(body), got)
 	if got > most {
 		t.Errorf("an import of a %d-byte form allocated %d bytes, want at most %d: the upload is held", len(body), got, most)
