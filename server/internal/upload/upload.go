@@ -15,7 +15,8 @@
 // A form's spools take at most its body, which the request's body limit
 // bounds (on the import page 4 MiB, and the server reads two imports at
 // once: 8 MiB of disk at most); MaxParts bounds its parts. The mapping
-// file is kept in memory, its first MaxMapfile bytes. A form sent
+// file is kept in memory, its first MaxMapfile bytes, and so are the
+// other fields (the body limit bounds them). A form sent
 // otherwise than as multipart/form-data (the import page sends that) is
 // read whole, by ParseForm, and may hold at most MaxInline bytes.
 //
