@@ -81,6 +81,8 @@ func (s *Server) handleImportForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// After the page, which shows the logs again from their spools.
+	defer in.close()
 	if c.FormValue("op") == "example" { // the form is read: FormValue parses nothing more
 		if in, err = exampleInput(); err != nil {
 			return err
@@ -186,6 +188,7 @@ func (s *Server) handleImportPreview(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	defer in.close()
 	if c.FormValue("op") == "suggest" {
 		if strings.Contains(c.Request().Header.Get(echo.HeaderAccept), echo.MIMEApplicationJSON) {
 			// What fencelab import --suggest --json prints.
@@ -208,46 +211,75 @@ type importInput struct {
 	skew    string
 	errs    []string
 	loaded  *views.LoadedMapping // a version 2 mapping the form cannot show
+	form    *upload.Form         // what holds the logs, until close
+	lines   *bufio.Reader        // what the survey and the import read each log through
 }
+
+// close frees the spools of the posted logs: the handler defers it once
+// the form is read, so that it runs on every path, a panic's included.
+func (in *importInput) close() { in.form.Close() }
+
+// errImportInline refuses a large form that is not multipart.
+var errImportInline = echo.NewHTTPError(http.StatusRequestEntityTooLarge,
+	"A form of more than 256 KiB must be sent as multipart/form-data, as the import page sends it: its logs are then read as they arrive.")
+
+// errImportSpool refuses logs the server found no room to spool.
+var errImportSpool = echo.NewHTTPError(http.StatusInsufficientStorage,
+	"The server has no room on its disk to hold these logs while it reads them. Please try again later, or use fencelab import on your machine.")
 
 // readImportForm reads the logs and the mapping from the form. An upload
 // over the limit is a 413; a mapping file that does not read is an error
 // shown on the page.
 func readImportForm(c echo.Context) (*importInput, error) {
 	req := c.Request()
-	form, err := upload.Read(req)
-	var big *http.MaxBytesError
-	if errors.As(err, &big) {
+	form, err := upload.Read(req) // on an error, it has freed its spools
+	var (
+		big   *http.MaxBytesError
+		spool *upload.SpoolError
+	)
+	switch {
+	case errors.Is(err, upload.ErrInline):
+		return nil, errImportInline
+	case errors.As(err, &big):
 		return nil, errImportTooLarge
-	}
-	if err != nil {
+	case errors.As(err, &spool):
+		return nil, errImportSpool.WithInternal(err)
+	case err != nil:
 		return nil, echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.").SetInternal(err)
 	}
-	in := &importInput{skew: strings.TrimSpace(req.FormValue("skew"))}
+	in := &importInput{skew: strings.TrimSpace(req.FormValue("skew")), form: form, lines: lineBuffer()}
+	handed := false
+	defer func() { // an error or a panic before the handler has the form
+		if !handed {
+			in.close()
+		}
+	}()
 	if err := in.readFiles(form); err != nil {
 		return nil, err
 	}
-	in.survey = surveyOf(in.files)
+	in.survey = surveyOf(in.files, in.lines)
 	in.readMapping(form)
+	handed = true
 	return in, nil
 }
 
 // readFiles takes the pasted logs, then the uploaded ones.
 func (in *importInput) readFiles(form *upload.Form) error {
-	names, texts := form.Values["name"], form.Values["log"]
-	for i, t := range texts {
-		if strings.TrimSpace(t) == "" {
+	names := form.Values["name"]
+	for i, t := range form.Logs {
+		f := fileOf(t)
+		if f.Blank() {
 			continue
 		}
-		name := fmt.Sprintf("log-%d", len(in.files)+1)
+		f.Name = fmt.Sprintf("log-%d", len(in.files)+1)
 		if i < len(names) && strings.TrimSpace(names[i]) != "" {
-			name = strings.TrimSpace(names[i])
+			f.Name = strings.TrimSpace(names[i])
 		}
-		in.files = append(in.files, views.ImportFile{Name: name, Text: t})
+		in.files = append(in.files, f)
 	}
 	for _, u := range form.Uploads {
-		if strings.TrimSpace(u.Text) != "" {
-			in.files = append(in.files, views.ImportFile{Name: u.Name, Text: u.Text})
+		if f := fileOf(u); !f.Blank() {
+			in.files = append(in.files, f)
 		}
 	}
 	if len(in.files) > maxImportFiles {
@@ -257,15 +289,25 @@ func (in *importInput) readFiles(form *upload.Form) error {
 	return nil
 }
 
+// fileOf is a posted log as the page holds it: read from its spool, or
+// from memory when it is small.
+func fileOf(u upload.File) views.ImportFile {
+	if !u.Spooled() {
+		return views.ImportFile{Name: u.Name, Text: u.Text()}
+	}
+	body, size := u.Open()
+	return views.ImportFile{Name: u.Name, Body: body, Size: size}
+}
+
 // readMapping builds the mapping: from an uploaded mapping file, else from
 // the mapping the page keeps (a version 2 mapping loaded before, unless
 // the reviewer turned it off), else from the form's fields, or, when the
 // form names no field yet, from the survey.
 func (in *importInput) readMapping(form *upload.Form) {
 	var m *logs.Mapping
-	if f := form.Mapfile; f != nil && f.Text != "" {
+	if f := form.Mapfile; f != nil && f.Text() != "" {
 		var err error
-		if m, err = logs.ReadMapping(strings.NewReader(f.Text)); err != nil {
+		if m, err = logs.ReadMapping(strings.NewReader(f.Text())); err != nil {
 			in.errs = append(in.errs, f.Name+": "+err.Error())
 		}
 	} else if kept := form.Values.Get("mapping_json"); kept != "" && form.Values.Get("mapping_off") == "" {

@@ -95,7 +95,8 @@ func importLogs(ctx context.Context, in *importInput) (*logs.Result, []string) {
 	}
 	im := logs.New(in.mapping, opt)
 	for _, f := range in.files {
-		if err := im.Add(f.Name, strings.NewReader(f.Text)); err != nil {
+		in.lines.Reset(f.Open())
+		if err := im.Add(f.Name, in.lines); err != nil {
 			return nil, []string{err.Error()}
 		}
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io/fs"
@@ -97,7 +98,8 @@ func exampleInput() (*importInput, error) {
 			in.files = append(in.files, views.ImportFile{Name: e.Name(), Text: string(b)})
 		}
 	}
-	in.survey = surveyOf(in.files)
+	in.lines = lineBuffer()
+	in.survey = surveyOf(in.files, in.lines)
 	m, err := logs.ReadMapping(bytes.NewReader(mapping))
 	if err != nil {
 		return nil, fmt.Errorf("the example mapping: %w", err)
@@ -106,13 +108,22 @@ func exampleInput() (*importInput, error) {
 	return in, nil
 }
 
-func surveyOf(files []views.ImportFile) *logs.Survey {
+// surveyOf looks at each file's lines, read from its spool through lines.
+func surveyOf(files []views.ImportFile, lines *bufio.Reader) *logs.Survey {
 	s := logs.NewSurvey()
 	for _, f := range files {
-		s.Add(f.Name, strings.NewReader(f.Text), "")
+		lines.Reset(f.Open())
+		s.Add(f.Name, lines, "")
 	}
 	return s
 }
+
+// lineBuffer is the buffer of logs.MaxLine that the survey and the import
+// read every file of a request through, one after the other: logs' Add
+// uses a reader of that size as it is, where it would allocate one of its
+// own, 1 MiB, for each file of each pass. Its lines are read the same:
+// Add keeps no line past the next one without copying it.
+func lineBuffer() *bufio.Reader { return bufio.NewReaderSize(nil, logs.MaxLine) }
 
 // useMapping makes m the import's mapping; the form shows its top-level
 // keys, and a mapping the form cannot hold whole is kept as JSON in the

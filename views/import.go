@@ -1,7 +1,13 @@
 package views
 
 import (
+	"bufio"
+	"context"
+	"io"
 	"strings"
+	"unicode"
+
+	"github.com/a-h/templ"
 
 	"fencelab/lab"
 )
@@ -25,8 +31,103 @@ type ImportPage struct {
 	Loaded *LoadedMapping
 }
 
-// ImportFile is one host's log, and the format detected in it.
-type ImportFile struct{ Name, Text, Format string }
+// ImportFile is one host's log, and the format detected in it. Its text
+// is Text, or, when Body is set, Body's Size bytes: a log spooled to a
+// file as it was uploaded, which the page copies from there into its
+// textarea, never into one string.
+type ImportFile struct {
+	Name, Text, Format string
+	Body               io.ReaderAt
+	Size               int64
+}
+
+// Open reads the file's text from the start; each call is a reader of its
+// own.
+func (f ImportFile) Open() io.Reader {
+	if f.Body != nil {
+		return io.NewSectionReader(f.Body, 0, f.Size)
+	}
+	return strings.NewReader(f.Text)
+}
+
+// Blank says whether the text is only white space, as strings.TrimSpace
+// sees it: it reads up to the first other character.
+func (f ImportFile) Blank() bool {
+	if f.Body == nil {
+		return strings.TrimSpace(f.Text) == ""
+	}
+	r := bufio.NewReaderSize(f.Open(), 512)
+	for {
+		c, _, err := r.ReadRune()
+		if err != nil {
+			return true // the end, or a spool that no longer reads: nothing to show
+		}
+		if !unicode.IsSpace(c) {
+			return false
+		}
+	}
+}
+
+// logText is the file's text, escaped as { f.Text } escapes it, copied
+// from its spool in chunks: the five characters escaped are ASCII bytes,
+// which never begin or end inside a UTF-8 sequence, so a chunk's edge
+// changes nothing.
+func logText(f ImportFile) templ.Component {
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		if f.Body == nil {
+			_, err := io.WriteString(w, templ.EscapeString(f.Text))
+			return err
+		}
+		buf := make([]byte, 32<<10)
+		r := f.Open()
+		for {
+			n, err := r.Read(buf)
+			if n > 0 {
+				if werr := writeEscaped(w, buf[:n]); werr != nil {
+					return werr
+				}
+			}
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+		}
+	})
+}
+
+// writeEscaped writes p with <, >, &, ' and " escaped as
+// html.EscapeString escapes them.
+func writeEscaped(w io.Writer, p []byte) error {
+	last := 0
+	for i, c := range p {
+		var esc string
+		switch c {
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '&':
+			esc = "&amp;"
+		case '\'':
+			esc = "&#39;"
+		case '"':
+			esc = "&#34;"
+		default:
+			continue
+		}
+		if _, err := w.Write(p[last:i]); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, esc); err != nil {
+			return err
+		}
+		last = i + 1
+	}
+	_, err := w.Write(p[last:])
+	return err
+}
 
 // MapSlot is one fact of the mapping and the log field it is read from.
 type MapSlot struct {
