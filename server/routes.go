@@ -29,7 +29,7 @@ func (s *Server) routes() {
 	read(paths.RouteRun, s.shown(true, s.handleRunPath)) // the page, and .md, .json, .svg, .png
 	read(paths.RouteRunPresent, s.shown(false, s.rendering(s.handleRunPresent)))
 	read(paths.RouteRunEmbed, framable(s.shown(false, s.cached(exportCache, s.handleRunEmbed))))
-	read(paths.RouteOEmbed, s.handleOEmbed)
+	read(paths.RouteOEmbed, s.rendering(s.handleOEmbed))
 	read(paths.RouteEditor, s.rendering(s.handleEditor))
 	e.POST(paths.RouteEditor, s.inTurn(s.handleEditorForm))
 	e.POST(paths.RouteEditorPreview, s.inTurn(s.handleEditorPreview))

@@ -6,8 +6,11 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -106,4 +109,79 @@ func TestSmallSaveIsNotQueuedBehindAFlood(t *testing.T) {
 		t.Errorf("the polite save was written after %d more of the flood's runs, out of %d still queued; want at most 32",
 			behind, 256-before)
 	}
+}
+
+// TestRendersTakeTurns: 64 networks asking at once for a large run's page
+// under distinct ?p= choices, none of them kept yet, are rendered a few at
+// a time while the rest wait their turn. (Before, all 256 were rendered
+// at once: 2.2 GB, and a polite client's reads took 1.5 to 2.7 s.)
+func TestRendersTakeTurns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("256 renders of a large run: not under -short")
+	}
+	t.Parallel()
+	srv := limitedServer(t, server.Limits{})
+	rec := saveFrom(srv, "203.0.113.9", largeScenario(t, 300))
+	if rec.Code != http.StatusCreated {
+		t.Fatalf("save = %d %.200s", rec.Code, rec.Body)
+	}
+	page := strings.TrimPrefix(rec.Header().Get("Location"), "http://example.com")
+	policies := []string{"unfenced", "client-check", "fenced", "fenced-strict", "fenced-idempotent",
+		"fenced-register", "authoritative", "fenced-racy", "cas"}
+	var running, waiting atomic.Int64
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() { // the metrics, as an operator sees them during the flood
+		defer close(sampled)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			body := plainGet(srv.Metrics(), "/metrics").Body.String()
+			for line := range strings.Lines(body) {
+				var n int64
+				if _, err := fmt.Sscanf(line, "fencelab_work_running %d", &n); err == nil {
+					running.Store(max(running.Load(), n))
+				}
+				if _, err := fmt.Sscanf(line, "fencelab_work_waiting %d", &n); err == nil {
+					waiting.Store(max(waiting.Load(), n))
+				}
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	codes := make([]int, 256)
+	for i := range codes {
+		var q []string
+		for j, p := range policies {
+			if (i+1)>>j&1 == 1 {
+				q = append(q, "p="+p)
+			}
+		}
+		target := page + "?" + strings.Join(q, "&")
+		wg.Go(func() {
+			req := httptest.NewRequest(http.MethodGet, target, nil)
+			req.RemoteAddr = fmt.Sprintf("10.%d.0.1:40000", i/4+1)
+			rec := httptest.NewRecorder()
+			srv.ServeHTTP(rec, req)
+			codes[i] = rec.Code
+		})
+	}
+	wg.Wait()
+	close(stop)
+	<-sampled
+	for i, code := range codes {
+		if code != http.StatusOK {
+			t.Errorf("render %d = %d, want 200", i, code)
+		}
+	}
+	if slots := int64(max(8, 4*runtime.GOMAXPROCS(0))); running.Load() > slots {
+		t.Errorf("%d renders ran at once, want at most the large lane's %d slots", running.Load(), slots)
+	}
+	if waiting.Load() == 0 {
+		t.Error("no render ever waited for its turn: the 256 renders were not queued")
+	}
+	t.Logf("at most %d renders at once, %d waiting", running.Load(), waiting.Load())
 }
