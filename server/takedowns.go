@@ -46,7 +46,7 @@ func (s *Server) checkShown(ctx context.Context, id string) error {
 // failure.
 func (s *Server) shown(withSuffix bool, h echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		segment, err := url.PathUnescape(c.Param("id"))
+		segment, err := decodedSegment(c)
 		if err != nil {
 			return store.ErrNotFound
 		}
@@ -65,6 +65,19 @@ func (s *Server) shown(withSuffix bool, h echo.HandlerFunc) echo.HandlerFunc {
 		c.Set(canonicalPathKey, strings.Replace(c.Path(), ":id", id, 1)+dotSuffix(suffix))
 		return h(c)
 	}
+}
+
+// decodedSegment is the :id segment percent-decoded once. Echo routes on
+// the path as the client escaped it only when that differs from the
+// standard escaping of the decoded path (URL.RawPath is set); otherwise
+// it routes on the decoded path, and the segment is decoded already:
+// decoding it again made /r/%2530… the page of /r/0…, where it names the
+// id "%30…", which is none.
+func decodedSegment(c echo.Context) (string, error) {
+	if c.Request().URL.RawPath == "" {
+		return c.Param("id"), nil
+	}
+	return url.PathUnescape(c.Param("id"))
 }
 
 // canonicalPathKey holds, in a request's context, the path of the run it

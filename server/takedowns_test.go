@@ -173,10 +173,32 @@ func TestHiddenRunIsGoneUnderEverySpelling(t *testing.T) {
 			}
 		}
 	}
+	twice := fmt.Sprintf("%%25%02X", id[0]) + id[1:] // "%2535…": the id "%35…", decoded once
 	for _, target := range []string{"/r/%25" + id[1:], "/r/" + id[:15] + "%2E", "/r/" + id + "%2Fembed",
-		"/r/" + id + "%00", "/api/runs/" + id + "%2Ejson", "/r/" + first[:3]} {
+		"/r/" + id + "%00", "/api/runs/" + id + "%2Ejson", "/r/" + first[:3], "/r/" + twice, "/api/runs/" + twice,
+		"/r/" + twice + ".json", "/r/" + twice + "/embed"} {
 		if rec := plainGet(srv, target); rec.Code != http.StatusNotFound {
 			t.Errorf("GET %s = %d, want 404: it names no run", target, rec.Code)
+		}
+	}
+}
+
+// TestIDIsDecodedOnce: an address whose id is percent-encoded twice names
+// the id with the "%" in it, which is none, and answers 404 whether the
+// run is hidden or not. (Attack F1, again: /r/%2530… was the page of
+// /r/0…, since Echo had decoded the segment once already.)
+func TestIDIsDecodedOnce(t *testing.T) {
+	t.Parallel()
+	srv := limitedServer(t, server.Limits{})
+	rec := saveFrom(srv, "203.0.113.9", builtinSource(t, "paused-worker"))
+	var saved struct{ ID string }
+	if err := json.Unmarshal(rec.Body.Bytes(), &saved); err != nil || rec.Code != http.StatusCreated {
+		t.Fatalf("POST /api/runs = %d %s", rec.Code, rec.Body)
+	}
+	twice := fmt.Sprintf("%%25%02X", saved.ID[0]) + saved.ID[1:]
+	for _, target := range []string{"/r/" + twice, "/api/runs/" + twice, "/r/" + twice + ".md", "/r/" + twice + "/present"} {
+		if rec := plainGet(srv, target); rec.Code != http.StatusNotFound {
+			t.Errorf("GET %s of a shown run = %d, want 404: it names the id %q", target, rec.Code, "%"+twice[3:])
 		}
 	}
 }
