@@ -115,10 +115,17 @@ func (s *Server) rendering(h echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // inLane runs h in its turn of l, and then waits the moment its refusal
-// asked for, if any.
+// asked for, if any. h's answer is kept in memory and sent once the turn
+// is given back, so that a client reading it slowly holds no turn.
 func (s *Server) inLane(c echo.Context, l lane, h echo.HandlerFunc) error {
 	var delay time.Duration
-	err := s.served(c, l, h, &delay)
+	res := c.Response()
+	rec := &recorder{header: res.Header()}
+	err := record(res, rec, func() error { return s.served(c, l, h, &delay) })
+	if err == nil && rec.status != 0 {
+		res.WriteHeader(rec.status)
+		_, err = res.Write(rec.body.Bytes())
+	}
 	s.wait(c, delay)
 	return err
 }
