@@ -97,6 +97,8 @@ var attacks = []attack{
 	{name: "J3-phone-page", asks: "the phone's page holds no answer before the reveal", run: attackPhonePage},
 	{name: "X1-exploration-slots", asks: "one exploration per /64; a third client not refused for two of one /64",
 		flags: []string{"--trusted-proxy", "127.0.0.1"}, polite: true, run: attackExplorationSlots},
+	{name: "X1-exploration-turns", asks: "three clients, two exploration slots: each served in turn, none refused on most tries",
+		flags: []string{"--trusted-proxy", "127.0.0.1"}, polite: true, run: attackExplorationTurns},
 	{name: "X2-skew-imports", asks: "64 imports with skew at once: RSS < 1 GB, polite p99 < 1 s", polite: true, run: attackSkewImports},
 	{name: "T1-https", asks: "with an https --base-url, cookies Secure and HSTS sent",
 		flags: []string{"--base-url", "https://fencelab.example"}, run: attackHTTPS},
