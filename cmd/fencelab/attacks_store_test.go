@@ -215,8 +215,9 @@ func attackStoreCap(addr func(i int) string) func(t *testing.T, l *labProc) stri
 				fullAfter.CompareAndSwap(0, int64(time.Since(start)))
 			}
 		})
-		afterFlood := l.storeBytes()
+		afterFlood, floodEnd := l.storeBytes(), time.Now()
 		time.Sleep(10 * time.Second)
+		after, afterFailed := l.polite.savesSince(floodEnd)
 		size := l.storeBytes()
 		if size > capBytes*102/100 {
 			t.Errorf("the store's files are %s, past the cap of 300 MiB by more than 2%%", sizeOf(size))
@@ -228,7 +229,9 @@ func attackStoreCap(addr func(i int) string) func(t *testing.T, l *labProc) stri
 		if d := time.Duration(fullAfter.Load()); d > 0 {
 			full = "after " + d.Round(100*time.Millisecond).String()
 		}
-		return fmt.Sprintf("flood of %d large saves in 20 s (%s); first 507 %s; store %s at the flood's end, %s (%.0f%% of the cap) 10 s later",
-			got.total(), &got, full, sizeOf(afterFlood), sizeOf(size), 100*float64(size)/capBytes)
+		return fmt.Sprintf("flood of %d large saves in 20 s (%s); first 507 %s; store %s at the flood's end, %s (%.0f%% of the cap) 10 s later; "+
+			"in those 10 s the polite client's saves: %d, %d failed, p99 %s",
+			got.total(), &got, full, sizeOf(afterFlood), sizeOf(size), 100*float64(size)/capBytes,
+			len(after), afterFailed, percentile(after, 0.99).Round(time.Millisecond))
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,6 +44,7 @@ func TestAttacks(t *testing.T) {
 		t.Skip("the attacks take about ten minutes: set FENCELAB_ATTACKS=1 to run them")
 	}
 	raiseFileLimit(t)
+	startLoad := loadAverage()
 	var rows []attackRow
 	for _, a := range attacks {
 		t.Run(a.name, func(t *testing.T) {
@@ -54,7 +56,8 @@ func TestAttacks(t *testing.T) {
 			runAttack(t, a, &row)
 		})
 	}
-	table := attackTable(rows)
+	table := fmt.Sprintf("Run on %s, %d cores, load average %s at the start, %s at the end.\n\n",
+		time.Now().UTC().Format("2006-01-02 15:04 MST"), runtime.NumCPU(), startLoad, loadAverage()) + attackTable(rows)
 	t.Log("\n" + table)
 	if out := os.Getenv("FENCELAB_ATTACKS_OUT"); out != "" {
 		if err := os.WriteFile(out, []byte(table), 0o644); err != nil {
@@ -97,9 +100,9 @@ var attacks = []attack{
 	{name: "J3-phone-page", asks: "the phone's page holds no answer before the reveal", run: attackPhonePage},
 	{name: "X1-exploration-slots", asks: "one exploration per /64; a third client not refused for two of one /64",
 		flags: []string{"--trusted-proxy", "127.0.0.1"}, polite: true, run: attackExplorationSlots},
-	{name: "X1-exploration-turns", asks: "three clients, two exploration slots: each served in turn, none refused on most tries",
+	{name: "X2-exploration-turns", asks: "three clients, two exploration slots: each served in turn, none refused on most tries",
 		flags: []string{"--trusted-proxy", "127.0.0.1"}, polite: true, run: attackExplorationTurns},
-	{name: "X2-skew-imports", asks: "64 imports with skew at once: RSS < 1 GB, polite p99 < 1 s", polite: true, run: attackSkewImports},
+	{name: "X3-skew-imports", asks: "64 imports with skew at once: RSS < 1 GB, polite p99 < 1 s", polite: true, run: attackSkewImports},
 	{name: "T1-https", asks: "with an https --base-url, cookies Secure and HSTS sent",
 		flags: []string{"--base-url", "https://fencelab.example"}, run: attackHTTPS},
 	{name: "T2-csv", asks: "CSV cells defused after any separator, control characters dropped", run: attackCSV},
@@ -131,6 +134,8 @@ func runAttack(t *testing.T, a attack, row *attackRow) {
 	l := startLab(t, dir, a.flags...)
 	before, dbBefore := l.storeBytes(), l.dbSize()
 	p := startPolite(t, l)
+	l.polite = p
+	load := loadAverage()
 	row.happened = "stopped before its end: see the log"
 	defer func() {
 		row.polite = p.finish()
@@ -140,6 +145,7 @@ func runAttack(t *testing.T, a attack, row *attackRow) {
 		l.stop()
 		pt := row.polite
 		t.Logf("%s: %s", a.name, row.happened)
+		t.Logf("load average %s at the start, %s at the end (%d cores)", load, loadAverage(), runtime.NumCPU())
 		t.Logf("server RSS %.0f MB at the end, %.0f MB at peak; store's files grew %s (the database %s); polite reads %d (%d failed) p50 %s p99 %s max %s, saves %d (%d failed) p50 %s p99 %s max %s",
 			row.endMB, row.peakMB, sizeOf(row.growth), sizeOf(row.dbGrowth), len(pt.reads), pt.readFailures, pt.pct(pt.reads, 0.5), pt.pct(pt.reads, 0.99), pt.pct(pt.reads, 1),
 			len(pt.saves), pt.saveFailures, pt.pct(pt.saves, 0.5), pt.pct(pt.saves, 0.99), pt.pct(pt.saves, 1))
@@ -194,6 +200,15 @@ func sizeOf(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
+// loadAverage is the machine's load average over the last minute, or "?".
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
+}
+
 // raiseFileLimit lets the test hold a few thousand connections (and the
 // server, which inherits it, as many).
 func raiseFileLimit(t *testing.T) {
@@ -239,6 +254,7 @@ type labProc struct {
 	addr     string // 127.0.0.1:port
 	base     string // http://127.0.0.1:port
 	metrics  string // the metrics listener's address, if --metrics-addr
+	polite   *polite
 	logPath  string
 	stopOnce sync.Once
 }
@@ -290,7 +306,13 @@ func commandOf(args ...string) *exec.Cmd {
 	}
 	b, _ := json.Marshal(args)
 	cmd := exec.Command(self)
-	cmd.Env = append(os.Environ(), attackArgsEnv+"="+string(b))
+	// The defaults, whatever FENCELAB_ variables the test was run with.
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "FENCELAB_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, attackArgsEnv+"="+string(b))
 	return cmd
 }
 
@@ -499,6 +521,8 @@ type polite struct {
 // politeTally is what the polite client got.
 type politeTally struct {
 	reads, saves               []time.Duration
+	savedAt                    []time.Time // when each save began
+	savedOK                    []bool
 	readFailures, saveFailures int
 	failed                     map[string]int // "save 507", "read no answer"
 }
@@ -530,6 +554,8 @@ func startPolite(t *testing.T, l *labProc) *polite {
 					p.tally.reads = append(p.tally.reads, took)
 				} else {
 					p.tally.saves = append(p.tally.saves, took)
+					p.tally.savedAt = append(p.tally.savedAt, start)
+					p.tally.savedOK = append(p.tally.savedOK, ok)
 				}
 				if !ok {
 					if what == "read" {
@@ -558,6 +584,24 @@ func startPolite(t *testing.T, l *labProc) *polite {
 		return code, code == http.StatusCreated || code == http.StatusOK
 	})
 	return p
+}
+
+// savesSince is what the polite client's saves begun after since got:
+// their latencies and how many failed.
+func (p *polite) savesSince(since time.Time) ([]time.Duration, int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var took []time.Duration
+	failed := 0
+	for i, at := range p.tally.savedAt {
+		if at.After(since) {
+			took = append(took, p.tally.saves[i])
+			if !p.tally.savedOK[i] {
+				failed++
+			}
+		}
+	}
+	return took, failed
 }
 
 // finish stops the polite client and returns its tally.
