@@ -26,13 +26,34 @@ import (
 // client's share (a quarter of --max-conns, 512) may be held, and the
 // polite client must get every answer. (Before: 0 answers of 6.)
 func attackKeepAlives(t *testing.T, l *labProc) string {
-	const n, share = 2100, 512
-	var answered, closed, silent atomic.Int64
+	const share = 512
+	answered, closed, silent := keepAlives(l, []string{"127.0.0.2"}, 2100)
+	if answered > share {
+		t.Errorf("%d keep-alive connections of one address were served, over its share of %d", answered, share)
+	}
+	return fmt.Sprintf("of 2100 connections from one address, %d held and answered, %d closed by the server, %d never answered",
+		answered, closed, silent)
+}
+
+// attackKeepAlivesMany: 8 addresses × 300 keep-alive connections (2,400,
+// past --max-conns 2048, each address within its share), a GET /healthz
+// each every 15 s, for 32 s: a newcomer closes the oldest idle connection
+// of whoever holds most, so the polite client is still served.
+func attackKeepAlivesMany(t *testing.T, l *labProc) string {
+	answered, closed, silent := keepAlives(l, addrsIn("127.0.12.%d", 8), 300)
+	return fmt.Sprintf("of 8 × 300 connections, %d answered at first, %d closed by the server, %d never answered", answered, closed, silent)
+}
+
+// keepAlives opens per connections from each of addrs at once, each
+// sending GET /healthz every 15 s for 32 s, and counts those answered at
+// first, those the server closed and those it never answered.
+func keepAlives(l *labProc, addrs []string, per int) (answered, closed, silent int64) {
+	var a, c, s atomic.Int64
 	stop := time.Now().Add(32 * time.Second)
-	eachAt(n, func(int) {
-		conn, err := dialAs("127.0.0.2", l.addr, 10*time.Second)
+	eachAt(len(addrs)*per, func(i int) {
+		conn, err := dialAs(addrs[i/per], l.addr, 10*time.Second)
 		if err != nil {
-			closed.Add(1)
+			c.Add(1)
 			return
 		}
 		defer conn.Close()
@@ -42,22 +63,18 @@ func attackKeepAlives(t *testing.T, l *labProc) string {
 			var ne net.Error
 			switch {
 			case errors.As(err, &ne) && ne.Timeout():
-				silent.Add(1)
+				s.Add(1)
 				return
 			case err != nil || code != http.StatusOK:
-				closed.Add(1)
+				c.Add(1)
 				return
 			case first:
-				answered.Add(1)
+				a.Add(1)
 			}
 			time.Sleep(min(15*time.Second, time.Until(stop)))
 		}
 	})
-	if answered.Load() > share {
-		t.Errorf("%d keep-alive connections of one address were served, over its share of %d", answered.Load(), share)
-	}
-	return fmt.Sprintf("of %d connections from one address, %d held and answered, %d closed by the server, %d never answered",
-		n, answered.Load(), closed.Load(), silent.Load())
+	return a.Load(), c.Load(), s.Load()
 }
 
 // importForm is the import page's form with the walkthrough's logs and

@@ -317,11 +317,14 @@ func smallDisk(t *testing.T) string {
 }
 
 // attackFullDisk: the database's filesystem is filled but for 2 MB, and
-// 8 clients save small distinct runs for 15 s. Once the disk is full,
-// saves answer 507 (not 500), the log gets a line a minute (not one a
-// request), and /readyz answers 503. (Before: 500s and 53 MB of ERROR
-// lines in 20 s, and /readyz ready.)
+// 8 clients save small distinct runs for 15 s; then 40 students answer a
+// live room's question. Once the disk is full, saves and answers answer
+// 507 (not 500), the log gets a line a minute (not one a request), and
+// /readyz answers 503. (Before: answers got 500, the log 53 MB of ERROR
+// lines in 20 s, and /readyz said ready.)
 func attackFullDisk(t *testing.T, l *labProc) string {
+	presenter := clientFrom("127.0.0.2", 4, true)
+	_, room := roomOf(t, l, presenter, "/scenarios/paused-worker")
 	var fs syscall.Statfs_t
 	if err := syscall.Statfs(filepath.Dir(l.db), &fs); err != nil {
 		t.Fatal(err)
@@ -351,6 +354,12 @@ func attackFullDisk(t *testing.T, l *labProc) string {
 			"Content-Type", "application/json")
 		got.add(code)
 	})
+	var answers statuses
+	for i := range 40 {
+		st := clientFrom(fmt.Sprintf("127.0.10.%d", 20+i), 1, true)
+		do(st, http.MethodGet, l.base+"/join/"+room, nil)
+		answers.add(answer(st, l, room))
+	}
 	ready, readyBody, _ := do(clients[0], http.MethodGet, l.base+"/readyz", nil)
 	log, _ := os.ReadFile(l.logPath)
 	var errorLines, fullLines int
@@ -368,12 +377,15 @@ func attackFullDisk(t *testing.T, l *labProc) string {
 	if bad := got.only(http.StatusCreated, http.StatusInsufficientStorage, http.StatusTooManyRequests); bad != "" {
 		t.Errorf("saves on a full disk got %s, want only 201, 429 and 507", bad)
 	}
+	if bad := answers.only(http.StatusOK, http.StatusInsufficientStorage, http.StatusTooManyRequests); bad != "" {
+		t.Errorf("answers on a full disk got %s, want only 200, 429 and 507", bad)
+	}
 	if ready != http.StatusServiceUnavailable {
 		t.Errorf("/readyz on a full disk = %d %q, want 503", ready, strings.TrimSpace(readyBody))
 	}
 	if errorLines > 5 {
 		t.Errorf("the log has %d ERROR lines after %d saves on a full disk, want one a minute", errorLines, got.total())
 	}
-	return fmt.Sprintf("%d saves on a disk of 2 MB free (%s); /readyz %d %q; the log: %d ERROR lines, %d of them database full, %s in all",
-		got.total(), &got, ready, strings.TrimSpace(readyBody), errorLines, fullLines, sizeOf(int64(len(log))))
+	return fmt.Sprintf("%d saves on a disk of 2 MB free (%s), then 40 answers (%s); /readyz %d %q; the log: %d ERROR lines, %d of them database full, %s in all",
+		got.total(), &got, &answers, ready, strings.TrimSpace(readyBody), errorLines, fullLines, sizeOf(int64(len(log))))
 }

@@ -195,21 +195,29 @@ func attackAnswers(t *testing.T, l *labProc) string {
 // attackStoreCap (F6): 64 addresses (from addr) post large distinct runs,
 // four at a time each, for 20 s against --max-store-size 300MiB; then 10 s
 // more of the polite client alone. The polite client's small saves must
-// all succeed (none 507), and the store stay within its cap.
+// all succeed (none 507), and the store stay within its cap. An IPv6
+// address is forwarded (X-Forwarded-For from 127.0.0.1, which the server
+// must trust).
 func attackStoreCap(addr func(i int) string) func(t *testing.T, l *labProc) string {
 	return func(t *testing.T, l *labProc) string {
 		const capBytes = 300 << 20
 		var got statuses
 		var n atomic.Int64
 		clients := make([]*http.Client, 64)
+		header := make([][]string, 64)
 		for i := range clients {
-			clients[i] = clientFrom(addr(i), 4, false)
+			header[i] = []string{"Content-Type", "application/json"}
+			if a := addr(i); strings.Contains(a, ":") {
+				clients[i] = clientFrom("127.0.0.1", 4, false)
+				header[i] = append(header[i], "X-Forwarded-For", a)
+			} else {
+				clients[i] = clientFrom(a, 4, false)
+			}
 		}
 		start := time.Now()
 		var fullAfter atomic.Int64
 		until(20*time.Second, 256, func(i int) {
-			code, _, _ := do(clients[i/4], http.MethodPost, l.base+"/api/runs", bytes.NewReader(bigScenario(n.Add(1))),
-				"Content-Type", "application/json")
+			code, _, _ := do(clients[i/4], http.MethodPost, l.base+"/api/runs", bytes.NewReader(bigScenario(n.Add(1))), header[i/4]...)
 			got.add(code)
 			if code == http.StatusInsufficientStorage {
 				fullAfter.CompareAndSwap(0, int64(time.Since(start)))

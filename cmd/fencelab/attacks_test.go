@@ -86,6 +86,7 @@ type attack struct {
 var attacks = []attack{
 	{name: "F1-takedown", asks: "every spelling of a hidden run 410, a non-id 404", run: attackTakedown},
 	{name: "F2-keepalives", asks: "2,100 keep-alives from one address: polite all answered, p99 < 1 s", polite: true, run: attackKeepAlives},
+	{name: "F2-keepalives-8-addresses", asks: "8 × 300 keep-alives, past --max-conns: polite all answered, p99 < 1 s", polite: true, run: attackKeepAlivesMany},
 	{name: "F3-imports", asks: "128 uploads of 4 MiB at once, from 1 then 128 addresses: RSS < 1 GB, polite p99 < 1 s", polite: true, run: attackImports},
 	{name: "F4-pictures", asks: "16 full-size PNGs at once, junk ?p=/?d=, varied Host: RSS < 1 GB, polite p99 < 1 s", polite: true, run: attackPictures},
 	{name: "F5-answers", asks: "a room's answers flooded without cookies: store grows little, answers past the budget refused", polite: true, run: attackAnswers},
@@ -93,6 +94,9 @@ var attacks = []attack{
 		flags: []string{"--max-store-size", "300MiB"}, polite: true, run: attackStoreCap(func(i int) string { return fmt.Sprintf("127.0.1.%d", i+1) })},
 	{name: "F6-store-64-24s", asks: "64 addresses in 64 /24s flood a 300 MiB cap: polite small saves succeed, p99 < 1 s",
 		flags: []string{"--max-store-size", "300MiB"}, polite: true, run: attackStoreCap(func(i int) string { return fmt.Sprintf("127.1.%d.1", i+1) })},
+	{name: "F6-store-ipv6-58", asks: "64 /64s of one IPv6 /58 (forwarded) flood a 300 MiB cap: polite small saves succeed, p99 < 1 s",
+		flags: []string{"--max-store-size", "300MiB", "--trusted-proxy", "127.0.0.1"}, polite: true,
+		run: attackStoreCap(func(i int) string { return fmt.Sprintf("2001:db8:0:%x::1", 0x40+i) })},
 	{name: "W1-slowloris", asks: "2,400 connections trickling headers a byte every 2 s: polite p99 < 1 s", polite: true, run: attackSlowloris},
 	{name: "W2-silent", asks: "2,400 connections that send nothing: polite p99 < 1 s", polite: true, run: attackSilent},
 	{name: "J1-join-guessing", asks: "wrong room codes past a client's misses refused (guessing takes years)", run: attackJoinGuessing},
