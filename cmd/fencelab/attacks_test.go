@@ -590,15 +590,15 @@ func startPolite(t *testing.T, l *labProc) *polite {
 	return p
 }
 
-// savesSince is what the polite client's saves begun after since got:
-// their latencies and how many failed.
-func (p *polite) savesSince(since time.Time) ([]time.Duration, int) {
+// savesBetween is what the polite client's saves begun between from and
+// to got: their latencies and how many failed.
+func (p *polite) savesBetween(from, to time.Time) ([]time.Duration, int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var took []time.Duration
 	failed := 0
 	for i, at := range p.tally.savedAt {
-		if at.After(since) {
+		if at.After(from) && at.Before(to) {
 			took = append(took, p.tally.saves[i])
 			if !p.tally.savedOK[i] {
 				failed++
