@@ -317,6 +317,8 @@ func commandOf(args ...string) *exec.Cmd {
 		}
 	}
 	cmd.Env = append(cmd.Env, attackArgsEnv+"="+string(b))
+	// A test killed by its -timeout leaves no server behind.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	return cmd
 }
 
