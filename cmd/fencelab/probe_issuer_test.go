@@ -16,9 +16,13 @@ import (
 )
 
 // TestMain lets the test binary run as a worker of probe --issuer, which
-// starts its workers from os.Executable().
+// starts its workers from os.Executable(), and as the server (or another
+// command) of an attack of TestAttacks.
 func TestMain(m *testing.M) {
 	live.WorkerMain()
+	if code, ok := attackChild(); ok {
+		os.Exit(code)
+	}
 	os.Exit(m.Run())
 }
 
