@@ -27,7 +27,7 @@ import (
 // against a server process of its own started with the defaults (and only
 // the flags the attack needs), from loopback addresses of its own, while a
 // polite client at another address reads a page every 200 ms and saves a
-// small run every second. It takes about seven minutes, so it runs only
+// small run every second. It takes about nine minutes, so it runs only
 // when asked:
 //
 //	FENCELAB_ATTACKS=1 go test -run TestAttacks -v -timeout 40m ./cmd/fencelab
@@ -41,7 +41,7 @@ import (
 // client's p99 and failures.
 func TestAttacks(t *testing.T) {
 	if testing.Short() || os.Getenv("FENCELAB_ATTACKS") == "" {
-		t.Skip("the attacks take about seven minutes: set FENCELAB_ATTACKS=1 to run them")
+		t.Skip("the attacks take about nine minutes: set FENCELAB_ATTACKS=1 to run them")
 	}
 	raiseFileLimit(t)
 	startLoad := loadAverage()
