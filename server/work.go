@@ -122,7 +122,9 @@ func (s *Server) inLane(c echo.Context, l lane, h echo.HandlerFunc) error {
 	res := c.Response()
 	rec := &recorder{header: res.Header()}
 	err := record(res, rec, func() error { return s.served(c, l, h, &delay) })
-	if err == nil && rec.status != 0 {
+	if err != nil {
+		res.Header().Del(echo.HeaderContentLength) // the error page is not the answer h had begun
+	} else if rec.status != 0 {
 		res.WriteHeader(rec.status)
 		_, err = res.Write(rec.body.Bytes())
 	}

@@ -375,8 +375,12 @@ func (l *labProc) dbSize() int64 {
 }
 
 // rss is the server's resident set size and its peak (VmHWM), in KiB.
-func (l *labProc) rss() (rss, peak int) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", l.cmd.Process.Pid))
+func (l *labProc) rss() (rss, peak int) { return rssKB(l.cmd.Process.Pid) }
+
+// rssKB is the resident set size of the process, and its peak, in KiB
+// (the soak tests read it too).
+func rssKB(pid int) (rss, peak int) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return -1, -1
 	}

@@ -5,14 +5,11 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -86,28 +83,6 @@ func (c *child) stop(sig syscall.Signal) {
 	c.cmd.Process.Signal(sig)
 	c.cmd.Wait()
 	c.log.Close()
-}
-
-// rssKB is the resident set size of the process, and its peak, in KiB.
-func rssKB(pid int) (rss, peak int) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return -1, -1
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 2 {
-			continue
-		}
-		n, _ := strconv.Atoi(f[1])
-		switch f[0] {
-		case "VmRSS:":
-			rss = n
-		case "VmHWM:":
-			peak = n
-		}
-	}
-	return rss, peak
 }
 
 // scenarioWithTitle is paused-worker under another title: every title

@@ -247,8 +247,8 @@ func (form *Form) readPart(part interface {
 }
 
 // readSmall reads r, or its first limit bytes when limit is 0 or more,
-// into a string: in chunks that grow from 512 bytes, so that a small
-// field stays small, then copied once into a string of its size.
+// into a string, through a buffer that grows as it fills: a small field
+// stays small.
 func readSmall(r io.Reader, limit int64) (string, error) {
 	if limit >= 0 {
 		r = io.LimitReader(r, limit)
