@@ -1,10 +1,14 @@
 package live
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"fencelab/lab/probe/issuer"
 )
@@ -91,5 +95,34 @@ func TestLineJSON(t *testing.T) {
 		if string(want) != string(again) || b[len(b)-1] != '\n' {
 			t.Errorf("wrote %s, read back %s, want %s", b, again, want)
 		}
+	}
+}
+
+// TestRunLogTakesTurns: four workers writing to their stderr at once reach
+// a Log that is not safe for concurrent use (a bytes.Buffer, as the
+// command's tests pass) one write at a time, at most 4 KiB of each. Under
+// the race detector this fails if the copies are not serialized.
+func TestRunLogTakesTurns(t *testing.T) {
+	t.Parallel()
+	exe := filepath.Join(t.TempDir(), "worker")
+	script := "#!/bin/sh\ni=0\nwhile [ $i -lt 400 ]; do echo \"w line $i\" >&2; i=$((i+1)); done\nexec sleep 30\n"
+	if err := os.WriteFile(exe, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	res, err := Run(context.Background(), Config{Kind: "redis"}, Options{Workers: 4, Duration: 500 * time.Millisecond, Exe: exe, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.History) != 0 {
+		t.Errorf("history %v, want none: the workers said nothing on stdout", res.History)
+	}
+	// 400 lines of 8 to 9 bytes from each: more than 4 KiB, so each is cut
+	// at 4 KiB, and the four make 16 KiB.
+	if got := log.Len(); got != 4*4096 {
+		t.Errorf("the log holds %d bytes, want 4 × 4096", got)
+	}
+	if n := strings.Count(log.String(), " line 0\n"); n != 4 {
+		t.Errorf("%d workers' first lines in the log, want 4:\n%.300s", n, log.String())
 	}
 }

@@ -30,7 +30,9 @@ type Options struct {
 	Cluster Cluster
 	// Exe is the program the workers run (default: this one).
 	Exe string
-	// Log gets progress notes (stderr).
+	// Log gets progress notes (stderr) and the first 4 KiB each worker
+	// writes to its stderr. Run's goroutines write to it in turn, so it
+	// need not be safe for concurrent use.
 	Log io.Writer
 }
 
@@ -96,6 +98,12 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Result, error) {
 			return nil, err
 		}
 	}
+	// The fault goroutines and every worker's stderr write to one Log,
+	// which need not be safe for concurrent use: they take turns.
+	notes := &syncLog{w: opt.Log}
+	if opt.Log != nil {
+		opt.Log = notes
+	}
 	r := &runner{opt: opt, pending: map[string]map[int64]line{}, holder: map[string]bool{}}
 	start := time.Now()
 	r.t0 = mono()
@@ -118,7 +126,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Result, error) {
 		b, _ := json.Marshal(wc)
 		cmd := exec.Command(exe)
 		cmd.Env = append(os.Environ(), workerEnv+"="+string(b))
-		cmd.Stderr = &limited{w: opt.Log, n: 4096}
+		cmd.Stderr = &limited{log: notes, n: 4096}
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			return nil, err
@@ -421,20 +429,34 @@ func (r *runner) pick(ctx context.Context, kind string, rnd *rand.Rand) (string,
 	return others[rnd.IntN(len(others))], nil
 }
 
-// limited passes at most n bytes of a worker's stderr on.
-type limited struct {
+// syncLog lets the goroutines of a run write to one Log in turn.
+type syncLog struct {
 	mu sync.Mutex
-	w  io.Writer
-	n  int
+	w  io.Writer // nil: the notes go nowhere
+}
+
+func (l *syncLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.w != nil {
+		l.w.Write(p)
+	}
+	return len(p), nil
+}
+
+// limited passes at most n bytes of a worker's stderr on to the run's log.
+type limited struct {
+	log *syncLog
+	n   int // guarded by log.mu
 }
 
 func (l *limited) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.w != nil && l.n > 0 {
+	l.log.mu.Lock()
+	defer l.log.mu.Unlock()
+	if l.log.w != nil && l.n > 0 {
 		q := p[:min(len(p), l.n)]
 		l.n -= len(q)
-		l.w.Write(q)
+		l.log.w.Write(q)
 	}
 	return len(p), nil
 }
