@@ -165,22 +165,39 @@ func gapsView(gs []logs.Gap) []views.ImportGap {
 }
 
 // orderingsView says how many orderings the clocks allow and, per policy,
-// the worst class over them.
+// the worst class over them. A stopped exploration claims no more than it
+// saw: its counts cover the orderings followed to their end (usually
+// none), and its worst class is the worst met in the steps taken.
 func orderingsView(x *lab.Exploration) []string {
 	if x == nil {
 		return nil
 	}
 	head := fmt.Sprintf("%s orderings are consistent with the logs and the skew.", x.Orderings)
-	if !x.Complete {
-		head = fmt.Sprintf("Stopped early (%s) after %s orderings: the counts are partial.", x.Stopped, x.Orderings)
+	counted := x.Orderings.Sign() > 0
+	switch {
+	case x.Complete:
+	case counted:
+		head = fmt.Sprintf("Stopped early (%s): not every ordering was explored, and the counts cover only the %s followed to their end.",
+			x.Stopped, x.Orderings)
+	default:
+		head = fmt.Sprintf("Stopped early (%s) before any ordering was followed to its end: none is counted.", x.Stopped)
 	}
 	out := []string{head}
 	for _, pe := range x.Policies {
-		worst := "no violation in any of them"
-		if pe.Worst != nil {
-			worst = fmt.Sprintf("worst %s, in %s of them", *pe.Worst, pe.ByClass[*pe.Worst])
+		var words string
+		switch {
+		case pe.Worst == nil && x.Complete:
+			words = "no violation in any of them"
+		case pe.Worst == nil:
+			words = "no violation met in the steps taken"
+		case x.Complete:
+			words = fmt.Sprintf("worst %s, in %s of them", *pe.Worst, pe.ByClass[*pe.Worst])
+		case counted:
+			words = fmt.Sprintf("worst met %s, in %s of those counted", *pe.Worst, pe.ByClass[*pe.Worst])
+		default:
+			words = fmt.Sprintf("worst met in the steps taken: %s", *pe.Worst)
 		}
-		out = append(out, fmt.Sprintf("%s: %s", pe.Policy, worst))
+		out = append(out, fmt.Sprintf("%s: %s", pe.Policy, words))
 	}
 	return out
 }

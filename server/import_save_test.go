@@ -20,6 +20,12 @@ import (
 // does, and gives the body fencelab import --save posts.
 func exampleImport(t *testing.T, skew time.Duration) (*logs.Result, map[string]any) {
 	t.Helper()
+	return exampleImportBudget(t, skew, 200_000)
+}
+
+// exampleImportBudget is exampleImport exploring at most budget states.
+func exampleImportBudget(t *testing.T, skew time.Duration, budget int) (*logs.Result, map[string]any) {
+	t.Helper()
 	dir := filepath.Join("..", "docs", "import")
 	mf, err := os.Open(filepath.Join(dir, "mapping.json"))
 	if err != nil {
@@ -30,7 +36,7 @@ func exampleImport(t *testing.T, skew time.Duration) (*logs.Result, map[string]a
 	if err != nil {
 		t.Fatal(err)
 	}
-	im := logs.New(m, logs.Options{Skew: skew, Explore: skew > 0, Budget: 200_000})
+	im := logs.New(m, logs.Options{Skew: skew, Explore: skew > 0, Budget: budget})
 	files := []string{"scheduler.jsonl", "worker-1.log", "worker-2.log", "storage.csv"}
 	for _, name := range files {
 		f, err := os.Open(filepath.Join(dir, name))
@@ -105,6 +111,35 @@ func TestAPISaveImport(t *testing.T) {
 	for _, want := range []string{"Every ordering the clocks allow (skew 300ms)", "orderings are consistent with the logs and the skew"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("GET /r/%s (skew): page lacks %q", saved.ID, want)
+		}
+	}
+}
+
+// TestSavedImportStoppedEarly: orderings explored only in part claim no
+// more than they saw: no "consistent" count, no worst class over them all.
+func TestSavedImportStoppedEarly(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t)
+	res, body := exampleImportBudget(t, 300*time.Millisecond, 3)
+	if res.Orderings == nil || res.Orderings.Complete || res.Orderings.Orderings.Sign() != 0 {
+		t.Fatalf("orderings %+v, want an exploration stopped before any ordering's end", res.Orderings)
+	}
+	rec := postJSON(t, s, "/api/imports", marshal(t, body))
+	if rec.Code != http.StatusCreated {
+		t.Fatalf("POST /api/imports = %d %s", rec.Code, rec.Body.String())
+	}
+	var saved struct{ ID string }
+	json.Unmarshal(rec.Body.Bytes(), &saved)
+	page := get(t, s, "/r/"+saved.ID).Body.String()
+	for _, want := range []string{"Stopped early (budget) before any ordering was followed to its end: none is counted.",
+		"unfenced: no violation met in the steps taken"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("GET /r/%s: page lacks %q", saved.ID, want)
+		}
+	}
+	for _, wrong := range []string{"orderings are consistent", "in any of them", "in 0 of them"} {
+		if strings.Contains(page, wrong) {
+			t.Errorf("GET /r/%s: page says %q of an exploration that counted nothing", saved.ID, wrong)
 		}
 	}
 }

@@ -261,12 +261,24 @@ func printImport(res *logs.Result, only lab.Policy, w io.Writer) {
 	}
 }
 
+// printOrderings says what the exploration of the orderings the clocks
+// allow found, and no more: a stopped one counted only the orderings it
+// followed to their end (usually none), and its worst class is the worst
+// met in the steps it took.
 func printOrderings(x *lab.Exploration, only lab.Policy, w io.Writer) {
-	done := "all of them"
-	if !x.Complete {
-		done = "stopped early (" + string(x.Stopped) + "): counts are partial"
+	worstWord := "worst"
+	switch {
+	case x.Complete:
+		fmt.Fprintf(w, "\nOrderings the clocks allow: %s, all of them explored\n", x.Orderings)
+	case x.Orderings.Sign() == 0:
+		worstWord = "worst met"
+		fmt.Fprintf(w, "\nOrderings the clocks allow: not all explored, stopped early (%s) before any was followed to its end: "+
+			"none is counted, and the worst is the worst met in the steps taken\n", x.Stopped)
+	default:
+		worstWord = "worst met"
+		fmt.Fprintf(w, "\nOrderings the clocks allow: not all explored, stopped early (%s): the counts cover the %s followed to their end\n",
+			x.Stopped, x.Orderings)
 	}
-	fmt.Fprintf(w, "\nOrderings the clocks allow: %s, %s\n", x.Orderings, done)
 	for _, pe := range x.Policies {
 		if only != "" && pe.Policy != only {
 			continue
@@ -275,10 +287,17 @@ func printOrderings(x *lab.Exploration, only lab.Policy, w io.Writer) {
 		if pe.Worst != nil {
 			worst = string(*pe.Worst)
 		}
+		if x.Orderings.Sign() == 0 { // no count to give
+			if pe.Worst == nil {
+				worst = "none: no violation in the steps taken"
+			}
+			fmt.Fprintf(w, "  %-17s %s %s\n", pe.Policy, worstWord, worst)
+			continue
+		}
 		counts := make([]string, 0, len(pe.ByClass))
 		for _, c := range lab.Classes() {
 			counts = append(counts, fmt.Sprintf("%s %s", c, pe.ByClass[c]))
 		}
-		fmt.Fprintf(w, "  %-17s worst %-10s %s\n", pe.Policy, worst, strings.Join(counts, ", "))
+		fmt.Fprintf(w, "  %-17s %s %-10s %s\n", pe.Policy, worstWord, worst, strings.Join(counts, ", "))
 	}
 }
