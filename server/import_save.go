@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -35,6 +36,14 @@ func (s *Server) saveAPIImport(c echo.Context) error {
 	sc, saved, err := parseImportBody(c.Request().Body, c.Request().ContentLength)
 	if err != nil {
 		return err
+	}
+	if saved.Orderings != nil {
+		// The page shows the orderings as the lab's finding, so the lab
+		// explores them itself, in the order the import gives, as the
+		// import page does: a client's counts are not taken on trust.
+		ctx, cancel := context.WithTimeout(c.Request().Context(), importDeadline)
+		saved.Orderings = lab.Explore(ctx, sc, lab.ExploreOptions{Budget: importBudget, After: saved.After})
+		cancel()
 	}
 	run, err := s.saveImported(c, sc, lab.Replay(sc), saved)
 	if err != nil {
@@ -138,6 +147,25 @@ func checkSaved(sv *logs.Saved, tr *lab.Trace) error {
 	}
 	if sv.Orderings != nil && sv.Skew == "" {
 		return fmt.Errorf("orderings without the skew they were explored with")
+	}
+	if sv.Orderings != nil && sv.After == nil {
+		return fmt.Errorf("orderings without the order they were explored in (after): save them with a fencelab import of this version")
+	}
+	if sv.Orderings == nil && sv.After != nil {
+		return fmt.Errorf("after without orderings")
+	}
+	if len(sv.After) > n {
+		return fmt.Errorf("after: %d entries for %d steps", len(sv.After), n)
+	}
+	for i, before := range sv.After {
+		if len(before) > i {
+			return fmt.Errorf("after[%d]: %d steps named before step %d", i, len(before), i+1)
+		}
+		for _, j := range before {
+			if j < 1 || j > i {
+				return fmt.Errorf("after[%d]: step %d is not a step before step %d", i, j, i+1)
+			}
+		}
 	}
 	return nil
 }

@@ -35,6 +35,10 @@ type Result struct {
 	Lines, NonEvents, ProblemCount int `json:"-"`
 	// Skew is the --skew the orderings were explored with.
 	Skew time.Duration `json:"-"`
+	// After is the order the logs and the skew give the events, as
+	// lab.ExploreOptions.After takes it: the orderings explored are those
+	// it allows. Set when the import explored (Options.Explore).
+	After [][]int `json:"-"`
 
 	inferredSteps map[int]bool
 	defaultSteps  map[int]bool
@@ -181,8 +185,8 @@ func (p *pipeline) result(ctx context.Context) (*Result, error) {
 	res.Drops = orEmpty(p.drops)
 	res.Marks = marks(res.Trace)
 	if im.opt.Explore {
-		opt := lab.ExploreOptions{Budget: im.opt.Budget, After: p.after()}
-		res.Orderings = lab.Explore(ctx, s, opt)
+		res.After = p.after()
+		res.Orderings = lab.Explore(ctx, s, lab.ExploreOptions{Budget: im.opt.Budget, After: res.After})
 	}
 	return res, nil
 }

@@ -17,6 +17,10 @@ type Saved struct {
 	Inferred  []InferredEvent  `json:"inferred,omitempty"`
 	Skew      string           `json:"skew,omitempty"`
 	Orderings *lab.Exploration `json:"orderings,omitempty"`
+	// After is the order the orderings were explored in (Result.After),
+	// which a server needs to explore them again rather than take them on
+	// trust.
+	After [][]int `json:"after,omitempty"`
 }
 
 // ForSaving is the part of a result a saved run keeps.
@@ -28,7 +32,7 @@ func ForSaving(res *Result, files []string) Saved {
 		s.Clocks = &c
 	}
 	if res.Orderings != nil {
-		s.Skew = res.Skew.String()
+		s.Skew, s.After = res.Skew.String(), res.After
 	}
 	return s
 }
