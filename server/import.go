@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -77,7 +78,7 @@ func blankImportPage() views.ImportPage {
 // what the pressed button asks: download the mapping, open the scenario
 // in the editor, or save it with its observations.
 func (s *Server) handleImportForm(c echo.Context) error {
-	in, err := readImportForm(c)
+	in, err := s.readImportForm(c)
 	if err != nil {
 		return err
 	}
@@ -184,7 +185,7 @@ func (r nulReplacer) Write(p []byte) (int, error) {
 
 // handleImportPreview answers the page's live preview: the result section only.
 func (s *Server) handleImportPreview(c echo.Context) error {
-	in, err := readImportForm(c)
+	in, err := s.readImportForm(c)
 	if err != nil {
 		return err
 	}
@@ -227,10 +228,19 @@ var errImportInline = echo.NewHTTPError(http.StatusRequestEntityTooLarge,
 var errImportSpool = echo.NewHTTPError(http.StatusInsufficientStorage,
 	"The server has no room on its disk to hold these logs while it reads them. Please try again later, or use fencelab import on your machine.")
 
+// noRoomToSpool counts an import refused for want of room in the
+// temporary directory, and logs it once a minute, as a full store is.
+func (s *Server) noRoomToSpool(err error) {
+	s.metrics.spoolFailed.Inc()
+	if n, ok := s.spool.note(time.Now()); ok {
+		s.log.Error("no room to spool an import's logs", "dir", os.TempDir(), "err", err, "refused_since_last_line", n)
+	}
+}
+
 // readImportForm reads the logs and the mapping from the form. An upload
 // over the limit is a 413; a mapping file that does not read is an error
 // shown on the page.
-func readImportForm(c echo.Context) (*importInput, error) {
+func (s *Server) readImportForm(c echo.Context) (*importInput, error) {
 	req := c.Request()
 	form, err := upload.Read(req) // on an error, it has freed its spools
 	var (
@@ -243,6 +253,7 @@ func readImportForm(c echo.Context) (*importInput, error) {
 	case errors.As(err, &big):
 		return nil, errImportTooLarge
 	case errors.As(err, &spool):
+		s.noRoomToSpool(err)
 		return nil, errImportSpool.WithInternal(err)
 	case err != nil:
 		return nil, echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.").SetInternal(err)

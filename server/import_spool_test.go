@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -154,7 +155,8 @@ func noSpoolsLeft(t *testing.T, dir, after string) {
 // gone once it is answered; and a spool that cannot be made is a 507 that
 // says so.
 func TestImportSpoolsGone(t *testing.T) {
-	srv := newTestServer(t) // first: the tests' shared database must not live in dir
+	var log lockedBuffer
+	srv := newServer(t, openDB(t, t.TempDir()), testSecret, &log) // first: its database must not live in dir
 	dir := spoolDir(t)
 	// No collection, whose finalizers would close a spool left open.
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
@@ -216,13 +218,22 @@ func TestImportSpoolsGone(t *testing.T) {
 	conn.Close()
 	noSpoolsLeft(t, dir, "a client gone mid-upload")
 
-	// No room for a spool: here, no directory for it.
+	// No room for a spool: here, no directory for it. Three refusals,
+	// one log line, three counted.
 	t.Setenv("TMPDIR", filepath.Join(dir, "gone"))
-	code, page := send("/import", ct, bytes.NewReader(body))
-	if code != http.StatusInsufficientStorage || !strings.Contains(page, "no room on its disk to hold these logs") {
-		t.Errorf("no room for a spool: %d, want 507 with its sentence: %.300s", code, page)
+	for range 3 {
+		code, page := send("/import", ct, bytes.NewReader(body))
+		if code != http.StatusInsufficientStorage || !strings.Contains(page, "no room on its disk to hold these logs") {
+			t.Errorf("no room for a spool: %d, want 507 with its sentence: %.300s", code, page)
+		}
 	}
 	noSpoolsLeft(t, dir, "no room for a spool")
+	if n := strings.Count(log.String(), `msg="no room to spool an import's logs"`); n != 1 {
+		t.Errorf("3 imports without room to spool wrote %d log lines, want 1:\n%.600s", n, log.String())
+	}
+	if m := plainGet(srv.Metrics(), "/metrics").Body.String(); !strings.Contains(m, "fencelab_import_spool_failures_total 3\n") {
+		t.Errorf("metrics lack fencelab_import_spool_failures_total 3")
+	}
 }
 
 // TestImportHoldsNoUpload: an import of a 4 MiB upload, surveyed,
@@ -259,4 +270,23 @@ func TestImportHoldsNoUpload(t *testing.T) {
 	if got > most {
 		t.Errorf("an import of a %d-byte form allocated %d bytes, want at most %d: the upload is held", len(body), got, most)
 	}
+}
+
+// lockedBuffer is a log the server's handlers write to while the test
+// reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -24,6 +24,7 @@ type metrics struct {
 	refused      *prometheus.CounterVec // by limit
 	storeErrors  *prometheus.CounterVec // by store error code
 	roomsCreated prometheus.Counter
+	spoolFailed  prometheus.Counter
 }
 
 func newMetrics(s *Server) *metrics {
@@ -50,7 +51,9 @@ func newMetrics(s *Server) *metrics {
 	for _, e := range []string{"unavailable", "full", "other"} {
 		m.storeErrors.WithLabelValues(e)
 	}
-	m.reg.MustRegister(m.requests, m.saveSeconds, m.saveGroup, m.refused, m.storeErrors, m.roomsCreated,
+	m.spoolFailed = prometheus.NewCounter(prometheus.CounterOpts{Name: "fencelab_import_spool_failures_total",
+		Help: "Imports refused (507) because the temporary directory had no room for their logs."})
+	m.reg.MustRegister(m.requests, m.saveSeconds, m.saveGroup, m.refused, m.storeErrors, m.roomsCreated, m.spoolFailed,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.reg.MustRegister(s.gauges()...)
 	return m

@@ -83,6 +83,7 @@ type Server struct {
 	budgets  *budgets   // each client's saves, bytes, rooms, answers and wrong codes
 	networks *budgets   // the same of each /24 and /48, and its share of the store's reserve
 	full     fullDisk   // when the store last said it is full, and its log line
+	spool    fullDisk   // when an import last found no room to spool its logs
 	size     *storeSize // the store's size, for the limit and the metrics
 	metrics  *metrics
 	renders  chan struct{} // a token for each full-size picture being drawn
