@@ -49,6 +49,7 @@ func (s *Server) handleCompareMarkdown(c echo.Context) error {
 // comparison loads both sides, or says which one names nothing.
 func (s *Server) comparison(c echo.Context, a, b string) (*export.Comparison, int, error) {
 	if a == "" || b == "" {
+		//lint:ignore ST1005 the sentence is the page's and the API's answer, as written
 		return nil, http.StatusBadRequest, errors.New("Name two runs to compare: A and B, each a built-in's " +
 			"name (paused-worker) or a saved run (r/ID).")
 	}

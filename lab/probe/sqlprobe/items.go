@@ -151,6 +151,7 @@ func (it *item) classify() error {
 			it.key, it.val, it.key, strings.Join(roleOrder, ", "), strings.Join(options, ", "), strings.Join(columnFacts, ", "))
 	}
 	if it.query != "" && it.kind != columnItem {
+		//lint:ignore ST1005 the sentence ends on the spelling it asks for, "QUERY:"
 		return fmt.Errorf("%s=%s after %s: a role or an option speaks of the whole file; give it without QUERY:", it.key, it.val, it.query)
 	}
 	return nil
