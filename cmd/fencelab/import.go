@@ -216,7 +216,11 @@ func printImport(res *logs.Result, only lab.Policy, w io.Writer) {
 		res.Scenario.Title, res.Lines, len(res.Scenario.Events), res.NonEvents, res.ProblemCount)
 	marks := map[int]string{}
 	for _, m := range res.Marks {
-		marks[m.Step] = fmt.Sprintf("  %s: %s", m.Mark, m.Reason)
+		if strings.HasPrefix(m.Reason, m.Mark+": ") { // the engine's reasons name their decision
+			marks[m.Step] = "  " + m.Reason
+		} else {
+			marks[m.Step] = fmt.Sprintf("  %s: %s", m.Mark, m.Reason)
+		}
 	}
 	inferred := map[int]bool{}
 	for _, e := range res.Inferred {

@@ -123,3 +123,21 @@ func TestImportV2Command(t *testing.T) {
 		t.Errorf("--suggest mapping lacks a section for postgres.log: %s", got.Mapping)
 	}
 }
+
+// TestImportMarkSaysItsDecisionOnce: a step the model refused is marked
+// with the engine's reason, which names the decision itself.
+func TestImportMarkSaysItsDecisionOnce(t *testing.T) {
+	t.Parallel()
+	m := writeTemp(t, "map.json", `{"time": "t", "actor": "who", "token": "tok", "scope": {"value": "job"},
+ "kind": {"field": "msg", "values": {"grant": "acquire", "expired": "expire", "renewed": "renew"}}}`)
+	log := writeTemp(t, "lease.log", "t=2026-11-05T07:41:00Z who=w1 msg=grant tok=41\n"+
+		"t=2026-11-05T07:41:09Z who=w1 msg=expired\nt=2026-11-05T07:41:10Z who=w2 msg=grant tok=42\n"+
+		"t=2026-11-05T07:41:12Z who=w1 msg=renewed\n")
+	var out, errb bytes.Buffer
+	if err := run([]string{"import", log, "--map", m}, strings.NewReader(""), &out, &errb); err != nil {
+		t.Fatalf("fencelab import: %v\n%s", err, errb.String())
+	}
+	if !strings.Contains(out.String(), "  refused: w1 does not hold job") || strings.Contains(out.String(), "refused: refused") {
+		t.Errorf("the refused renewal's mark, want \"refused: w1 does not hold job\" once:\n%s", out.String())
+	}
+}

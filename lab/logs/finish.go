@@ -177,7 +177,7 @@ func (im *Importer) missingFields() []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, f := range names {
-		if f == "" || seen[f] || im.found[f] {
+		if f == "" || seen[f] || im.found[f] || im.keys[f] { // a line has it, though no rule read it there
 			continue
 		}
 		seen[f] = true

@@ -70,6 +70,28 @@ func TestMissingFields(t *testing.T) {
 	}
 }
 
+// TestFieldTheFormatReads: a field the mapping names that the lines have,
+// though the format read it first (journald's time), is not said to be
+// on no line.
+func TestFieldTheFormatReads(t *testing.T) {
+	t.Parallel()
+	m := `{"time": ["time", "__REALTIME_TIMESTAMP"], "actor": "who", "token": "tok",
+ "kind": {"field": "msg", "values": {"grant": "acquire"}}}`
+	res, err := run(t, m, Options{}, file{"w.journal.json",
+		`{"__REALTIME_TIMESTAMP": "1793864460000000", "_HOSTNAME": "w", "MESSAGE": "msg=grant who=A tok=41"}` + "\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range res.Problems {
+		if strings.Contains(p.Message, `"__REALTIME_TIMESTAMP", which no line has`) {
+			t.Errorf("problem %q: every line has the field", p.Message)
+		}
+	}
+	if len(res.Scenario.Events) != 1 {
+		t.Errorf("events %v, want the grant", res.Scenario.Events)
+	}
+}
+
 func TestMixedTimes(t *testing.T) {
 	text := strings.Join([]string{
 		`t=2026-11-30T03:00:00Z who=A msg=grant`,

@@ -137,7 +137,7 @@ func (p *pipeline) inDrop(t time.Time) bool {
 // before after's, whatever their clocks say.
 type constraint struct {
 	before, after *ev
-	what          string // "sent" or "used token N"
+	what          string // "sent" or "granted token N"
 }
 
 // causes lists the causal constraints between hosts: a send before its
@@ -165,7 +165,7 @@ func (p *pipeline) causes() []constraint {
 			if e.token != nil && !e.inferred {
 				if g := grants[fmt.Sprintf("%s\x00%d", e.actor, *e.token)]; g != nil {
 					e.grant = g
-					out = append(out, constraint{before: g, after: e, what: fmt.Sprintf("used token %d", *e.token)})
+					out = append(out, constraint{before: g, after: e, what: fmt.Sprintf("granted token %d", *e.token)})
 				}
 			}
 		}
@@ -233,7 +233,7 @@ func (p *pipeline) offsetWords(h string, dist map[string]time.Duration, pred map
 		seen[root] = true
 		c := pred[root]
 		o.Sources = append(o.Sources, p.src(c.before), p.src(c.after))
-		why = append(why, fmt.Sprintf("%s %s %s after %s %s it", p.src(c.before), c.what, p.reqOf(c), p.src(c.after), p.didWord(c.after)))
+		why = append(why, p.constraintWords(c))
 		root = c.after.host
 	}
 	amount := -dist[h] + dist[root]
@@ -242,11 +242,14 @@ func (p *pipeline) offsetWords(h string, dist map[string]time.Duration, pred map
 	return o
 }
 
-func (p *pipeline) reqOf(c *constraint) string {
+// constraintWords says how the logged times break one constraint: "w.log:8
+// sent r-1 after store.log:3 applied it", "sched.log:4 granted token 42
+// after worker-2.log:1 used it".
+func (p *pipeline) constraintWords(c *constraint) string {
 	if c.what == "sent" {
-		return c.before.request
+		return fmt.Sprintf("%s sent %s after %s %s it", p.src(c.before), c.before.request, p.src(c.after), p.didWord(c.after))
 	}
-	return ""
+	return fmt.Sprintf("%s %s after %s used it", p.src(c.before), c.what, p.src(c.after))
 }
 
 // didWord is what a line did with the request or token, for the words.

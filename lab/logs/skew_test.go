@@ -34,3 +34,24 @@ func TestSkewOrderings(t *testing.T) {
 		}
 	}
 }
+
+// TestGrantOffsetWords: a host that logs a token's grant after another
+// host logged using it is said to have granted it late, in those words.
+func TestGrantOffsetWords(t *testing.T) {
+	t.Parallel()
+	res, err := run(t, simpleMap, Options{},
+		file{"sched.log", "t=2026-11-05T07:41:00Z who=w1 msg=grant tok=41\nt=2026-11-05T07:41:10Z who=w2 msg=grant tok=42\n"},
+		file{"w2.log", "t=2026-11-05T07:41:08.5Z who=w2 msg=sent req=r2 tok=42 val=v2\n"},
+		file{"store.log", "t=2026-11-05T07:41:10.6Z msg=recv req=r2 out=ok\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Clocks.Offsets) != 1 {
+		t.Fatalf("offsets %+v, want one, sched's", res.Clocks.Offsets)
+	}
+	want := "sched's clock runs at least 1.5s ahead of w2's: sched.log:2 granted token 42 after w2.log:1 used it; " +
+		"sched's lines are moved 1.5s earlier"
+	if got := res.Clocks.Offsets[0].Words; got != want {
+		t.Errorf("offset words\n%s\nwant\n%s", got, want)
+	}
+}
