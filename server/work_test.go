@@ -200,3 +200,86 @@ func TestRendersTakeTurns(t *testing.T) {
 	}
 	t.Logf("%d rendered; at most %d renders at once, %d waiting", rendered, running.Load(), waiting.Load())
 }
+
+// stalledReader is a client that reads nothing of its answer until let
+// go: its first Write blocks, as a full socket's does.
+type stalledReader struct {
+	header  http.Header
+	writing chan struct{} // closed at the first Write
+	letGo   chan struct{}
+	once    sync.Once
+	code    int
+}
+
+func newStalledReader() *stalledReader {
+	return &stalledReader{header: http.Header{}, writing: make(chan struct{}), letGo: make(chan struct{})}
+}
+
+func (w *stalledReader) Header() http.Header { return w.header }
+func (w *stalledReader) WriteHeader(code int) { w.code = code }
+func (w *stalledReader) Write(p []byte) (int, error) {
+	w.once.Do(func() { close(w.writing) })
+	<-w.letGo
+	return len(p), nil
+}
+
+// TestSlowReaderHoldsOnlyItsOwnTurn: an answer rendered in its turn is sent
+// after the server's slot is given back, so a client that reads slowly
+// holds no slot of the others; but it holds its own turn until its answer
+// is sent, so that one address with many connections that read nothing
+// keeps a rendered page for one of them, not for each (attack: 480
+// connections of one address keeping 2.5 GB of editor pages).
+func TestSlowReaderHoldsOnlyItsOwnTurn(t *testing.T) {
+	t.Parallel()
+	srv := limitedServer(t, server.Limits{})
+	get := func(addr string, w http.ResponseWriter) {
+		req := httptest.NewRequest(http.MethodGet, "/lab?from=paused-worker", nil)
+		req.RemoteAddr = addr
+		srv.ServeHTTP(w, req)
+	}
+	stalled := newStalledReader()
+	first := make(chan struct{})
+	go func() { defer close(first); get("198.51.100.20:40000", stalled) }()
+	select {
+	case <-stalled.writing:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stalled client's page was never written")
+	}
+	// Its second request waits for its own turn.
+	second := make(chan int, 1)
+	go func() {
+		rec := httptest.NewRecorder()
+		get("198.51.100.20:40001", rec)
+		second <- rec.Code
+	}()
+	// Another client, of another network, is served at once.
+	done := make(chan int, 1)
+	go func() {
+		rec := httptest.NewRecorder()
+		get("203.0.113.30:40000", rec)
+		done <- rec.Code
+	}()
+	select {
+	case code := <-done:
+		if code != http.StatusOK {
+			t.Errorf("another client's editor = %d, want 200", code)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("another client waited behind a stalled reader")
+	}
+	select {
+	case code := <-second:
+		t.Fatalf("the stalled client's second page = %d while its first is unread, want it to wait its turn", code)
+	case <-time.After(300 * time.Millisecond):
+	}
+	close(stalled.letGo)
+	<-first
+	select {
+	case code := <-second:
+		if code != http.StatusOK {
+			t.Errorf("the stalled client's second page = %d once the first was read, want 200", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stalled client's second page never came once the first was read")
+	}
+}
