@@ -10,10 +10,15 @@ import (
 
 // connLimiter bounds the connections the server holds: --max-conns in
 // all, idle keep-alives included, and a share of them for each client (an
-// address, an IPv6 /64, as the budgets count clients), so that no client
-// can take every connection from the others:
+// address, an IPv6 /64, as the budgets count clients) and for each network
+// (a /24, an IPv6 /48), so that no client, and no network, can take every
+// connection from the others:
 //
-//   - A client past its share has its new connection closed at once.
+//   - A client past its share, or a client whose network is past its
+//     share (half of --max-conns), has its new connection closed at once.
+//     Without the network's share, five addresses of one /24 whose 2,560
+//     connections each trickled a request body held every connection, and
+//     a polite client got 3 answers in 35 s.
 //   - When every connection is taken, a new one closes an idle connection
 //     (between requests, or open without a request yet) of the client that
 //     holds the most, when that client holds more than the newcomer; else
@@ -25,12 +30,14 @@ import (
 type connLimiter struct {
 	net.Listener
 	max, share int
+	netShare   int
 	exempt     []netip.Prefix
 
-	mu      sync.Mutex
-	freed   *sync.Cond // a connection closed
-	total   int
-	clients map[string]map[*limitedConn]struct{}
+	mu       sync.Mutex
+	freed    *sync.Cond // a connection closed
+	total    int
+	clients  map[string]map[*limitedConn]struct{}
+	networks map[string]int // connections of each network
 }
 
 // limitedConn is one connection the limiter counts.
@@ -38,13 +45,15 @@ type limitedConn struct {
 	net.Conn
 	l     *connLimiter
 	key   string
+	net   string // its network, "" for a trusted proxy's
 	idle  bool // no request in progress (guarded by l.mu)
 	since time.Time
 	once  sync.Once
 }
 
 func newConnLimiter(ln net.Listener, max, share int, trusted []string) *connLimiter {
-	l := &connLimiter{Listener: ln, max: max, share: share, clients: map[string]map[*limitedConn]struct{}{}}
+	l := &connLimiter{Listener: ln, max: max, share: share, netShare: networkConnShare(max, share),
+		clients: map[string]map[*limitedConn]struct{}{}, networks: map[string]int{}}
 	l.freed = sync.NewCond(&l.mu)
 	for _, p := range trusted {
 		if pre, err := netip.ParsePrefix(p); err == nil {
@@ -61,23 +70,27 @@ func newConnLimiter(ln net.Listener, max, share int, trusted []string) *connLimi
 // 1,500 at most) fits in the default 2,048 with room for their pages.
 func defaultConnShare(maxConns int) int { return max(maxConns/4, min(maxConns, 16)) }
 
-// connKey is the client of a connection's remote address, and whether it
-// is a trusted proxy's.
-func (l *connLimiter) connKey(c net.Conn) (string, bool) {
+// networkConnShare is a network's share: half of maxConns, and at least a
+// client's, so that one network leaves the other half to everyone else.
+func networkConnShare(maxConns, share int) int { return max(maxConns/2, share) }
+
+// connKey is the client and the network of a connection's remote
+// address, and whether it is a trusted proxy's.
+func (l *connLimiter) connKey(c net.Conn) (client, network string, exempt bool) {
 	ap, err := netip.ParseAddrPort(c.RemoteAddr().String())
 	if err != nil {
-		return c.RemoteAddr().String(), false
+		return c.RemoteAddr().String(), c.RemoteAddr().String(), false
 	}
 	a := ap.Addr().Unmap()
 	for _, p := range l.exempt {
 		if p.Contains(a) {
-			return a.String(), true
+			return a.String(), "", true
 		}
 	}
 	if a.Is6() {
-		return netip.PrefixFrom(a, 64).Masked().String(), false
+		return netip.PrefixFrom(a, 64).Masked().String(), netip.PrefixFrom(a, 48).Masked().String(), false
 	}
-	return a.String(), false
+	return a.String(), netip.PrefixFrom(a, 24).Masked().String(), false
 }
 
 func (l *connLimiter) Accept() (net.Conn, error) {
@@ -92,12 +105,14 @@ func (l *connLimiter) Accept() (net.Conn, error) {
 	}
 }
 
-// admit counts c, or closes it when its client is past its share.
+// admit counts c, or closes it when its client or its network is past its
+// share.
 func (l *connLimiter) admit(c net.Conn) *limitedConn {
-	key, exempt := l.connKey(c)
+	key, network, exempt := l.connKey(c)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !exempt && len(l.clients[key]) >= l.share {
+	over := func() bool { return !exempt && (len(l.clients[key]) >= l.share || l.networks[network] >= l.netShare) }
+	if over() {
 		c.Close()
 		return nil
 	}
@@ -108,12 +123,15 @@ func (l *connLimiter) admit(c net.Conn) *limitedConn {
 			continue
 		}
 		l.freed.Wait()
-		if !exempt && len(l.clients[key]) >= l.share {
+		if over() {
 			c.Close()
 			return nil
 		}
 	}
-	lc := &limitedConn{Conn: c, l: l, key: key, idle: true, since: time.Now()}
+	lc := &limitedConn{Conn: c, l: l, key: key, net: network, idle: true, since: time.Now()}
+	if network != "" {
+		l.networks[network]++
+	}
 	if l.clients[key] == nil {
 		l.clients[key] = map[*limitedConn]struct{}{}
 	}
@@ -159,6 +177,11 @@ func (l *connLimiter) forget(c *limitedConn) {
 		delete(l.clients[c.key], c)
 		if len(l.clients[c.key]) == 0 {
 			delete(l.clients, c.key)
+		}
+		if c.net != "" {
+			if l.networks[c.net]--; l.networks[c.net] <= 0 {
+				delete(l.networks, c.net)
+			}
 		}
 		l.total--
 		l.freed.Broadcast()

@@ -55,14 +55,14 @@ func TestServeCapsConnections(t *testing.T) {
 	t.Parallel()
 	addr := startLimited(t, serveOptions{maxConns: 2})
 	var held []net.Conn
-	for _, from := range []string{"127.0.0.1", "127.0.0.2"} {
+	for _, from := range []string{"127.0.1.1", "127.0.2.2"} { // two networks, within their shares
 		conn := dialFrom(t, from, addr)
 		if code := get(t, conn, 5*time.Second); code != http.StatusOK {
 			t.Fatalf("GET /healthz on a held connection: status %d, want 200", code)
 		}
 		held = append(held, conn)
 	}
-	extra := dialFrom(t, "127.0.0.2", addr)
+	extra := dialFrom(t, "127.0.2.2", addr)
 	if code := get(t, extra, silence()); code != 0 {
 		t.Fatalf("GET on connection 3 of at most 2: status %d, want no answer while the others are open", code)
 	}
@@ -88,20 +88,55 @@ func TestServeSharesConnections(t *testing.T) {
 			}
 		}
 	}
-	hold("127.0.0.10", 4)
-	if code := get(t, dialFrom(t, "127.0.0.10", addr), 5*time.Second); code != 0 {
+	hold("127.0.1.10", 4)
+	if code := get(t, dialFrom(t, "127.0.1.10", addr), 5*time.Second); code != 0 {
 		t.Errorf("a connection past the client's share: status %d, want it closed", code)
 	}
-	hold("127.0.0.11", 4) // every connection held, idle
+	hold("127.0.2.11", 4) // every connection held, idle
 	for i := range 6 {
 		start := time.Now()
-		conn := dialFrom(t, "127.0.0.20", addr)
+		conn := dialFrom(t, "127.0.3.20", addr)
 		code := get(t, conn, 5*time.Second)
 		conn.Close()
 		if code != http.StatusOK {
 			t.Errorf("polite request %d of 6: status %d, want 200", i+1, code)
 		} else if d := time.Since(start); d > time.Second {
 			t.Errorf("polite request %d of 6 took %v, want under 1 s", i+1, d)
+		}
+	}
+}
+
+// TestServeSharesConnectionsByNetwork: the addresses of one network (a
+// /24) hold at most half of --max-conns between them, however many they
+// are, so connections that are busy (a request trickling in, never
+// closed for another) cannot take every connection. (Attack: five
+// addresses of one /24 trickling request bodies over 2,560 connections
+// left a polite client 3 answers in 35 s.)
+func TestServeSharesConnectionsByNetwork(t *testing.T) {
+	t.Parallel()
+	addr := startLimited(t, serveOptions{maxConns: 8, maxConnsPerClient: 2})
+	busy := 0
+	for i := range 4 { // four addresses of 127.0.4.0/24, two connections each
+		for range 2 {
+			conn := dialFrom(t, fmt.Sprintf("127.0.4.%d", i+1), addr)
+			// A request begun and never finished: the connection is busy.
+			fmt.Fprintf(conn, "POST /api/runs HTTP/1.1\r\nHost: lab\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{")
+			conn.SetReadDeadline(time.Now().Add(silence()))
+			if _, err := conn.Read(make([]byte, 1)); err != nil && strings.Contains(err.Error(), "timeout") {
+				busy++ // held open by the server, waiting for the body
+			}
+		}
+	}
+	if busy != 4 {
+		t.Errorf("%d busy connections of one /24 held open, want 4 (half of 8), the rest closed at once", busy)
+	}
+	for i := range 3 {
+		start := time.Now()
+		conn := dialFrom(t, "127.0.5.1", addr)
+		code := get(t, conn, 5*time.Second)
+		conn.Close()
+		if code != http.StatusOK || time.Since(start) > time.Second {
+			t.Errorf("polite request %d of 3 from another network: status %d after %v, want 200 at once", i+1, code, time.Since(start))
 		}
 	}
 }
