@@ -46,7 +46,7 @@ type limitedConn struct {
 	l     *connLimiter
 	key   string
 	net   string // its network, "" for a trusted proxy's
-	idle  bool // no request in progress (guarded by l.mu)
+	idle  bool   // no request in progress (guarded by l.mu)
 	since time.Time
 	once  sync.Once
 }
