@@ -165,12 +165,25 @@ func TestPhonePageHoldsNoAnswer(t *testing.T) {
 			t.Errorf("the phone's page before the reveal holds %q", leak)
 		}
 	}
+	// The room's summary, whose address is in the presenter's address bar
+	// on the projector: a student finds no answer there either, while the
+	// presenter sees the question as it stands.
+	if _, summary := send(t, st, http.MethodGet, base+paths.RoomPath(id), nil); strings.Contains(summary, "Rejected, because") ||
+		strings.Contains(summary, "right answer") {
+		t.Errorf("the live room's summary, read by a student before the reveal, holds the answer")
+	}
+	if _, summary := send(t, presenter, http.MethodGet, base+paths.RoomPath(id), nil); !strings.Contains(summary, "right answer") {
+		t.Errorf("the live room's summary, read by its presenter, lacks the open question")
+	}
 	if res, _ := send(t, presenter, http.MethodPost, base+paths.RoomRevealPath(id), url.Values{"step": {"8"}}); res.StatusCode != http.StatusNoContent {
 		t.Fatalf("reveal = %d", res.StatusCode)
 	}
 	_, page = send(t, st, http.MethodGet, base+paths.JoinPath(code), nil)
 	if !strings.Contains(page, `data-answer="rejected"`) || !strings.Contains(page, "Rejected, because") {
 		t.Errorf("the phone's page after the reveal lacks the answer and its reason")
+	}
+	if _, summary := send(t, st, http.MethodGet, base+paths.RoomPath(id), nil); !strings.Contains(summary, "right answer") {
+		t.Errorf("the live room's summary after the reveal lacks the revealed question")
 	}
 }
 

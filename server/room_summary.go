@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/csv"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/labstack/echo/v4"
@@ -19,14 +21,17 @@ import (
 // handleRoomSummary is a room after class: each question's split, the
 // hardest first, and each student's results. Anyone with the link may
 // read it, as a saved run, but the names are the presenter's: others see
-// them only when the presenter turned them on.
+// them only when the presenter turned them on. While the room runs,
+// others see only the questions revealed in class: the room's id is in
+// the presenter's address bar, on the projector, and a student reading
+// the summary must not find the right answer of the question still open.
 func (s *Server) handleRoomSummary(c echo.Context) error {
 	r, err := s.roomByID(c)
 	if err != nil {
 		return err
 	}
 	presenter := isPresenter(c, r)
-	sum, err := s.summary(c.Request().Context(), r, presenter || r.ShowNames)
+	sum, err := s.summary(c.Request().Context(), r, presenter || r.ShowNames, !presenter && time.Now().Before(r.ExpiresAt))
 	if err != nil {
 		return err
 	}
@@ -43,11 +48,15 @@ func (s *Server) handleRoomSummary(c echo.Context) error {
 }
 
 // summary gathers room r's questions and answers, with the students'
-// names when names is set.
-func (s *Server) summary(ctx context.Context, r store.Room, names bool) (views.RoomSummary, error) {
+// names when names is set, and only the questions revealed when
+// revealedOnly is.
+func (s *Server) summary(ctx context.Context, r store.Room, names, revealedOnly bool) (views.RoomSummary, error) {
 	_, deck, qs, err := s.roomState(ctx, r.ID)
 	if err != nil {
 		return views.RoomSummary{}, err
+	}
+	if revealedOnly {
+		qs = slices.DeleteFunc(slices.Clone(qs), func(q store.Question) bool { return !q.Revealed })
 	}
 	answers, err := s.rooms.Answers(ctx, r.ID, "")
 	if err != nil {
@@ -83,6 +92,9 @@ func students(qs []store.Question, answers []store.Answer, names bool) []views.S
 	var out []views.SummaryStudent
 	index := map[string]int{}
 	for _, a := range answers {
+		if _, shown := col[a.Step]; !shown { // a question left out of the summary
+			continue
+		}
 		i, ok := index[a.Student]
 		if !ok {
 			i = len(out)
@@ -119,7 +131,7 @@ func (s *Server) handleRoomCSV(c echo.Context) error {
 	if !isPresenter(c, r) {
 		return errNotPresent
 	}
-	sum, err := s.summary(c.Request().Context(), r, true)
+	sum, err := s.summary(c.Request().Context(), r, true, false)
 	if err != nil {
 		return err
 	}

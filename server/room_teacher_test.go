@@ -77,6 +77,12 @@ func TestRoomTeacher(t *testing.T) {
 		}
 		waitClosed(t, name, feed)
 	}
+	// After class, the shareable summary shows every question, with the
+	// names turned on.
+	if _, shared := send(t, client(t), http.MethodGet, base+paths.RoomPath(id), nil); !strings.Contains(shared, "Ada") ||
+		!strings.Contains(shared, "not revealed in class") {
+		t.Errorf("the shareable summary after the end, names turned on, lacks Ada or the unrevealed question")
+	}
 	again, _ := stream(t, ada, base+paths.JoinEventsPath(code))
 	next(t, again, "gone")
 	waitClosed(t, "a phone reconnecting", again)
@@ -102,12 +108,19 @@ func waitClosed(t *testing.T, name string, feed <-chan roomMessage) {
 	}
 }
 
-// testExport: with names on, the shareable summary names students; the
-// CSV is the presenter's alone, one row per student.
+// testExport: while the room runs, the shareable summary holds no
+// unrevealed question, the presenter's does; the CSV is the presenter's
+// alone, one row per student.
 func testExport(t *testing.T, base, id string, presenter, student *http.Client) {
 	t.Helper()
-	if _, shared := send(t, client(t), http.MethodGet, base+paths.RoomPath(id), nil); !strings.Contains(shared, "Ada") {
-		t.Errorf("the shareable summary with names turned on lacks Ada")
+	// While the room runs, others see only the questions revealed in
+	// class: step 8 was not, so neither it nor Ada's answer to it.
+	if _, shared := send(t, client(t), http.MethodGet, base+paths.RoomPath(id), nil); strings.Contains(shared, "Ada") ||
+		strings.Contains(shared, "right answer") {
+		t.Errorf("the shareable summary of the live room shows its unrevealed question")
+	}
+	if _, own := send(t, presenter, http.MethodGet, base+paths.RoomPath(id), nil); !strings.Contains(own, "Ada") {
+		t.Errorf("the presenter's summary of the live room lacks Ada")
 	}
 	if res, _ := send(t, student, http.MethodGet, base+paths.RoomCSVPath(id), nil); res.StatusCode != http.StatusForbidden {
 		t.Errorf("a student's GET of the CSV = %d, want 403", res.StatusCode)
