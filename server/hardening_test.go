@@ -247,3 +247,21 @@ func TestPagesCarryNoNUL(t *testing.T) {
 		}
 	}
 }
+
+// TestAccessLogClipsLongURIs: the access log keeps at most 512 bytes of a
+// request's path and query, and says how long it was. (Attack: 8
+// connections asking for /healthz with a 30 KB query wrote 560 MiB of log
+// in 10 s.)
+func TestAccessLogClipsLongURIs(t *testing.T) {
+	t.Parallel()
+	var log lockedBuffer
+	srv := newServer(t, openDB(t, t.TempDir()), testSecret, &log)
+	long := "/healthz?x=" + strings.Repeat("%22", 10000)
+	if rec := plainGet(srv, long); rec.Code != http.StatusOK {
+		t.Fatalf("GET /healthz?x=… = %d", rec.Code)
+	}
+	line := log.String()
+	if !strings.Contains(line, "msg=request") || len(line) > 1200 || !strings.Contains(line, fmt.Sprintf("path_bytes=%d", len(long))) {
+		t.Errorf("the access log's line for a %d-byte URI is %d bytes, want at most about 700 naming path_bytes:\n%.900s", len(long), len(line), line)
+	}
+}

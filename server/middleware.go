@@ -42,12 +42,30 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 		// slog.Logger would look up for each request.
 		end := time.Now()
 		r := slog.NewRecord(end, slog.LevelInfo, "request", 0)
-		r.AddAttrs(slog.String("method", req.Method), slog.String("path", req.URL.RequestURI()),
-			slog.Int("status", res.Status), slog.Int64("bytes", res.Size),
+		uri := req.URL.RequestURI()
+		r.AddAttrs(slog.String("method", req.Method), slog.String("path", clipURI(uri)))
+		if len(uri) > maxLoggedURI {
+			r.AddAttrs(slog.Int("path_bytes", len(uri)))
+		}
+		r.AddAttrs(slog.Int("status", res.Status), slog.Int64("bytes", res.Size),
 			slog.Duration("duration", end.Sub(start)), slog.String("remote", c.RealIP()))
 		_ = h.Handle(ctx, r) // a log that cannot be written is not the client's error
 		return nil
 	}
+}
+
+// maxLoggedURI is the most of a request's path and query the access log
+// keeps: a request line may hold 32 KiB, and 8 connections asking for
+// /healthz with a 30 KB query wrote 560 MiB of access log in 10 s.
+const maxLoggedURI = 512
+
+// clipURI is uri cut to maxLoggedURI bytes, marked when cut (the request
+// URI is escaped ASCII: a cut splits no character).
+func clipURI(uri string) string {
+	if len(uri) <= maxLoggedURI {
+		return uri
+	}
+	return uri[:maxLoggedURI] + "…"
 }
 
 // recoverPanics turns a panic into an error, so the client gets the 500
