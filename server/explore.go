@@ -68,12 +68,16 @@ func (s *Server) handleExploreForm(c echo.Context) error {
 		return err
 	}
 	form := c.Request().PostForm
-	if form.Get("save") != "" {
-		run, err := s.save(c, sc)
-		if err != nil {
-			return err
-		}
-		return seeOther(c, paths.Link(paths.RouteExplore, paths.RunFrom(run.ID), nil))
+	if form.Get("save") != "" { // a save, within the client's budget and in its turn, as the other saves
+		return s.withinBudget(func(c echo.Context) error {
+			return s.inLane(c, s.work.laneOf(c.Request()), func(c echo.Context) error {
+				run, err := s.save(c, sc)
+				if err != nil {
+					return err
+				}
+				return seeOther(c, paths.Link(paths.RouteExplore, paths.RunFrom(run.ID), nil))
+			})
+		})(c)
 	}
 	b, err := s.explorations.parseBounds(form.Get)
 	if err != nil {

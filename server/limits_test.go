@@ -206,3 +206,39 @@ func TestMaxStoreSize(t *testing.T) {
 		t.Errorf("GET /scenarios/paused-worker of a full store = %d, want 200", rec.Code)
 	}
 }
+
+// TestEverySaveHasABudget: the routes that only save on the way to
+// another page (the editor's Explore, the explorer's counterexample's
+// Edit) are refused past the client's budget as the others are, before
+// the body is parsed, and the explorer's Save once it is. (They took no
+// budget check and no turn: a refusal was answered only after the form
+// was parsed and compiled.)
+func TestEverySaveHasABudget(t *testing.T) {
+	t.Parallel()
+	srv := limitedServer(t, server.Limits{Saves: 1, SavesPerHour: 1})
+	form := editorForm(t, editorPage(t, srv, http.MethodGet, "/lab?from=paused-worker", nil, http.StatusOK))
+	if rec := saveFrom(srv, "192.0.2.1", titled(t, "paused-worker", "The one save")); rec.Code != http.StatusCreated {
+		t.Fatalf("the budget's one save = %d %s", rec.Code, rec.Body)
+	}
+	// Bodies that do not parse: refused for the budget, they are never read.
+	form.Set("ev.1.kind", "no such kind")
+	scenario := url.Values{"scenario": {"{"}, "save": {"1"}}
+	for _, tt := range []struct {
+		target string
+		form   url.Values
+	}{
+		{"/lab/explore", form},
+		{"/explore/edit", scenario},
+		{"/lab/save", form},
+	} {
+		rec := postForm(t, srv, tt.target, tt.form)
+		if rec.Code != http.StatusTooManyRequests || !strings.Contains(rec.Body.String(), "saved too many runs") {
+			t.Errorf("POST %s past the budget = %d %.200s, want 429 naming the budget", tt.target, rec.Code, rec.Body)
+		}
+	}
+	// POST /explore explores unless the form says save: its form is read first.
+	rec := postForm(t, srv, "/explore", url.Values{"scenario": {titled(t, "paused-worker", "Another")}, "save": {"1"}})
+	if rec.Code != http.StatusTooManyRequests || !strings.Contains(rec.Body.String(), "saved too many runs") {
+		t.Errorf("POST /explore save=1 past the budget = %d %.200s, want 429 naming the budget", rec.Code, rec.Body)
+	}
+}

@@ -96,12 +96,16 @@ func (s *Server) inTurn(h echo.HandlerFunc) echo.HandlerFunc {
 			req.Body = io.NopCloser(bytes.NewReader(buf.Bytes()))
 			req.ContentLength = int64(buf.Len())
 		}
-		l := s.work.small
-		if req.ContentLength > smallWork || req.ContentLength < 0 {
-			l = s.work.large
-		}
-		return s.inLane(c, l, h)
+		return s.inLane(c, s.work.laneOf(req), h)
 	}
+}
+
+// laneOf is the lane of a request by the size of its body.
+func (w *work) laneOf(req *http.Request) lane {
+	if req.ContentLength > smallWork || req.ContentLength < 0 {
+		return w.large
+	}
+	return w.small
 }
 
 // rendering runs h, a page that renders a run or a scenario afresh (a
