@@ -215,7 +215,7 @@ func newStalledReader() *stalledReader {
 	return &stalledReader{header: http.Header{}, writing: make(chan struct{}), letGo: make(chan struct{})}
 }
 
-func (w *stalledReader) Header() http.Header { return w.header }
+func (w *stalledReader) Header() http.Header  { return w.header }
 func (w *stalledReader) WriteHeader(code int) { w.code = code }
 func (w *stalledReader) Write(p []byte) (int, error) {
 	w.once.Do(func() { close(w.writing) })
