@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"fencelab/lab"
+	"fencelab/server/store"
 	"fencelab/views"
 	"fencelab/views/export"
 	"fencelab/views/paths"
@@ -25,6 +26,9 @@ func (s *Server) handleCompare(c echo.Context) error {
 		return render(c, http.StatusOK, views.Compare(page))
 	}
 	cmp, status, err := s.comparison(c, a, b)
+	if err != nil && status == 0 {
+		return err
+	}
 	if err != nil {
 		page.Error = err.Error()
 		return render(c, status, views.Compare(page))
@@ -36,6 +40,9 @@ func (s *Server) handleCompare(c echo.Context) error {
 // handleCompareMarkdown is the comparison for a postmortem.
 func (s *Server) handleCompareMarkdown(c echo.Context) error {
 	cmp, status, err := s.comparison(c, strings.TrimSpace(c.QueryParam("a")), strings.TrimSpace(c.QueryParam("b")))
+	if err != nil && status == 0 {
+		return err
+	}
 	if err != nil {
 		return echo.NewHTTPError(status, err.Error())
 	}
@@ -46,7 +53,9 @@ func (s *Server) handleCompareMarkdown(c echo.Context) error {
 	return c.Blob(http.StatusOK, markdownType, buf.Bytes())
 }
 
-// comparison loads both sides, or says which one names nothing.
+// comparison loads both sides, or says which one names nothing (404) or
+// was taken down (410); status 0 with the store's own error (a database
+// that cannot be reached).
 func (s *Server) comparison(c echo.Context, a, b string) (*export.Comparison, int, error) {
 	if a == "" || b == "" {
 		//lint:ignore ST1005 the sentence is the page's and the API's answer, as written
@@ -57,8 +66,11 @@ func (s *Server) comparison(c echo.Context, a, b string) (*export.Comparison, in
 		o, err := s.resolveFrom(c.Request().Context(), from)
 		if err != nil {
 			var he *echo.HTTPError
-			if errors.As(err, &he) && he.Code == http.StatusGone {
+			if errors.As(err, &he) && he.Code == http.StatusGone || store.CodeOf(err) == store.Gone {
 				return export.Side{}, http.StatusGone, errors.New(label + " (" + from + ") was taken down.")
+			}
+			if code := store.CodeOf(err); code != 0 && code != store.NotFound {
+				return export.Side{}, 0, err // the store's own trouble, answered as such
 			}
 			return export.Side{}, http.StatusNotFound, errors.New(
 				label + " (" + from + ") names no built-in scenario and no saved run: " + strings.TrimSuffix(err.Error(), "."),

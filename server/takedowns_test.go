@@ -173,6 +173,11 @@ func TestHiddenRunIsGoneUnderEverySpelling(t *testing.T) {
 			}
 		}
 	}
+	for _, target := range []string{"/compare?a=r/" + id + "&b=paused-worker", "/compare.md?a=paused-worker&b=r/" + first} {
+		if rec := plainGet(srv, target); rec.Code != http.StatusGone || !strings.Contains(rec.Body.String(), "was taken down") {
+			t.Errorf("GET %s of a hidden run = %d %.200s, want 410 saying it was taken down", target, rec.Code, rec.Body)
+		}
+	}
 	twice := fmt.Sprintf("%%25%02X", id[0]) + id[1:] // "%2535…": the id "%35…", decoded once
 	for _, target := range []string{"/r/%25" + id[1:], "/r/" + id[:15] + "%2E", "/r/" + id + "%2Fembed",
 		"/r/" + id + "%00", "/api/runs/" + id + "%2Ejson", "/r/" + first[:3], "/r/" + twice, "/api/runs/" + twice,
