@@ -406,7 +406,7 @@ func (b *budgets) takeMiss(key string) {
 }
 
 func (b *budgets) overMisses(wait time.Duration) *refusal {
-	return over("join", wait, "This address has typed too many room codes that name no live room: its budget "+
+	return over("join", wait, "This address has typed too many codes that name no live room or hand-over: its budget "+
 		"is %d at once, then %d an hour. Check the code on the presenter’s screen and try again in %s.",
 		b.misses.burst, b.misses.perHour, waitWords(wait))
 }

@@ -149,6 +149,33 @@ func TestJoinGuessesHaveABudget(t *testing.T) {
 	}
 }
 
+// TestHandoverGuessesHaveABudget: wrong hand-over codes cost the misses
+// wrong room codes do; past them, 429, the right code included. (The take
+// form had no budget: a guesser could try codes as fast as it could send.)
+func TestHandoverGuessesHaveABudget(t *testing.T) {
+	t.Parallel()
+	base, _ := publicServer(t, server.Config{Limits: server.Limits{JoinMisses: 3, JoinMissesPerHour: 1}})
+	presenter := client(t)
+	id, _ := startRoom(t, base, presenter)
+	res, body := send(t, presenter, http.MethodPost, base+paths.RoomHandoverPath(id), nil, "X-Requested-With", "test")
+	var offer struct{ Code string }
+	if err := json.Unmarshal([]byte(body), &offer); res.StatusCode != http.StatusOK || err != nil {
+		t.Fatalf("POST handover = %d %s", res.StatusCode, body)
+	}
+	guesser := client(t)
+	var codes []int
+	for i := range 5 {
+		res, _ := send(t, guesser, http.MethodPost, base+paths.RoomTakePath(id), url.Values{"code": {fmt.Sprintf("WRONG%03d", i)}})
+		codes = append(codes, res.StatusCode)
+	}
+	if want := []int{403, 403, 403, 429, 429}; fmt.Sprint(codes) != fmt.Sprint(want) {
+		t.Errorf("five wrong hand-over codes: %v, want %v", codes, want)
+	}
+	if res, _ := send(t, guesser, http.MethodPost, base+paths.RoomTakePath(id), url.Values{"code": {offer.Code}}); res.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("the right code from a guesser past its misses = %d, want 429", res.StatusCode)
+	}
+}
+
 // TestPhonePageHoldsNoAnswer: before the reveal, the phone's page holds
 // neither the answer nor the sentence that explains it, hidden or not;
 // after it, both. (The right answer was in hidden elements.)

@@ -115,10 +115,20 @@ func (s *Server) handleRoomTake(c echo.Context) error {
 	if !time.Now().Before(r.ExpiresAt) {
 		return errRoomEnded
 	}
+	// A wrong hand-over code costs a miss, as a wrong room code does, so
+	// that guessing one is refused long before it could succeed.
+	if over := s.budgets.joinSpent(clientKey(c)); over != nil {
+		return s.refuse(c, over)
+	}
+	if over := s.networks.joinSpent(networkKey(c)); over != nil {
+		return s.refuse(c, over)
+	}
 	code := normalCode(c.FormValue("code"))
 	secret := randomString(32)
 	err = s.rooms.TakeHandover(c.Request().Context(), r.ID, hashSecret(code), hashSecret(secret))
 	if errors.Is(err, store.ErrNoHandover) {
+		s.budgets.takeMiss(clientKey(c))
+		s.networks.takeMiss(networkKey(c))
 		p := views.TakePage{Title: r.Title, Action: paths.RoomTakePath(r.ID), Error: "This code is wrong or " +
 			"was used already. Ask the presenter for a new one."}
 		return render(c, http.StatusForbidden, views.RoomTake(p))
