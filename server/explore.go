@@ -43,7 +43,7 @@ func (s *Server) handleExploreCard(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	x, err := s.explorations.run(c.Request().Context(), clientKey(c), sc, b, nil)
+	x, err := s.explorations.run(c.Request().Context(), requesterOf(c), sc, b, nil)
 	if err != nil {
 		return busy(c, err)
 	}
@@ -87,7 +87,7 @@ func (s *Server) handleExploreForm(c echo.Context) error {
 }
 
 func (s *Server) renderExplore(c echo.Context, page views.ExplorePage, sc *lab.Scenario, b bounds) error {
-	x, err := s.explorations.run(c.Request().Context(), clientKey(c), sc, b, nil)
+	x, err := s.explorations.run(c.Request().Context(), requesterOf(c), sc, b, nil)
 	if err != nil {
 		return busy(c, err)
 	}
@@ -136,7 +136,7 @@ func (s *Server) handleAPIExplore(c echo.Context) error {
 	if c.QueryParam("stream") == "1" {
 		return s.streamExplore(c, sc, b)
 	}
-	x, err := s.explorations.run(c.Request().Context(), clientKey(c), sc, b, nil)
+	x, err := s.explorations.run(c.Request().Context(), requesterOf(c), sc, b, nil)
 	if err != nil {
 		return busy(c, err)
 	}

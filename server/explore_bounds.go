@@ -80,6 +80,12 @@ var errBusy = echo.NewHTTPError(http.StatusServiceUnavailable,
 var errOverShare = echo.NewHTTPError(http.StatusTooManyRequests,
 	"An exploration of yours is still running: each visitor runs one at a time. Please try again when it has finished.")
 
+// errNetworkShare answers a client whose network (a /24, an IPv6 /48)
+// already runs its share of the explorations.
+var errNetworkShare = echo.NewHTTPError(http.StatusTooManyRequests,
+	"Explorations from your network are running already: a network runs at most half of the lab's at once. "+
+		"Please try again when one has finished.")
+
 // explorations runs explorations within a process-wide limit of slots, at
 // most one slot per client, and keeps their results by scenario. Identical
 // explorations asked for at once run once: later ones wait for the first
@@ -87,6 +93,9 @@ var errOverShare = echo.NewHTTPError(http.StatusTooManyRequests,
 type explorations struct {
 	cfg     ExploreConfig
 	turns   *turns // the slots, and each client's share of them
+	// networks is each network's share: half the slots, at least one, so
+	// that two addresses of one /24 cannot hold both of the default two.
+	networks *turns
 	cache   *exploreCache
 	workers int // cores per exploration: the server's, shared among the slots
 
@@ -107,7 +116,8 @@ type flight struct {
 
 func newExplorations(cfg ExploreConfig) *explorations {
 	cfg = cfg.withDefaults()
-	return &explorations{cfg: cfg, turns: newTurns(cfg.Limit), cache: newExploreCache(cfg.Cache),
+	return &explorations{cfg: cfg, turns: newTurns(cfg.Limit), networks: newSharedTurns(0, max(1, cfg.Limit/2)),
+		cache: newExploreCache(cfg.Cache),
 		workers: max(1, runtime.GOMAXPROCS(0)/cfg.Limit), flights: map[string]*flight{}}
 }
 
@@ -119,6 +129,12 @@ func runAll(tasks []func()) {
 	}
 	wg.Wait()
 }
+
+// requester is who asks for an exploration: its client and its network.
+type requester struct{ client, network string }
+
+// requesterOf is c's client and network.
+func requesterOf(c echo.Context) requester { return requester{clientKey(c), networkKey(c)} }
 
 // bounds are what one exploration may spend, and the switches back to
 // model 1's rules it runs with.
@@ -135,7 +151,7 @@ type bounds struct {
 // all are taken with errBusy. If ctx ends first, run returns its error, and
 // the exploration stops once nobody waits for it. progress, if not nil, is
 // called while this request leads the exploration and waits.
-func (e *explorations) run(ctx context.Context, client string, sc *lab.Scenario, b bounds, progress func(int)) (*lab.Exploration, error) {
+func (e *explorations) run(ctx context.Context, who requester, sc *lab.Scenario, b bounds, progress func(int)) (*lab.Exploration, error) {
 	key, err := exploreKey(sc)
 	if err != nil {
 		return nil, err
@@ -150,7 +166,7 @@ func (e *explorations) run(ctx context.Context, client string, sc *lab.Scenario,
 		progress = att.call
 	}
 	defer att.detach()
-	f, err := e.join(ctx, key, client, sc, b, progress)
+	f, err := e.join(ctx, key, who, sc, b, progress)
 	if err != nil {
 		return nil, fmt.Errorf("explore: %w", err)
 	}
@@ -172,7 +188,7 @@ func flightKey(key string, b bounds) string {
 // join waits on the identical exploration in flight, or starts one once
 // a slot is free, waiting for it at most cfg.Queue. The client holds its
 // share while it waits, so that it cannot queue twice.
-func (e *explorations) join(ctx context.Context, key, client string, sc *lab.Scenario, b bounds, progress func(int)) (*flight, error) {
+func (e *explorations) join(ctx context.Context, key string, who requester, sc *lab.Scenario, b bounds, progress func(int)) (*flight, error) {
 	fk := flightKey(key, b)
 	e.mu.Lock()
 	if f, ok := e.flights[fk]; ok {
@@ -181,11 +197,18 @@ func (e *explorations) join(ctx context.Context, key, client string, sc *lab.Sce
 		return f, nil
 	}
 	e.mu.Unlock()
-	release, ok := e.turns.tryClient(client)
+	releaseClient, ok := e.turns.tryClient(who.client)
 	if !ok {
 		e.refusedShare.Add(1)
 		return nil, errOverShare
 	}
+	releaseNet, ok := e.networks.tryClient(who.network)
+	if !ok {
+		releaseClient()
+		e.refusedShare.Add(1)
+		return nil, errNetworkShare
+	}
+	release := func() { releaseClient(); releaseNet() }
 	free, err := e.turns.waitSlot(ctx, e.cfg.Queue)
 	if errors.Is(err, errTurnWait) {
 		e.refusedBusy.Add(1)
@@ -316,7 +339,7 @@ func (e *explorations) parseBounds(get func(string) string) (bounds, error) {
 
 // busy marks the response of a refused exploration with when to retry.
 func busy(c echo.Context, err error) error {
-	if errors.Is(err, errBusy) || errors.Is(err, errOverShare) {
+	if errors.Is(err, errBusy) || errors.Is(err, errOverShare) || errors.Is(err, errNetworkShare) {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(retryAfterSeconds))
 	}
 	return err

@@ -60,7 +60,7 @@ func TestExploreFairShare(t *testing.T) {
 	t.Parallel()
 	h := newHeldExplore()
 	s := newExploreServer(t, server.ExploreConfig{Limit: 2, Run: h.run, Queue: -1})
-	const a, b, c = "203.0.113.1:1000", "203.0.113.2:1000", "203.0.113.3:1000"
+	const a, b, c = "203.0.113.1:1000", "198.51.100.2:1000", "192.0.2.3:1000" // three networks
 	var wg sync.WaitGroup
 	results := make(chan int, 2)
 	wg.Go(func() { results <- doFrom(t, s, a, nil, "GET", "/explore?from=old-token-first", nil).Code })
@@ -107,7 +107,12 @@ func TestExploreQueue(t *testing.T) {
 	}
 	wg.Go(func() { codes <- doFrom(t, s, "203.0.113.2:1000", nil, "GET", "/explore?from=paused-worker", nil).Code })
 	<-h.entered
-	wg.Go(func() { codes <- doFrom(t, s, "203.0.113.3:1000", nil, "GET", "/explore?from=killed-worker", nil).Code })
+	// Another address of 203.0.113.0/24: its network holds its share, one of the two.
+	if rec := doFrom(t, s, "203.0.113.77:1000", nil, "GET", "/explore?from=killed-worker", nil); rec.Code != http.StatusTooManyRequests ||
+		!strings.Contains(rec.Body.String(), "your network") {
+		t.Errorf("a second address of the same /24 = %d, want 429 naming the network", rec.Code)
+	}
+	wg.Go(func() { codes <- doFrom(t, s, "198.51.100.3:1000", nil, "GET", "/explore?from=killed-worker", nil).Code })
 	time.Sleep(50 * time.Millisecond) // the third is waiting for a slot
 	close(h.release)
 	wg.Wait()
@@ -202,7 +207,7 @@ func TestExploreClientBehindTrustedProxy(t *testing.T) {
 			<-h.entered
 			done := make(chan int, 1)
 			go func() {
-				done <- doFrom(t, s, proxy, map[string]string{"X-Forwarded-For": "198.51.100.2"}, "GET", "/explore?from=paused-worker", nil).Code
+				done <- doFrom(t, s, proxy, map[string]string{"X-Forwarded-For": "203.0.113.2"}, "GET", "/explore?from=paused-worker", nil).Code
 			}()
 			var got int
 			if tt.want == http.StatusOK {

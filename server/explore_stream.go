@@ -46,7 +46,7 @@ func (s *Server) streamExplore(c echo.Context, sc *lab.Scenario, b bounds) error
 				ElapsedMS: now.Sub(start).Milliseconds(), DeadlineMS: b.deadline.Milliseconds()})
 		}
 	}
-	x, err := s.explorations.run(c.Request().Context(), clientKey(c), sc, b, progress)
+	x, err := s.explorations.run(c.Request().Context(), requesterOf(c), sc, b, progress)
 	if err != nil && !c.Response().Committed {
 		return busy(c, err)
 	}

@@ -45,7 +45,7 @@ func attackExplorationSlots(t *testing.T, l *labProc) string {
 // them; the queue serves each in turn, so none is refused (503) on most
 // of its tries. (Before: the third got 503 on 11 of 12.)
 func attackExplorationTurns(t *testing.T, l *labProc) string {
-	got, mean := exploreAs(l, []string{"198.51.100.1", "198.51.100.2", "203.0.113.3"})
+	got, mean := exploreAs(l, []string{"198.51.100.1", "192.0.2.2", "203.0.113.3"}) // three networks
 	var parts []string
 	for i := range got {
 		if n, all := got[i].get(http.StatusServiceUnavailable), got[i].total(); 2*n > all {
