@@ -91,13 +91,13 @@ var errNetworkShare = echo.NewHTTPError(http.StatusTooManyRequests,
 // explorations asked for at once run once: later ones wait for the first
 // and share its answer.
 type explorations struct {
-	cfg     ExploreConfig
-	turns   *turns // the slots, and each client's share of them
+	cfg   ExploreConfig
+	turns *turns // the slots, and each client's share of them
 	// networks is each network's share: half the slots, at least one, so
 	// that two addresses of one /24 cannot hold both of the default two.
 	networks *turns
-	cache   *exploreCache
-	workers int // cores per exploration: the server's, shared among the slots
+	cache    *exploreCache
+	workers  int // cores per exploration: the server's, shared among the slots
 
 	mu      sync.Mutex
 	flights map[string]*flight // by scenario key, budget and deadline
@@ -117,7 +117,7 @@ type flight struct {
 func newExplorations(cfg ExploreConfig) *explorations {
 	cfg = cfg.withDefaults()
 	return &explorations{cfg: cfg, turns: newTurns(cfg.Limit), networks: newSharedTurns(0, max(1, cfg.Limit/2)),
-		cache: newExploreCache(cfg.Cache),
+		cache:   newExploreCache(cfg.Cache),
 		workers: max(1, runtime.GOMAXPROCS(0)/cfg.Limit), flights: map[string]*flight{}}
 }
 

@@ -112,7 +112,9 @@ func TestExploreQueue(t *testing.T) {
 		!strings.Contains(rec.Body.String(), "your network") {
 		t.Errorf("a second address of the same /24 = %d, want 429 naming the network", rec.Code)
 	}
-	wg.Go(func() { codes <- doFrom(t, s, "198.51.100.3:1000", nil, "GET", "/explore?from=killed-worker", nil).Code })
+	wg.Go(func() {
+		codes <- doFrom(t, s, "198.51.100.3:1000", nil, "GET", "/explore?from=killed-worker", nil).Code
+	})
 	time.Sleep(50 * time.Millisecond) // the third is waiting for a slot
 	close(h.release)
 	wg.Wait()
