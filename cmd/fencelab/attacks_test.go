@@ -27,7 +27,7 @@ import (
 // against a server process of its own started with the defaults (and only
 // the flags the attack needs), from loopback addresses of its own, while a
 // polite client at another address reads a page every 200 ms and saves a
-// small run every second. It takes about nine minutes, so it runs only
+// small run every second. It takes about ten minutes, so it runs only
 // when asked:
 //
 //	FENCELAB_ATTACKS=1 go test -run TestAttacks -v -timeout 40m ./cmd/fencelab
@@ -41,7 +41,7 @@ import (
 // client's p99 and failures.
 func TestAttacks(t *testing.T) {
 	if testing.Short() || os.Getenv("FENCELAB_ATTACKS") == "" {
-		t.Skip("the attacks take about nine minutes: set FENCELAB_ATTACKS=1 to run them")
+		t.Skip("the attacks take about ten minutes: set FENCELAB_ATTACKS=1 to run them")
 	}
 	raiseFileLimit(t)
 	startLoad := loadAverage()
@@ -106,6 +106,11 @@ var attacks = []attack{
 		polite: true, run: attackHeaders},
 	{name: "W1-slowloris", asks: "2,400 connections trickling headers a byte every 2 s: polite p99 < 1 s", polite: true, run: attackSlowloris},
 	{name: "W2-silent", asks: "2,400 connections that send nothing: polite p99 < 1 s", polite: true, run: attackSilent},
+	{name: "N1-busy-network", asks: "5 addresses of one /24 × 512 busy connections: a visitor's fresh connections all answered",
+		run: attackBusyNetwork},
+	{name: "S1-slow-readers", asks: "480 connections of one address reading nothing of a 2.3 MB page: RSS < 1 GB, polite p99 < 1 s",
+		polite: true, run: attackSlowReaders},
+	{name: "L1-long-uris", asks: "30 KB URIs flooded for 10 s: under 1 KiB of access log a request", polite: true, run: attackLongURIs},
 	{name: "J1-join-guessing", asks: "wrong room codes past a client's misses refused (guessing takes years)", run: attackJoinGuessing},
 	{name: "J2-phone-slots", asks: "one client holds at most 300 of a room's 400 phones; others still join", run: attackPhoneSlots},
 	{name: "J3-phone-page", asks: "the phone's page holds no answer before the reveal", run: attackPhonePage},
