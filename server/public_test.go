@@ -196,8 +196,8 @@ func TestPhonePageHoldsNoAnswer(t *testing.T) {
 	// on the projector: a student finds no answer there either, while the
 	// presenter sees the question as it stands.
 	if _, summary := send(t, st, http.MethodGet, base+paths.RoomPath(id), nil); strings.Contains(summary, "Rejected, because") ||
-		strings.Contains(summary, "right answer") {
-		t.Errorf("the live room's summary, read by a student before the reveal, holds the answer")
+		strings.Contains(summary, "right answer") || !strings.Contains(summary, "1 question asked is not shown here") {
+		t.Errorf("the live room's summary, read by a student before the reveal, holds the answer or does not say one is withheld")
 	}
 	if _, summary := send(t, presenter, http.MethodGet, base+paths.RoomPath(id), nil); !strings.Contains(summary, "right answer") {
 		t.Errorf("the live room's summary, read by its presenter, lacks the open question")

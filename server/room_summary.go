@@ -55,14 +55,17 @@ func (s *Server) summary(ctx context.Context, r store.Room, names, revealedOnly 
 	if err != nil {
 		return views.RoomSummary{}, err
 	}
+	withheld := 0
 	if revealedOnly {
+		all := len(qs)
 		qs = slices.DeleteFunc(slices.Clone(qs), func(q store.Question) bool { return !q.Revealed })
+		withheld = all - len(qs)
 	}
 	answers, err := s.rooms.Answers(ctx, r.ID, "")
 	if err != nil {
 		return views.RoomSummary{}, err
 	}
-	sum := views.RoomSummary{Title: r.Title, Page: r.Page, ID: r.ID, Names: names, ShowNames: r.ShowNames,
+	sum := views.RoomSummary{Title: r.Title, Page: r.Page, ID: r.ID, Names: names, ShowNames: r.ShowNames, Withheld: withheld,
 		Created: r.CreatedAt.UTC().Format("2 January 2006, 15:04 UTC")}
 	for _, q := range qs {
 		_, _, reveal := deck.Question(q.Step)

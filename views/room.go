@@ -87,6 +87,9 @@ type RoomSummary struct {
 	ShowNames bool
 	// Presenter is the presenter's own view: names always, and the export.
 	Presenter bool
+	// Withheld is how many questions asked are left out until they are
+	// revealed in class (a live room, read by others than its presenter).
+	Withheld int
 }
 
 // SummaryQuestion is one question of a room's summary.
@@ -208,4 +211,18 @@ func studentVerdict(mine, answer string) string {
 		return "✓ You were right."
 	}
 	return "✕ Not this time."
+}
+
+// withheldWords says how many questions the summary leaves out until they
+// are revealed, beside those it shows.
+func withheldWords(withheld, shown int) string {
+	asked, it := "1 question asked is", "it"
+	if withheld > 1 {
+		asked, it = itoa(withheld)+" questions asked are", "them"
+	}
+	words := "The room is live: " + asked + " not shown here until the presenter reveals " + it + " in class."
+	if shown > 0 {
+		words += " Those revealed are below."
+	}
+	return words
 }
