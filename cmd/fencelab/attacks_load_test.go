@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"mime/multipart"
@@ -156,11 +155,7 @@ func attackImports(t *testing.T, l *labProc) string {
 // (Before: RSS 236 MB to 2.05 GB.)
 func attackPictures(t *testing.T, l *labProc) string {
 	c := clientFrom("127.0.0.2", 16, false)
-	code, body, _ := do(c, http.MethodPost, l.base+"/api/runs", bytes.NewReader(bigScenario(1)), "Content-Type", "application/json")
-	var saved struct{ ID string }
-	if json.Unmarshal([]byte(body), &saved); code != http.StatusCreated {
-		t.Fatalf("save of a 500-event run = %d %s", code, body)
-	}
+	saved := saveBig(t, l, 1)
 	policies := []string{"unfenced", "fenced", "fenced-strict", "cas", "unfenced,fenced", "fenced,unfenced", "cas,fenced,unfenced"}
 	var got statuses
 	var n atomic.Int64

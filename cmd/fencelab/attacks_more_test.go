@@ -83,12 +83,7 @@ func attackBusyNetwork(t *testing.T, l *labProc) string {
 // answer waits for its reader with its client's turns held, so one is
 // kept, not 480. (Before: RSS 122 MB → 2.47 GB.)
 func attackSlowReaders(t *testing.T, l *labProc) string {
-	c := clientFrom("127.0.0.2", 1, false)
-	code, body, _ := do(c, http.MethodPost, l.base+"/api/runs", bytes.NewReader(bigScenario(2)), "Content-Type", "application/json")
-	var saved struct{ ID string }
-	if json.Unmarshal([]byte(body), &saved); code != http.StatusCreated {
-		t.Fatalf("save of a 500-event run = %d %s", code, body)
-	}
+	saved := saveBig(t, l, 2)
 	var got statuses
 	eachAt(480, func(i int) {
 		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.15.1")}, Timeout: 10 * time.Second,
@@ -138,4 +133,16 @@ func attackLongURIs(t *testing.T, l *labProc) string {
 	}
 	return fmt.Sprintf("%d requests of a 30 KB URI in 10 s (%s): the log %.1f MB, %d bytes a request",
 		got.total(), &got, float64(info.Size())/1e6, perLine)
+}
+
+// saveBig saves bigScenario(n), a run of 500 events, on l from 127.0.0.2.
+func saveBig(t *testing.T, l *labProc, n int64) struct{ ID string } {
+	t.Helper()
+	code, body, _ := do(clientFrom("127.0.0.2", 1, false), http.MethodPost, l.base+"/api/runs", bytes.NewReader(bigScenario(n)),
+		"Content-Type", "application/json")
+	var saved struct{ ID string }
+	if json.Unmarshal([]byte(body), &saved); code != http.StatusCreated {
+		t.Fatalf("save of a 500-event run = %d %s", code, body)
+	}
+	return saved
 }

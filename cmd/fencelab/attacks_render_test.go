@@ -30,12 +30,7 @@ var renderPolicies = []string{"unfenced", "client-check", "fenced", "fenced-stri
 // page, 2.1 GB for the presentation, 699 MB and 1.34 s for oEmbed.)
 func attackRenders(page func(base, id string, r *rand.Rand) string) func(*testing.T, *labProc) string {
 	return func(t *testing.T, l *labProc) string {
-		c := clientFrom("127.0.0.2", 1, false)
-		code, body, _ := do(c, http.MethodPost, l.base+"/api/runs", bytes.NewReader(bigScenario(1)), "Content-Type", "application/json")
-		var saved struct{ ID string }
-		if json.Unmarshal([]byte(body), &saved); code != http.StatusCreated {
-			t.Fatalf("save of a 500-event run = %d %s", code, body)
-		}
+		saved := saveBig(t, l, 1)
 		clients := make([]*http.Client, 64)
 		for i := range clients {
 			clients[i] = clientFrom(fmt.Sprintf("127.3.%d.1", i+1), 4, false)
