@@ -14,6 +14,7 @@ import (
 	"fencelab/lab"
 	"fencelab/lab/logs"
 	"fencelab/server/store"
+	"fencelab/views/export"
 	"fencelab/views/paths"
 )
 
@@ -159,7 +160,8 @@ func checkSaved(sv *logs.Saved, tr *lab.Trace) error {
 	}
 	for i, before := range sv.After {
 		if len(before) > i {
-			return fmt.Errorf("after[%d]: %d steps named before step %d", i, len(before), i+1)
+			return fmt.Errorf("after[%d]: names %s before step %d, which has %s before it",
+				i, export.Plural(len(before), "step"), i+1, export.Plural(i, "step"))
 		}
 		for _, j := range before {
 			if j < 1 || j > i {

@@ -146,6 +146,25 @@ func TestSavedImportOrderingsAreTheLabs(t *testing.T) {
 		t.Errorf("GET /r/%s: page lacks %q", saved.ID, want)
 	}
 
+	// An order that is not one: each is a 422 naming what is wrong.
+	for _, tt := range []struct {
+		after [][]int
+		says  string
+	}{
+		{[][]int{nil, {1}, {9}}, "after[2]: step 9 is not a step before step 3"},
+		{[][]int{{0}}, "after[0]: names 1 step before step 1, which has 0 steps before it"},
+		{[][]int{nil, {0}}, "after[1]: step 0 is not a step before step 2"},
+		{make([][]int, 10000), "after: 10000 entries for"},
+		{[][]int{nil, {1, 1, 1}}, "after[1]: names 3 steps before step 2, which has 1 step before it"},
+	} {
+		im := body["import"].(logs.Saved)
+		im.After = tt.after
+		rec := postJSON(t, s, "/api/imports", marshal(t, map[string]any{"scenario": body["scenario"], "import": im}))
+		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), tt.says) {
+			t.Errorf("POST /api/imports, after %.40v = %d %s; want 422 saying %q", tt.after, rec.Code, rec.Body.String(), tt.says)
+		}
+	}
+
 	im := body["import"].(logs.Saved)
 	im.After = nil
 	rec = postJSON(t, s, "/api/imports", marshal(t, map[string]any{"scenario": body["scenario"], "import": im}))
